@@ -1,0 +1,90 @@
+"""`archsync` command line: a thin front end over `engine.run`."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from . import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_ERROR
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="archsync",
+        description="Keep architecture registries, whitelists and family predicates in sync.",
+    )
+    parser.add_argument("--version", action="version", version=f"archsync {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    check = commands.add_parser("check", help="report drift between registries, whitelists and families")
+    check.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
+    check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    check.set_defaults(handler=_check)
+    return parser
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .config import ConfigError
+    from .engine import run
+
+    target = Path(args.path)
+    if not target.exists():
+        print(f"archsync: error: {args.path}: no such file or directory", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        report = run(target)
+    except ConfigError as exc:
+        print(f"archsync: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    diagnostics = _within(report.root, target, report.diagnostics)
+    if args.format == "json":
+        payload = {"version": 1, "diagnostics": [d.to_json() for d in diagnostics]}
+        sys.stdout.write(json.dumps(payload, indent=2) + "\n")
+    else:
+        for d in diagnostics:
+            shown = _display_path(report.root / d.path)
+            sys.stdout.write(f"{shown}:{d.line}:{d.column}: {d.code} {d.message}\n")
+        count = len(diagnostics)
+        summary = f"{count} problem{'s' if count != 1 else ''}" if count else "no problems"
+        print(f"archsync: {summary} ({report.files} files, {report.parsed} analysed)", file=sys.stderr)
+    return EXIT_FINDINGS if diagnostics else EXIT_CLEAN
+
+
+def _within(root: Path, target: Path, diagnostics) -> List:
+    """Diagnostics in files under `target` (the whole project is still analysed)."""
+    target = target.resolve()
+    if target == root:
+        return list(diagnostics)
+    rel = target.relative_to(root).as_posix() if target.is_relative_to(root) else None  # type: ignore[attr-defined]
+    if rel is None:
+        return list(diagnostics)
+    return [d for d in diagnostics if d.path == rel or d.path.startswith(rel + "/")]
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Plain, JSON-friendly facts read from one file, before any cross-module resolution.
+
+Facts never hold parser nodes: they are small frozen values so they can be cached,
+compared and handed across processes. Names defined in other modules stay symbolic
+(`Ref`) until the project index resolves them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple, Union
+
+
+@dataclass(frozen=True)
+class Member:
+    """One string constant inside a collection literal, with its 1-based position."""
+
+    name: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Literal:
+    """Members written out in the source."""
+
+    members: Tuple[Member, ...]
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A name to resolve later: `name` in module `module` (a dotted module name)."""
+
+    module: str
+    name: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """Something the extractor could not follow, and why."""
+
+    reason: str
+    line: int
+
+
+Part = Union[Literal, Ref, Unknown]
+
+
+@dataclass(frozen=True)
+class CollectionFact:
+    """A module-level name bound to a set of strings: the union of its parts."""
+
+    name: str
+    line: int
+    column: int
+    parts: Tuple[Part, ...]
+
+
+@dataclass(frozen=True)
+class PredicateFact:
+    """A function whose result is a membership test of a value against string names.
+
+    `tests` are the collections the tested value is compared with (union);
+    `delegates` are other predicates whose results are or-ed in.
+    """
+
+    name: str
+    line: int
+    column: int
+    tests: Tuple[Part, ...]
+    delegates: Tuple[Ref, ...]
+
+
+@dataclass(frozen=True)
+class RegistrationFact:
+    """Architecture names a module registers (e.g. `EntryClass = [A, B]`)."""
+
+    registry: str
+    names: Tuple[Member, ...]
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """Everything the checks need from one file."""
+
+    path: str  # relative to the project root, with '/'
+    module: str
+    collections: Tuple[CollectionFact, ...] = ()
+    predicates: Tuple[PredicateFact, ...] = ()
+    registrations: Tuple[RegistrationFact, ...] = ()
+    # local name -> (module, attribute or None for a module alias)
+    imports: Tuple[Tuple[str, str, Optional[str]], ...] = ()
+    # module-level string constants: (name, value, line)
+    constants: Tuple[Tuple[str, str, int], ...] = ()
+    error: Optional[str] = None

@@ -1,0 +1,38 @@
+"""Which predicates are families by default: those that name an architecture lineage.
+
+`is_qwen3_5` matching only names that contain "qwen3" then "5" names a lineage; a
+capability test across lineages (`is_multimodal_model`) does not, and treating it as
+a family would tell every multimodal whitelist to hold every multimodal model.
+"""
+from __future__ import annotations
+
+from typing import Iterable, List
+
+_VERB_PREFIXES = ("is",)
+
+
+def lineage_words(predicate_name: str) -> List[str]:
+    """`is_qwen3_5` -> ['qwen3', '5']; the leading `is` and underscores are not words."""
+    words = [w.lower() for w in predicate_name.rsplit(".", 1)[-1].split("_") if w]
+    if words and words[0] in _VERB_PREFIXES:
+        words = words[1:]
+    return words
+
+
+def names_lineage(predicate_name: str, names: Iterable[str]) -> bool:
+    """Every name contains the predicate's words, in order, ignoring case and underscores."""
+    words = lineage_words(predicate_name)
+    names = list(names)
+    if not words or not names:
+        return False
+    return all(_contains_in_order(name.lower().replace("_", ""), words) for name in names)
+
+
+def _contains_in_order(text: str, words: List[str]) -> bool:
+    position = 0
+    for word in words:
+        found = text.find(word, position)
+        if found < 0:
+            return False
+        position = found + len(word)
+    return True

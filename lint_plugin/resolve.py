@@ -1,0 +1,167 @@
+"""Cross-module resolution: collections to exact name sets, predicates to families."""
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+from .facts import CollectionFact, FileFacts, Literal, Member, Part, PredicateFact, Ref, Unknown
+from .index import ProjectIndex
+
+
+@dataclass(frozen=True)
+class ResolvedSet:
+    """The names a collection or test holds, and what could not be followed."""
+
+    members: Tuple[Member, ...]
+    unknown: Tuple[str, ...] = ()
+
+    @property
+    def names(self) -> FrozenSet[str]:
+        return frozenset(m.name for m in self.members)
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A resolved module-level collection."""
+
+    subject: str
+    path: str
+    line: int
+    column: int
+    members: ResolvedSet
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """A resolved predicate: the names it matches and the predicates it delegates to."""
+
+    key: str  # module:qualname, unique in the project
+    subject: str
+    path: str
+    line: int
+    column: int
+    names: FrozenSet[str]
+    delegates: FrozenSet[str]  # keys of predicates it delegates to, transitively
+
+    @property
+    def label(self) -> str:
+        return f"{self.subject}() ({self.path}:{self.line})"
+
+
+_EMPTY = ResolvedSet(())
+
+
+class Resolver:
+    """Resolves `Ref`s through the index, memoised, with cycle protection."""
+
+    def __init__(self, index: ProjectIndex) -> None:
+        self.index = index
+        self._collections: Dict[Tuple[str, str], ResolvedSet] = {}
+        self._predicates: Dict[str, Optional[Predicate]] = {}
+        self._active: Set[Tuple[str, str]] = set()
+
+    # -- collections -----------------------------------------------------------
+    def parts(self, module: str, parts: Iterable[Part]) -> ResolvedSet:
+        members: List[Member] = []
+        unknown: List[str] = []
+        for part in parts:
+            if isinstance(part, Literal):
+                members.extend(part.members)
+            elif isinstance(part, Unknown):
+                unknown.append(f"{part.reason} ({module} line {part.line})")
+            else:
+                resolved = self.ref(part)
+                members.extend(resolved.members)
+                unknown.extend(resolved.unknown)
+        return ResolvedSet(tuple(members), tuple(unknown))
+
+    def ref(self, ref: Ref) -> ResolvedSet:
+        key = (ref.module, ref.name)
+        if key in self._collections:
+            return self._collections[key]
+        if key in self._active:
+            return ResolvedSet((), (f"`{ref.name}` refers to itself ({ref.module})",))
+        self._active.add(key)
+        try:
+            result = self._lookup(ref)
+        finally:
+            self._active.discard(key)
+        self._collections[key] = result
+        return result
+
+    def _lookup(self, ref: Ref) -> ResolvedSet:
+        facts = self.index.module(ref.module)
+        if facts is None:
+            return ResolvedSet((), (f"`{ref.name}` comes from {ref.module}, outside the project",))
+        for collection in facts.collections:
+            if collection.name == ref.name:
+                return self.parts(facts.module, collection.parts)
+        for name, value, line in facts.constants:
+            if name == ref.name:
+                return ResolvedSet((Member(value, line, 1),))
+        target = _imported(facts, ref.name)
+        if target is not None:
+            module, attribute = target
+            if attribute is None:
+                return ResolvedSet((), (f"`{ref.name}` is a module ({facts.path})",))
+            return self.ref(Ref(module, attribute, ref.line))
+        if self.index.module(f"{ref.module}.{ref.name}") is not None:
+            return ResolvedSet((), (f"`{ref.name}` is a module ({facts.path})",))
+        return ResolvedSet((), (f"cannot resolve `{ref.name}` in {facts.path}",))
+
+    def collection(self, facts: FileFacts, collection: CollectionFact) -> Collection:
+        return Collection(collection.name, facts.path, collection.line, collection.column,
+                          self.ref(Ref(facts.module, collection.name, collection.line)))
+
+    # -- predicates ------------------------------------------------------------
+    def predicate(self, module: str, qualname: str, name_ok, universe: FrozenSet[str]) -> Optional[Predicate]:
+        """The predicate `qualname` defined (or imported) in `module`, resolved."""
+        key = f"{module}:{qualname}"
+        if key in self._predicates:
+            return self._predicates[key]
+        self._predicates[key] = None  # cycle guard
+        facts = self.index.module(module)
+        result: Optional[Predicate] = None
+        if facts is not None:
+            fact = next((p for p in facts.predicates if p.name == qualname), None)
+            if fact is not None:
+                result = self._predicate(facts, fact, name_ok, universe)
+            else:
+                target = _imported(facts, qualname)
+                if target is not None and target[1] is not None:
+                    result = self.predicate(target[0], target[1], name_ok, universe)
+        self._predicates[key] = result
+        return result
+
+    def _predicate(self, facts: FileFacts, fact: PredicateFact, name_ok, universe: FrozenSet[str]) -> Predicate:
+        names = {n for n in self.parts(facts.module, fact.tests).names if name_ok(n)}
+        if universe:
+            names &= universe
+        delegates: Set[str] = set()
+        for ref in fact.delegates:
+            part = self.predicate(ref.module, ref.name, name_ok, universe)
+            if part is not None:
+                names |= part.names
+                delegates.add(part.key)
+                delegates |= part.delegates
+        return Predicate(f"{facts.module}:{fact.name}", fact.name, facts.path, fact.line, fact.column,
+                         frozenset(names), frozenset(delegates))
+
+
+def _imported(facts: FileFacts, name: str) -> Optional[Tuple[str, Optional[str]]]:
+    for local, module, attribute in facts.imports:
+        if local == name:
+            return module, attribute
+    return None
+
+
+def matches_pattern(patterns: Iterable[str], path: str, name: str) -> bool:
+    """`NAME_GLOB` matches the name; `PATH_GLOB::NAME_GLOB` also needs the path to match."""
+    for pattern in patterns:
+        path_glob, sep, name_glob = pattern.rpartition("::")
+        if sep and not fnmatch.fnmatchcase(path, path_glob):
+            continue
+        if fnmatch.fnmatchcase(name, name_glob):
+            return True
+    return False
