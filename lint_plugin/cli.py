@@ -62,6 +62,7 @@ def _check(args: argparse.Namespace) -> int:
         for d in diagnostics:
             shown = _display_path(report.root / d.path)
             sys.stdout.write(f"{shown}:{d.line}:{d.column}: {d.code} {d.message}\n")
+        sys.stdout.flush()
         count = len(diagnostics)
         summary = f"{count} problem{'s' if count != 1 else ''}" if count else "no problems"
         print(f"archsync: {summary} ({report.files} files, {report.parsed} analysed)", file=sys.stderr)

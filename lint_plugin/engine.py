@@ -41,9 +41,7 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None) ->
     index = ProjectIndex(config, files, overrides)
     resolver = Resolver(index)
     diagnostics = list(_broken_files(index))
-    universe = frozenset(
-        member.name for facts in index.facts for reg in facts.registrations for member in reg.names
-    )
+    universe = index.universe
     collections = _guarded_collections(index, resolver)
     families = _families(index, resolver, universe)
     diagnostics += checks.family_member_missing(collections, families)

@@ -47,6 +47,22 @@ def extract_file(source: bytes, path: str, module: str, registries: Sequence[str
     )
 
 
+def extract_registrations(snippets: Sequence[Tuple[int, bytes]], path: str, module: str,
+                          registries: Sequence[str]) -> Optional[FileFacts]:
+    """Registrations from column-0 statements alone; None if a snippet does not parse."""
+    reader = _ModuleReader(module, False, [], frozenset(registries))
+    for first_line, text in snippets:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        ast.increment_lineno(tree, first_line - 1)
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                reader._assignment(stmt)
+    return FileFacts(path=path, module=module, registrations=tuple(reader.registrations))
+
+
 def _parse_error(exc: BaseException) -> str:
     if isinstance(exc, SyntaxError):
         return f"syntax error at line {exc.lineno}: {exc.msg}"
@@ -326,15 +342,27 @@ class _ModuleReader:
         return False
 
 
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
 def _returns(node: ast.AST) -> Iterator[ast.Return]:
-    """Return statements of a function, not of functions or classes nested in it."""
-    stack = list(ast.iter_child_nodes(node))
+    """Return statements of a function, not of functions or classes nested in it.
+
+    Walks statements only: a return is never inside an expression, and skipping
+    expressions makes this cheap on large functions.
+    """
+    stack: List[ast.AST] = list(node.body)  # type: ignore[attr-defined]
     while stack:
         child = stack.pop()
         if isinstance(child, ast.Return):
             yield child
-        elif not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(child))
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        else:
+            for field in _BLOCK_FIELDS:
+                block = getattr(child, field, None)
+                if block:
+                    stack.extend(block)
 
 
 def _is_str(node: ast.expr) -> bool:

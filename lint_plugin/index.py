@@ -1,17 +1,20 @@
 """The project index: facts for every file that can matter, loaded once.
 
-Files the byte prefilter drops are remembered and parsed only if another file imports
-a name from them, so cross-module references still resolve.
+Two passes keep the parser away from most files: the first reads bytes, takes
+registrations from their statements alone and parses files that may hold guarded
+collections; once the registered names are known, the second parses the files that
+quote one of them. Any other module is parsed on demand when a kept file imports a
+name from it, so cross-module references still resolve.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Mapping, Optional
+from typing import Dict, Iterable, List, Mapping, Optional, Set
 
 from .config import Config
 from .discovery import SourceFile
-from .extract import extract_file
+from .extract import extract_file, extract_registrations
 from .facts import FileFacts
-from .prefilter import make_prefilter
+from .prefilter import Prefilter
 
 
 class ProjectIndex:
@@ -21,35 +24,71 @@ class ProjectIndex:
                  overrides: Optional[Mapping[str, bytes]] = None) -> None:
         self.config = config
         self.overrides = dict(overrides or {})
+        self.unreadable: Dict[str, str] = {}
         self._files: Dict[str, SourceFile] = {}
         self._facts: Dict[str, FileFacts] = {}
-        self.unreadable: Dict[str, str] = {}
-        keep = make_prefilter(config)
+        self._partial: Set[str] = set()  # modules holding registrations only
+        self._by_suffix: Optional[Dict[str, List[str]]] = None
+        self._build(files)
+
+    def _build(self, files: Iterable[SourceFile]) -> None:
+        prefilter = Prefilter(self.config)
+        quoting: Dict[str, frozenset] = {}
         for source in files:
             self._files.setdefault(source.module, source)
             data = self._read(source)
-            if data is not None and keep(data):
+            if data is None:
+                continue
+            signals = prefilter.signals(data)
+            if signals.guarded:
                 self._facts[source.module] = self._extract(source, data)
-        self._by_suffix: Optional[Dict[str, List[str]]] = None
+                continue
+            if signals.registers:
+                self._facts[source.module] = self._registrations(prefilter, source, data)
+            if signals.quoted:
+                quoting[source.module] = signals.quoted
+        universe = self.universe
+        for module, quoted in quoting.items():
+            if (quoted & universe if universe else quoted) and (module not in self._facts or module in self._partial):
+                self._complete(self._files[module])
+
+    def _registrations(self, prefilter: Prefilter, source: SourceFile, data: bytes) -> FileFacts:
+        snippets = prefilter.registration_snippets(data)
+        facts = None
+        if snippets is not None:
+            facts = extract_registrations(snippets, source.rel, source.module, self.config.registries)
+        if facts is None or any(b" as " + m.name.encode() in data for r in facts.registrations for m in r.names):
+            return self._extract(source, data)  # aliased class names need the import table
+        self._partial.add(source.module)
+        return facts
+
+    @property
+    def universe(self) -> frozenset:
+        """Every registered architecture name."""
+        return frozenset(m.name for f in self._facts.values() for r in f.registrations for m in r.names)
 
     @property
     def facts(self) -> List[FileFacts]:
-        """Facts of every file extracted so far (prefilter survivors first)."""
+        """Facts of every file extracted so far."""
         return list(self._facts.values())
 
     def module(self, name: str) -> Optional[FileFacts]:
-        """Facts of a module, extracting it now if the prefilter skipped it."""
+        """Complete facts of a module, extracting it now if the passes skipped it."""
         found = self._facts.get(name)
-        if found is not None:
+        if found is not None and name not in self._partial:
             return found
         source = self._files.get(name) or self._by_unique_suffix(name)
         if source is None:
             return None
-        if source.module in self._facts:
+        if source.module in self._facts and source.module not in self._partial:
             return self._facts[source.module]
+        return self._complete(source)
+
+    def _complete(self, source: SourceFile) -> FileFacts:
         data = self._read(source)
         facts = self._extract(source, data) if data is not None else FileFacts(source.rel, source.module)
         self._facts[source.module] = facts
+        self._partial.discard(source.module)
         return facts
 
     def _by_unique_suffix(self, name: str) -> Optional[SourceFile]:

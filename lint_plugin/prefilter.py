@@ -1,33 +1,92 @@
-"""A byte-level test that keeps files which cannot matter away from any parser.
+"""Byte-level tests that keep files which cannot matter away from any parser.
 
-A file matters when it may hold a registration, a guarded collection or a string that
-looks like an architecture name (quoted, in the configured name shape). Collections
-and predicates reached only by import from a kept file are parsed on demand.
+A file matters when it may hold a guarded collection (its bytes contain a literal
+piece of a `guard` glob), a registration (a registry name), or a quoted string that
+is a registered architecture name (any name-shaped string while nothing is
+registered). Families are limited to registered names, so a predicate listing only
+unregistered strings cannot be a family. Anything else that is referenced by name
+from a kept file is parsed on demand by the index.
 """
 from __future__ import annotations
 
 import re
-from typing import Callable, List
+from dataclasses import dataclass
+from typing import FrozenSet, List, Optional
 
 from .config import Config
 
 _GLOB_CHARS = re.compile(r"[*?\[\]]")
 
 
-def make_prefilter(config: Config) -> Callable[[bytes], bool]:
-    """A fast predicate over a file's bytes for this configuration."""
-    tokens: List[bytes] = []
-    for registry in config.registries:
-        tokens.append(registry.lstrip("@").rsplit("::", 1)[-1].encode())
-    for pattern in config.guard + config.families:
-        pieces = [p for p in _GLOB_CHARS.split(pattern.rsplit("::", 1)[-1]) if len(p) >= 3]
-        if pieces:
-            tokens.append(max(pieces, key=len).encode())
-    quoted = re.compile(rb"""["'](?:%s)["']""" % config.name_pattern.encode())
+@dataclass(frozen=True)
+class Signals:
+    """What the bytes of one file say about it, before any parsing."""
 
-    def keep(data: bytes) -> bool:
-        if any(token in data for token in tokens):
-            return True
-        return quoted.search(data) is not None
+    guarded: bool  # may define a guarded collection or a configured family
+    registers: bool  # mentions a registry name
+    quoted: FrozenSet[str]  # quoted strings in the architecture-name shape
 
-    return keep
+
+class Prefilter:
+    """Computes `Signals` for a file's bytes under one configuration."""
+
+    def __init__(self, config: Config) -> None:
+        self.registry_tokens = [r.lstrip("@").rsplit("::", 1)[-1].encode() for r in config.registries]
+        self.guard_tokens: List[bytes] = []
+        for pattern in config.guard + config.families:
+            pieces = [p for p in _GLOB_CHARS.split(pattern.rsplit("::", 1)[-1]) if len(p) >= 3]
+            if pieces:
+                self.guard_tokens.append(max(pieces, key=len).encode())
+        # One expression per quote character: a literal first byte lets the regex
+        # engine skip ahead, about 5x faster than a ["'] class on real trees.
+        name = config.name_pattern.encode()
+        self.quoted = (re.compile(rb'"(%s)"' % name), re.compile(rb"'(%s)'" % name))
+        self.registration = re.compile(
+            rb"^(?:%s)[ \t]*(?::[^=\n]*)?=(?!=)" % b"|".join(re.escape(t) for t in self.registry_tokens) if self.registry_tokens else rb"(?!x)x",
+            re.M,
+        )
+
+    def signals(self, data: bytes) -> Signals:
+        return Signals(
+            guarded=any(token in data for token in self.guard_tokens),
+            registers=any(token in data for token in self.registry_tokens),
+            quoted=frozenset(
+                m.group(1).decode("utf-8", "replace") for pattern in self.quoted for m in pattern.finditer(data)
+            ),
+        )
+
+    def registration_snippets(self, data: bytes) -> Optional[List[tuple]]:
+        """(first line, text) of each column-0 registration statement, or None if unsure.
+
+        Lets a model file that only registers classes skip a full parse. None means
+        "parse the whole file": an indented registration, or unbalanced brackets.
+        """
+        snippets = []
+        for match in self.registration.finditer(data):
+            start = match.start()
+            end = _statement_end(data, match.end())
+            if end is None:
+                return None
+            snippets.append((data.count(b"\n", 0, start) + 1, data[start:end]))
+        if not snippets:
+            return None
+        return snippets
+
+
+def _statement_end(data: bytes, position: int) -> Optional[int]:
+    depth = 0
+    limit = min(len(data), position + 20000)
+    while position < limit:
+        char = data[position]
+        if char in b"([{":
+            depth += 1
+        elif char in b")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif char in b"\"'#\\":
+            return None  # strings, comments and continuations: let the parser decide
+        elif char == 10 and depth == 0:
+            return position
+        position += 1
+    return position if position == len(data) and depth == 0 else None
