@@ -1,11 +1,11 @@
-"""Contracts over resolved collections and families: pure functions, no I/O."""
+"""Family coverage rules (ARC101, ARC104): pure functions over resolved values."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Sequence, Tuple
 
 from .diagnostics import Diagnostic
-from .resolve import Collection, Predicate
+from .resolve import Collection, Occurrence, Predicate
 
 
 def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate]) -> List[Diagnostic]:
@@ -34,3 +34,43 @@ def family_member_missing(collections: Sequence[Collection], families: Sequence[
             subject=collection.subject, member=name,
         ))
     return diagnostics
+
+
+def sibling_variant_missing(collections: Sequence[Collection], families: Sequence[Predicate],
+                            registered: Mapping[str, Occurrence],
+                            siblings: Sequence[Tuple[str, str]]) -> List[Diagnostic]:
+    """ARC104: a collection or family holds one variant of a registered pair but not the other.
+
+    Families are judged on their own literal, so a predicate that only delegates
+    never repeats what the predicate owning the literal reports.
+    """
+    diagnostics: List[Diagnostic] = []
+    if not registered or not siblings:
+        return diagnostics
+    subjects = [(c.subject, c.subject, c.path, c.line, c.column, c.members.names) for c in collections]
+    subjects += [(f.subject, f"{f.subject}()", f.path, f.line, f.column, frozenset(o.name for o in f.own))
+                 for f in families if f.own]
+    for subject, label, path, line, column, held in subjects:
+        for name, sibling in sorted(_missing_siblings(held, registered, siblings)):
+            where = registered[sibling]
+            diagnostics.append(Diagnostic(
+                path=path, line=line, column=column, code="ARC104",
+                message=(f"'{sibling}' is missing from {label}, which holds its sibling '{name}' "
+                         f"('{sibling}' is registered at {where.path}:{where.line})"),
+                subject=subject, member=sibling,
+            ))
+    return diagnostics
+
+
+def _missing_siblings(held: Iterable[str], registered: Mapping[str, Occurrence],
+                      siblings: Sequence[Tuple[str, str]]) -> Iterable[Tuple[str, str]]:
+    held = frozenset(held)
+    found = {}
+    for name in held:
+        for first, second in siblings:
+            for suffix, other in ((first, second), (second, first)):
+                if name.endswith(suffix) and len(name) > len(suffix):
+                    sibling = name[: -len(suffix)] + other
+                    if sibling in registered and sibling not in held:
+                        found.setdefault(sibling, name)
+    return [(name, sibling) for sibling, name in found.items()]

@@ -1,4 +1,4 @@
-"""`archsync` command line: a thin front end over `engine.run`."""
+"""`archsync` command line: thin front ends over `engine.run`."""
 from __future__ import annotations
 
 import argparse
@@ -34,27 +34,48 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"archsync {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
     check = commands.add_parser("check", help="report drift between registries, whitelists and families")
     check.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     check.set_defaults(handler=_check)
+
+    show = commands.add_parser("show", help="draw the family x collection membership matrix")
+    show.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
+    show.add_argument("--format", choices=("text", "markdown", "html"), default="text")
+    show.add_argument("--all", action="store_true", help="include families and collections that never meet")
+    show.set_defaults(handler=_show)
+
+    rules = commands.add_parser("rules", help="list every rule code")
+    rules.set_defaults(handler=_rules)
+
+    explain = commands.add_parser("explain", help="print a rule's documentation")
+    explain.add_argument("code", help="a rule code, e.g. ARC101")
+    explain.set_defaults(handler=_explain)
     return parser
 
 
-def _check(args: argparse.Namespace) -> int:
+def _analyse(path_text: str):
+    """Run the engine or print why not; returns a report or an exit code."""
     from .config import ConfigError
     from .engine import run
 
-    target = Path(args.path)
+    target = Path(path_text)
     if not target.exists():
-        print(f"archsync: error: {args.path}: no such file or directory", file=sys.stderr)
+        print(f"archsync: error: {path_text}: no such file or directory", file=sys.stderr)
         return EXIT_ERROR
     try:
-        report = run(target)
+        return run(target)
     except ConfigError as exc:
         print(f"archsync: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    diagnostics = _within(report.root, target, report.diagnostics)
+
+
+def _check(args: argparse.Namespace) -> int:
+    report = _analyse(args.path)
+    if isinstance(report, int):
+        return report
+    diagnostics = _within(report.root, Path(args.path), report.diagnostics)
     if args.format == "json":
         payload = {"version": 1, "diagnostics": [d.to_json() for d in diagnostics]}
         sys.stdout.write(json.dumps(payload, indent=2) + "\n")
@@ -69,13 +90,45 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if diagnostics else EXIT_CLEAN
 
 
+def _show(args: argparse.Namespace) -> int:
+    from .show import build_matrix, render_html, render_markdown, render_text
+
+    report = _analyse(args.path)
+    if isinstance(report, int):
+        return report
+    matrix = build_matrix(report.model.families, report.model.collections, args.all)
+    render = {"text": render_text, "markdown": render_markdown, "html": render_html}[args.format]
+    sys.stdout.write(render(matrix))
+    return EXIT_CLEAN
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from .codes import RULES
+
+    for rule in RULES.values():
+        print(f"{rule.code}  {rule.name:<26} {rule.summary}")
+    return EXIT_CLEAN
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from .codes import RULES, explain
+
+    code = args.code.upper()
+    if code not in RULES:
+        print(f"archsync: error: unknown rule {args.code!r}; `archsync rules` lists them", file=sys.stderr)
+        return EXIT_ERROR
+    sys.stdout.write(explain(code))
+    return EXIT_CLEAN
+
+
 def _within(root: Path, target: Path, diagnostics) -> List:
     """Diagnostics in files under `target` (the whole project is still analysed)."""
     target = target.resolve()
     if target == root:
         return list(diagnostics)
-    rel = target.relative_to(root).as_posix() if target.is_relative_to(root) else None  # type: ignore[attr-defined]
-    if rel is None:
+    try:
+        rel = target.relative_to(root).as_posix()
+    except ValueError:
         return list(diagnostics)
     return [d for d in diagnostics if d.path == rel or d.path.startswith(rel + "/")]
 

@@ -1,21 +1,32 @@
 """The pipeline: discover -> prefilter -> facts -> resolve -> check -> diagnostics.
 
-Every front end (CLI, flake8 plugin) calls `run`; nothing here prints.
+Every front end (CLI, flake8 plugin, `show`) calls `run`; nothing here prints.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Mapping, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
-from . import checks
-from .config import Config, find_root, load_config
+from . import checks, contracts, hygiene
+from .config import Config, ConfigError, find_root, load_config
 from .diagnostics import Diagnostic
 from .discovery import discover
+from .exemptions import apply_exemptions, one_per_pair
 from .families import names_lineage
 from .index import ProjectIndex
 from .noqa import suppressed
-from .resolve import Collection, Predicate, Resolver, matches_pattern
+from .resolve import Collection, Occurrence, Predicate, Resolver, matches_pattern
+
+
+@dataclass(frozen=True)
+class Model:
+    """The resolved project: what the rules and `archsync show` look at."""
+
+    collections: Tuple[Collection, ...]  # guarded or named by a contract
+    families: Tuple[Predicate, ...]
+    predicates: Dict[str, Predicate]  # every resolved predicate, by name
+    registered: Dict[str, Occurrence]
 
 
 @dataclass(frozen=True)
@@ -25,6 +36,7 @@ class Report:
     root: Path
     config: Config
     diagnostics: Tuple[Diagnostic, ...]
+    model: Model
     files: int
     parsed: int
 
@@ -32,47 +44,100 @@ class Report:
 def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None) -> Report:
     """Check the project that holds `path`; may raise ConfigError."""
     root = find_root(path)
-    config = load_config(root)
-    return run_with(config, overrides)
+    return run_with(load_config(root), overrides)
 
 
 def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None) -> Report:
     files = discover(config)
     index = ProjectIndex(config, files, overrides)
     resolver = Resolver(index)
-    diagnostics = list(_broken_files(index))
-    universe = index.universe
-    collections = _guarded_collections(index, resolver)
-    families = _families(index, resolver, universe)
-    diagnostics += checks.family_member_missing(collections, families)
-    kept = tuple(sorted(d for d in diagnostics if not suppressed(config.root, d, overrides)))
-    return Report(config.root, config, kept, len(files), len(index.facts))
+    registered = _registered(index)
+    predicates = _predicates(index, resolver, frozenset(registered))
+    families = tuple(
+        p for p in predicates.values()
+        if matches_pattern(config.families, p.path, p.subject) or names_lineage(p.subject, p.names)
+    )
+    named = {name: _named_collection(index, resolver, name) for name in config.named_collections}
+    guarded = _guarded_collections(index, resolver)
+    collections = tuple(dict.fromkeys(guarded + [c for c in named.values() if c is not None]))
+    model = Model(collections, families, predicates, registered)
+
+    found = list(_broken_files(index))
+    found += checks.family_member_missing(collections, families)
+    found += checks.sibling_variant_missing(collections, families, registered, config.siblings)
+    for mirror in config.mirrors:
+        found += contracts.mirror_drift(mirror, [named[c] for c in mirror.collections], predicates)
+    for subset in config.subsets:
+        whole = None if subset.into == "registered" else named[subset.into]
+        found += contracts.subset_broken(subset, named[subset.of], whole, registered)
+    found += _hygiene(index, collections, families, registered)
+    found = apply_exemptions(found, config.exemptions, "pyproject.toml")
+    found = one_per_pair(found)
+    kept = tuple(sorted(d for d in found if not suppressed(config.root, d, overrides)))
+    return Report(config.root, config, kept, model, len(files), len(index.facts))
+
+
+def _registered(index: ProjectIndex) -> Dict[str, Occurrence]:
+    registered: Dict[str, Occurrence] = {}
+    for facts in sorted(index.facts, key=lambda f: f.path):
+        for registration in facts.registrations:
+            for m in registration.names:
+                registered.setdefault(m.name, Occurrence(m.name, facts.path, m.line, m.column))
+    return registered
+
+
+def _predicates(index: ProjectIndex, resolver: Resolver, universe: frozenset) -> Dict[str, Predicate]:
+    name_regex = index.config.name_regex
+    name_ok = lambda name: name_regex.fullmatch(name) is not None  # noqa: E731
+    found: Dict[str, Predicate] = {}
+    for facts in sorted(index.facts, key=lambda f: f.path):
+        for fact in facts.predicates:
+            predicate = resolver.predicate(facts.module, fact.name, name_ok, universe)
+            if predicate is not None and (predicate.names or predicate.own):
+                found.setdefault(predicate.subject, predicate)
+    return found
 
 
 def _guarded_collections(index: ProjectIndex, resolver: Resolver) -> List[Collection]:
     guard = index.config.guard
     return [
         resolver.collection(facts, fact)
-        for facts in list(index.facts)
+        for facts in sorted(index.facts, key=lambda f: f.path)
         for fact in facts.collections
         if matches_pattern(guard, facts.path, fact.name)
     ]
 
 
-def _families(index: ProjectIndex, resolver: Resolver, universe) -> List[Predicate]:
-    name_regex = index.config.name_regex
-    name_ok = lambda name: name_regex.fullmatch(name) is not None  # noqa: E731
-    families = []
-    for facts in list(index.facts):
-        for fact in facts.predicates:
-            predicate = resolver.predicate(facts.module, fact.name, name_ok, universe)
-            if predicate is None or not predicate.names:
-                continue
-            if matches_pattern(index.config.families, facts.path, fact.name) or names_lineage(
-                fact.name, predicate.names
-            ):
-                families.append(predicate)
-    return families
+def _named_collection(index: ProjectIndex, resolver: Resolver, name: str) -> Optional[Collection]:
+    """The one collection a contract names (`NAME` or `path/glob.py::NAME`)."""
+    matches = [
+        (facts, fact) for facts in sorted(index.facts, key=lambda f: f.path)
+        for fact in facts.collections if matches_pattern([name], facts.path, fact.name)
+    ]
+    if not matches:
+        raise ConfigError(f"{index.config.source}: no module-level collection named {name!r} in the project")
+    if len(matches) > 1:
+        where = ", ".join(f"{facts.path}::{fact.name}" for facts, fact in matches[:4])
+        raise ConfigError(f"{index.config.source}: {name!r} names several collections ({where}); "
+                          f"write it as 'path/to/module.py::NAME'")
+    return resolver.collection(*matches[0])
+
+
+def _hygiene(index: ProjectIndex, collections, families, registered) -> List[Diagnostic]:
+    found: List[Diagnostic] = []
+    for collection in collections:
+        found += hygiene.unknown_names(collection.subject, collection.subject, collection.members.members, registered)
+    for family in families:
+        found += hygiene.unknown_names(family.subject, f"{family.subject}()", family.own, registered)
+    by_place = {(c.path, c.subject) for c in collections} | {(f.path, f.subject) for f in families}
+    for facts in index.facts:
+        for fact in facts.collections:
+            if (facts.path, fact.name) in by_place:
+                found += hygiene.duplicate_members(fact.name, fact.name, facts.path, fact.parts)
+        for predicate in facts.predicates:
+            if (facts.path, predicate.name) in by_place:
+                found += hygiene.duplicate_members(predicate.name, f"{predicate.name}()", facts.path, predicate.tests)
+    return found
 
 
 def _broken_files(index: ProjectIndex) -> List[Diagnostic]:

@@ -33,7 +33,7 @@ class Prefilter:
     def __init__(self, config: Config) -> None:
         self.registry_tokens = [r.lstrip("@").rsplit("::", 1)[-1].encode() for r in config.registries]
         self.guard_tokens: List[bytes] = []
-        for pattern in config.guard + config.families:
+        for pattern in config.guard + config.families + config.named_collections:
             pieces = [p for p in _GLOB_CHARS.split(pattern.rsplit("::", 1)[-1]) if len(p) >= 3]
             if pieces:
                 self.guard_tokens.append(max(pieces, key=len).encode())

@@ -3,17 +3,27 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
-from .facts import CollectionFact, FileFacts, Literal, Member, Part, PredicateFact, Ref, Unknown
+from .facts import CollectionFact, FileFacts, Literal, Part, PredicateFact, Ref, Unknown
 from .index import ProjectIndex
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """A name as written somewhere in the project."""
+
+    name: str
+    path: str
+    line: int
+    column: int
 
 
 @dataclass(frozen=True)
 class ResolvedSet:
     """The names a collection or test holds, and what could not be followed."""
 
-    members: Tuple[Member, ...]
+    members: Tuple[Occurrence, ...]
     unknown: Tuple[str, ...] = ()
 
     @property
@@ -41,7 +51,8 @@ class Predicate:
     path: str
     line: int
     column: int
-    names: FrozenSet[str]
+    names: FrozenSet[str]  # the family: own and delegated names, registered ones only
+    own: Tuple[Occurrence, ...]  # names in its own tests, registered or not
     delegates: FrozenSet[str]  # keys of predicates it delegates to, transitively
 
     @property
@@ -62,14 +73,14 @@ class Resolver:
         self._active: Set[Tuple[str, str]] = set()
 
     # -- collections -----------------------------------------------------------
-    def parts(self, module: str, parts: Iterable[Part]) -> ResolvedSet:
-        members: List[Member] = []
+    def parts(self, facts: FileFacts, parts: Iterable[Part]) -> ResolvedSet:
+        members: List[Occurrence] = []
         unknown: List[str] = []
         for part in parts:
             if isinstance(part, Literal):
-                members.extend(part.members)
+                members.extend(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
             elif isinstance(part, Unknown):
-                unknown.append(f"{part.reason} ({module} line {part.line})")
+                unknown.append(f"{part.reason} ({facts.path}:{part.line})")
             else:
                 resolved = self.ref(part)
                 members.extend(resolved.members)
@@ -96,10 +107,10 @@ class Resolver:
             return ResolvedSet((), (f"`{ref.name}` comes from {ref.module}, outside the project",))
         for collection in facts.collections:
             if collection.name == ref.name:
-                return self.parts(facts.module, collection.parts)
+                return self.parts(facts, collection.parts)
         for name, value, line in facts.constants:
             if name == ref.name:
-                return ResolvedSet((Member(value, line, 1),))
+                return ResolvedSet((Occurrence(value, facts.path, line, 1),))
         target = _imported(facts, ref.name)
         if target is not None:
             module, attribute = target
@@ -115,7 +126,8 @@ class Resolver:
                           self.ref(Ref(facts.module, collection.name, collection.line)))
 
     # -- predicates ------------------------------------------------------------
-    def predicate(self, module: str, qualname: str, name_ok, universe: FrozenSet[str]) -> Optional[Predicate]:
+    def predicate(self, module: str, qualname: str, name_ok: Callable[[str], bool],
+                  universe: FrozenSet[str]) -> Optional[Predicate]:
         """The predicate `qualname` defined (or imported) in `module`, resolved."""
         key = f"{module}:{qualname}"
         if key in self._predicates:
@@ -134,8 +146,10 @@ class Resolver:
         self._predicates[key] = result
         return result
 
-    def _predicate(self, facts: FileFacts, fact: PredicateFact, name_ok, universe: FrozenSet[str]) -> Predicate:
-        names = {n for n in self.parts(facts.module, fact.tests).names if name_ok(n)}
+    def _predicate(self, facts: FileFacts, fact: PredicateFact, name_ok: Callable[[str], bool],
+                   universe: FrozenSet[str]) -> Predicate:
+        own = tuple(o for o in self.parts(facts, fact.tests).members if name_ok(o.name))
+        names = {o.name for o in own}
         if universe:
             names &= universe
         delegates: Set[str] = set()
@@ -146,7 +160,7 @@ class Resolver:
                 delegates.add(part.key)
                 delegates |= part.delegates
         return Predicate(f"{facts.module}:{fact.name}", fact.name, facts.path, fact.line, fact.column,
-                         frozenset(names), frozenset(delegates))
+                         frozenset(names), own, frozenset(delegates))
 
 
 def _imported(facts: FileFacts, name: str) -> Optional[Tuple[str, Optional[str]]]:
