@@ -119,6 +119,19 @@ with code 2; the flake8 plugin reports it once, on the first file checked.
 
 Fix: correct the key the message names.
 """),
+    _rule("ARC901", "partly-analysed", "a guarded collection or family depends on something archsync cannot follow", """
+What: a guarded collection or a family predicate depends on a value the static analysis
+cannot read: a call result, a comprehension, growth by `.append()` / `.add()` / `.update()`
+inside a function, an environment variable, a star import, a name that resolves nowhere.
+One diagnostic per subject says what could not be followed and where; every name that
+could be read still takes part in the other rules.
+
+Why: a linter that is silently blind is worse than none. Where archsync cannot see the
+whole set, its other findings about that set may be incomplete.
+
+Fix: spell the set as a literal (or compose it from literals), or accept the partial view.
+Exempt: `# noqa: ARC901` on the reported line, or narrow `guard`.
+"""),
     _rule("ARC902", "file-not-analysed", "a file that may hold architecture names could not be analysed", """
 What: a file that passed the byte prefilter does not parse or cannot be read. The rest of
 the project is still checked, but names in this file take no part.

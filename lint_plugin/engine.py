@@ -51,7 +51,7 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None) ->
     files = discover(config)
     index = ProjectIndex(config, files, overrides)
     resolver = Resolver(index)
-    registered = _registered(index)
+    registered = _registered(index, resolver)
     predicates = _predicates(index, resolver, frozenset(registered))
     families = tuple(
         p for p in predicates.values()
@@ -63,6 +63,7 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None) ->
     model = Model(collections, families, predicates, registered)
 
     found = list(_broken_files(index))
+    found += _partly_analysed(collections, families)
     found += checks.family_member_missing(collections, families)
     found += checks.sibling_variant_missing(collections, families, registered, config.siblings)
     for mirror in config.mirrors:
@@ -77,13 +78,25 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None) ->
     return Report(config.root, config, kept, model, len(files), len(index.facts))
 
 
-def _registered(index: ProjectIndex) -> Dict[str, Occurrence]:
+def _registered(index: ProjectIndex, resolver: Resolver) -> Dict[str, Occurrence]:
+    """Registered names: registry statements and decorators, then qualified registry collections."""
     registered: Dict[str, Occurrence] = {}
     for facts in sorted(index.facts, key=lambda f: f.path):
         for registration in facts.registrations:
             for m in registration.names:
                 registered.setdefault(m.name, Occurrence(m.name, facts.path, m.line, m.column))
+    for registry in index.config.registries:
+        if "::" in registry:
+            for occurrence in _qualified_registry(index, resolver, registry).members.members:
+                registered.setdefault(occurrence.name, occurrence)
     return registered
+
+
+def _qualified_registry(index: ProjectIndex, resolver: Resolver, registry: str) -> Collection:
+    try:
+        return _named_collection(index, resolver, registry)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc} (in tool.archsync.registries)") from None
 
 
 def _predicates(index: ProjectIndex, resolver: Resolver, universe: frozenset) -> Dict[str, Predicate]:
@@ -137,6 +150,25 @@ def _hygiene(index: ProjectIndex, collections, families, registered) -> List[Dia
         for predicate in facts.predicates:
             if (facts.path, predicate.name) in by_place:
                 found += hygiene.duplicate_members(predicate.name, f"{predicate.name}()", facts.path, predicate.tests)
+    return found
+
+
+def _partly_analysed(collections, families) -> List[Diagnostic]:
+    """ARC901: say where the analysis could not follow; what was read still takes part."""
+    found = []
+    subjects = [(c.subject, c.subject, c.path, c.line, c.column, c.members.unknown, len(c.members.names))
+                for c in collections]
+    subjects += [(f.subject, f"{f.subject}()", f.path, f.line, f.column, f.unknown, len(f.names)) for f in families]
+    for subject, label, path, line, column, unknown, count in subjects:
+        if not unknown:
+            continue
+        reasons = "; ".join(dict.fromkeys(unknown[:3]))
+        more = f"; and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+        found.append(Diagnostic(
+            path, line, column, "ARC901",
+            f"{label} is only partly analysed: {reasons}{more} ({count} names read still take part)",
+            subject=subject,
+        ))
     return found
 
 

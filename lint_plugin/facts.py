@@ -43,7 +43,26 @@ class Unknown:
     line: int
 
 
-Part = Union[Literal, Ref, Unknown]
+@dataclass(frozen=True)
+class Pattern:
+    """A name test by shape (`x.startswith("P")`, `"Sub" in x`): matches registered names.
+
+    `kind` is "prefix", "suffix" or "substring".
+    """
+
+    kind: str
+    text: str
+    line: int
+
+    def matches(self, name: str) -> bool:
+        if self.kind == "prefix":
+            return name.startswith(self.text)
+        if self.kind == "suffix":
+            return name.endswith(self.text)
+        return self.text in name
+
+
+Part = Union[Literal, Ref, Unknown, Pattern]
 
 
 @dataclass(frozen=True)
@@ -92,4 +111,5 @@ class FileFacts:
     imports: Tuple[Tuple[str, str, Optional[str]], ...] = ()
     # module-level string constants: (name, value, line)
     constants: Tuple[Tuple[str, str, int], ...] = ()
+    star_imports: Tuple[str, ...] = ()  # modules imported with `from m import *`
     error: Optional[str] = None

@@ -34,6 +34,7 @@ class ProjectIndex:
     def _build(self, files: Iterable[SourceFile]) -> None:
         prefilter = Prefilter(self.config)
         quoting: Dict[str, frozenset] = {}
+        referencing: Dict[str, frozenset] = {}
         for source in files:
             self._files.setdefault(source.module, source)
             data = self._read(source)
@@ -47,10 +48,25 @@ class ProjectIndex:
                 self._facts[source.module] = self._registrations(prefilter, source, data)
             if signals.quoted:
                 quoting[source.module] = signals.quoted
-        universe = self.universe
+            referenced = prefilter.referenced(data)
+            if referenced:
+                referencing[source.module] = referenced
+        # Pass two: files quoting a registered name (any name-shaped string while
+        # nothing is registered).
+        universe = self.universe | self._qualified_registry_names()
         for module, quoted in quoting.items():
-            if (quoted & universe if universe else quoted) and (module not in self._facts or module in self._partial):
+            if (quoted & universe if universe else quoted) and self._is_pending(module):
                 self._complete(self._files[module])
+        # Pass three: files that test or delegate to a collection,
+        # constant or predicate defined in a parsed file.
+        known = {name for facts in self._facts.values() if facts.module not in self._partial
+                 for name in _defined_names(facts)}
+        for module, referenced in referencing.items():
+            if referenced & known and self._is_pending(module):
+                self._complete(self._files[module])
+
+    def _is_pending(self, module: str) -> bool:
+        return module not in self._facts or module in self._partial
 
     def _registrations(self, prefilter: Prefilter, source: SourceFile, data: bytes) -> FileFacts:
         snippets = prefilter.registration_snippets(data)
@@ -61,6 +77,21 @@ class ProjectIndex:
             return self._extract(source, data)  # aliased class names need the import table
         self._partial.add(source.module)
         return facts
+
+    def _qualified_registry_names(self) -> frozenset:
+        """Names of `path::NAME` registries, so pass two keeps files that quote them."""
+        qualified = [r for r in self.config.registries if "::" in r]
+        if not qualified:
+            return frozenset()
+        from .resolve import Resolver, matches_pattern  # resolve depends on this module
+
+        resolver = Resolver(self)
+        return frozenset(
+            occurrence.name
+            for facts in list(self._facts.values()) for fact in facts.collections
+            if matches_pattern(qualified, facts.path, fact.name)
+            for occurrence in resolver.collection(facts, fact).members.members
+        )
 
     @property
     def universe(self) -> frozenset:
@@ -112,4 +143,11 @@ class ProjectIndex:
             return None
 
     def _extract(self, source: SourceFile, data: bytes) -> FileFacts:
-        return extract_file(data, source.rel, source.module, self.config.registries, source.is_package)
+        return extract_file(data, source.rel, source.module, self.config.registries, source.is_package,
+                            self.config.name_pattern)
+
+
+def _defined_names(facts: FileFacts) -> Iterable[str]:
+    yield from (c.name for c in facts.collections)
+    yield from (name for name, _, _ in facts.constants)
+    yield from (p.name for p in facts.predicates)

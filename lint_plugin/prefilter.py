@@ -31,9 +31,10 @@ class Prefilter:
     """Computes `Signals` for a file's bytes under one configuration."""
 
     def __init__(self, config: Config) -> None:
-        self.registry_tokens = [r.lstrip("@").rsplit("::", 1)[-1].encode() for r in config.registries]
+        self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r]
+        qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
-        for pattern in config.guard + config.families + config.named_collections:
+        for pattern in config.guard + config.families + config.named_collections + qualified:
             pieces = [p for p in _GLOB_CHARS.split(pattern.rsplit("::", 1)[-1]) if len(p) >= 3]
             if pieces:
                 self.guard_tokens.append(max(pieces, key=len).encode())
@@ -41,6 +42,8 @@ class Prefilter:
         # engine skip ahead, about 5x faster than a ["'] class on real trees.
         name = config.name_pattern.encode()
         self.quoted = (re.compile(rb'"(%s)"' % name), re.compile(rb"'(%s)'" % name))
+        self.references = (re.compile(rb" in (_*[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b"),
+                           re.compile(rb"(?:return|or) (\w+)\("))
         self.registration = re.compile(
             rb"^(?:%s)[ \t]*(?::[^=\n]*)?=(?!=)" % b"|".join(re.escape(t) for t in self.registry_tokens) if self.registry_tokens else rb"(?!x)x",
             re.M,
@@ -54,6 +57,11 @@ class Prefilter:
                 m.group(1).decode("utf-8", "replace") for pattern in self.quoted for m in pattern.finditer(data)
             ),
         )
+
+    def referenced(self, data: bytes) -> FrozenSet[str]:
+        """Identifiers a predicate defined here could test or delegate to."""
+        return frozenset(m.group(1).decode("ascii", "replace") for pattern in self.references
+                         for m in pattern.finditer(data))
 
     def registration_snippets(self, data: bytes) -> Optional[List[tuple]]:
         """(first line, text) of each column-0 registration statement, or None if unsure.

@@ -5,7 +5,7 @@ import fnmatch
 from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
-from .facts import CollectionFact, FileFacts, Literal, Part, PredicateFact, Ref, Unknown
+from .facts import CollectionFact, FileFacts, Literal, Part, Pattern, PredicateFact, Ref, Unknown
 from .index import ProjectIndex
 
 
@@ -25,6 +25,7 @@ class ResolvedSet:
 
     members: Tuple[Occurrence, ...]
     unknown: Tuple[str, ...] = ()
+    patterns: Tuple[Pattern, ...] = ()
 
     @property
     def names(self) -> FrozenSet[str]:
@@ -54,6 +55,7 @@ class Predicate:
     names: FrozenSet[str]  # the family: own and delegated names, registered ones only
     own: Tuple[Occurrence, ...]  # names in its own tests, registered or not
     delegates: FrozenSet[str]  # keys of predicates it delegates to, transitively
+    unknown: Tuple[str, ...] = ()  # what its own tests depend on that could not be followed
 
     @property
     def label(self) -> str:
@@ -76,16 +78,20 @@ class Resolver:
     def parts(self, facts: FileFacts, parts: Iterable[Part]) -> ResolvedSet:
         members: List[Occurrence] = []
         unknown: List[str] = []
+        patterns: List[Pattern] = []
         for part in parts:
             if isinstance(part, Literal):
                 members.extend(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
             elif isinstance(part, Unknown):
                 unknown.append(f"{part.reason} ({facts.path}:{part.line})")
+            elif isinstance(part, Pattern):
+                patterns.append(part)
             else:
                 resolved = self.ref(part)
                 members.extend(resolved.members)
                 unknown.extend(resolved.unknown)
-        return ResolvedSet(tuple(members), tuple(unknown))
+                patterns.extend(resolved.patterns)
+        return ResolvedSet(tuple(members), tuple(unknown), tuple(patterns))
 
     def ref(self, ref: Ref) -> ResolvedSet:
         key = (ref.module, ref.name)
@@ -119,6 +125,12 @@ class Resolver:
             return self.ref(Ref(module, attribute, ref.line))
         if self.index.module(f"{ref.module}.{ref.name}") is not None:
             return ResolvedSet((), (f"`{ref.name}` is a module ({facts.path})",))
+        for star in facts.star_imports:
+            found = self.ref(Ref(star, ref.name, ref.line))
+            if found.members or not found.unknown[0].startswith("cannot resolve"):
+                return found
+        if facts.star_imports:
+            return ResolvedSet((), (f"`{ref.name}` may come from a star import in {facts.path}",))
         return ResolvedSet((), (f"cannot resolve `{ref.name}` in {facts.path}",))
 
     def collection(self, facts: FileFacts, collection: CollectionFact) -> Collection:
@@ -148,10 +160,13 @@ class Resolver:
 
     def _predicate(self, facts: FileFacts, fact: PredicateFact, name_ok: Callable[[str], bool],
                    universe: FrozenSet[str]) -> Predicate:
-        own = tuple(o for o in self.parts(facts, fact.tests).members if name_ok(o.name))
+        tests = self.parts(facts, fact.tests)
+        own = tuple(o for o in tests.members if name_ok(o.name))
         names = {o.name for o in own}
         if universe:
             names &= universe
+        names |= {n for n in universe for p in tests.patterns if p.matches(n)}
+        unknown = list(tests.unknown)
         delegates: Set[str] = set()
         for ref in fact.delegates:
             part = self.predicate(ref.module, ref.name, name_ok, universe)
@@ -159,8 +174,11 @@ class Resolver:
                 names |= part.names
                 delegates.add(part.key)
                 delegates |= part.delegates
+        if tests.patterns and not universe:
+            unknown.append(f"a pattern test ({tests.patterns[0].kind} {tests.patterns[0].text!r}) "
+                           f"matches nothing while nothing is registered")
         return Predicate(f"{facts.module}:{fact.name}", fact.name, facts.path, fact.line, fact.column,
-                         frozenset(names), own, frozenset(delegates))
+                         frozenset(names), own, frozenset(delegates), tuple(unknown))
 
 
 def _imported(facts: FileFacts, name: str) -> Optional[Tuple[str, Optional[str]]]:

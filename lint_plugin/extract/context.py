@@ -1,0 +1,108 @@
+"""What every reader of one module needs: its name, imports, positions, the name shape."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Dict, List, Optional, Tuple
+
+from ..facts import Ref
+
+
+class ModuleContext:
+    """Per-file state shared by the value, predicate and module readers."""
+
+    def __init__(self, path: str, module: str, is_package: bool, lines: List[bytes],
+                 name_regex: "re.Pattern[str]") -> None:
+        self.path = path
+        self.module = module
+        self.package = module if is_package else module.rpartition(".")[0]
+        self.lines = lines
+        self.name_regex = name_regex
+        self.imports: Dict[str, Tuple[str, Optional[str]]] = {}
+        self.star_imports: List[str] = []
+
+    def is_name(self, text: str) -> bool:
+        """Does a string look like an architecture name (the configured shape)?"""
+        return self.name_regex.fullmatch(text) is not None
+
+    def column(self, node: ast.AST) -> int:
+        """1-based character column (ast gives a UTF-8 byte offset)."""
+        line_no = getattr(node, "lineno", 1)
+        offset = getattr(node, "col_offset", 0)
+        if 0 < line_no <= len(self.lines):
+            return len(self.lines[line_no - 1][:offset].decode("utf-8", "replace")) + 1
+        return offset + 1
+
+    def absolute(self, module: Optional[str], level: int) -> Optional[str]:
+        """The absolute module of a (possibly relative) `from ... import`."""
+        if level == 0:
+            return module
+        parts = self.package.split(".") if self.package else []
+        if level - 1 > len(parts):
+            return None
+        base = parts[: len(parts) - (level - 1)]
+        if module:
+            base.append(module)
+        return ".".join(base) or None
+
+    def add_import(self, stmt: ast.stmt) -> None:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    self.imports[alias.asname] = (alias.name, None)
+                else:
+                    top = alias.name.partition(".")[0]
+                    self.imports.setdefault(top, (top, None))
+        elif isinstance(stmt, ast.ImportFrom):
+            base = self.absolute(stmt.module, stmt.level)
+            if base is None:
+                return
+            for alias in stmt.names:
+                if alias.name == "*":
+                    self.star_imports.append(base)
+                else:
+                    self.imports[alias.asname or alias.name] = (base, alias.name)
+
+    def ref(self, node: ast.expr) -> Optional[Ref]:
+        """A reference to a module-level name, here or in an imported module."""
+        if isinstance(node, ast.Name):
+            target = self.imports.get(node.id)
+            if target is None:
+                return Ref(self.module, node.id, node.lineno)
+            module, attribute = target
+            if attribute is None:
+                return None  # a bare module is not a collection
+            return Ref(module, attribute, node.lineno)
+        if isinstance(node, ast.Attribute):
+            dotted = dotted_name(node.value)
+            if dotted is None:
+                return None
+            head, _, rest = dotted.partition(".")
+            target = self.imports.get(head)
+            if target is None:
+                return None
+            module = target[0] if target[1] is None else f"{target[0]}.{target[1]}"
+            return Ref(f"{module}.{rest}" if rest else module, node.attr, node.lineno)
+        return None
+
+
+def dotted_name(node: ast.expr) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = dotted_name(node.value)
+        return f"{inner}.{node.attr}" if inner else None
+    return None
+
+
+def short(node: ast.expr) -> str:
+    """Source-like text of an expression, for messages."""
+    try:
+        text = ast.unparse(node)
+    except Exception:  # pragma: no cover - unparse handles every parsed tree
+        text = type(node).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def is_str(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)

@@ -1,0 +1,191 @@
+"""Functions whose result tests a value against architecture names: family predicates."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional
+
+from ..facts import Literal, Member, Part, Pattern, PredicateFact, Ref, Unknown
+from .context import ModuleContext, is_str
+from .values import collection_parts
+
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_PATTERN_METHODS = {"startswith": "prefix", "endswith": "suffix"}
+
+
+class _Tests:
+    """What a predicate's result depends on: name tests and delegated predicates."""
+
+    def __init__(self) -> None:
+        self.parts: List[Part] = []
+        self.delegates: List[Ref] = []
+
+
+def read_predicate(ctx: ModuleContext, node: ast.AST, qualname: str, class_name: Optional[str]) -> Optional[PredicateFact]:
+    """A PredicateFact when every value the function returns is a name test (or a constant
+    reached after one), e.g. `return x in S`, or `for a in archs: if a in S: return True`."""
+    local: Dict[str, ast.expr] = {}
+    for stmt in node.body:  # type: ignore[attr-defined]
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            local[stmt.targets[0].id] = stmt.value
+    reader = _TestReader(ctx, local, class_name)
+    found = _Tests()
+    tested = False
+    for stmt, guard in _returns_with_guards(node):
+        value = stmt.value
+        if value is None or (isinstance(value, ast.Constant) and value.value in (False, None)):
+            continue
+        if isinstance(value, ast.Constant) and value.value is True:
+            if guard is not None and reader.test(guard, found):
+                tested = True
+            continue
+        if not reader.test(value, found):
+            return None  # returns something that is not a name test: not a predicate
+        tested = True
+    if not tested or not (found.parts or found.delegates):
+        return None
+    return PredicateFact(qualname, node.lineno, ctx.column(node), tuple(found.parts), tuple(found.delegates))  # type: ignore[attr-defined]
+
+
+def _returns_with_guards(node: ast.AST) -> Iterator[tuple]:
+    """(return statement, the `if` test directly guarding it or None), nested defs excluded.
+
+    Walks statements only: a return is never inside an expression, which keeps this
+    cheap on large functions.
+    """
+    stack: List[tuple] = [(s, None) for s in node.body]  # type: ignore[attr-defined]
+    while stack:
+        child, guard = stack.pop()
+        if isinstance(child, ast.Return):
+            yield child, guard
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        elif isinstance(child, ast.If):
+            stack.extend((s, child.test) for s in child.body)
+            stack.extend((s, None) for s in child.orelse)
+        else:
+            for field in _BLOCK_FIELDS:
+                block = getattr(child, field, None)
+                if block:
+                    stack.extend((s, None) for s in block)
+
+
+class _TestReader:
+    def __init__(self, ctx: ModuleContext, local: Dict[str, ast.expr], class_name: Optional[str]) -> None:
+        self.ctx = ctx
+        self.local = local
+        self.class_name = class_name
+
+    def test(self, node: ast.expr, into: _Tests) -> bool:
+        """Add what `node` matches to `into`; False if it is no name test."""
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            found = False
+            for value in node.values:
+                found = self.test(value, into) or found
+            return found
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+            return self._guard_chain(node, into)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            return self._compare(node.left, node.ops[0], node.comparators[0], into)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+            return self._intersection(node, into)
+        if isinstance(node, ast.Call):
+            return self._call(node, into)
+        return False
+
+    def _guard_chain(self, node: ast.BoolOp, into: _Tests) -> bool:
+        """`hasattr(c, ...) and c.architectures[0] in S`: the names of its one name test."""
+        candidates = []
+        for value in node.values:
+            sub = _Tests()
+            if self.test(value, sub) and sub.parts and not sub.delegates:
+                candidates.append(sub.parts)
+        if len(candidates) != 1:
+            return False
+        into.parts.extend(candidates[0])
+        return True
+
+    def _compare(self, left: ast.expr, op: ast.cmpop, right: ast.expr, into: _Tests) -> bool:
+        if isinstance(op, ast.In):
+            if is_str(left):
+                return self._string_in(left, right, into)
+            parts = collection_parts(self.ctx, right, self.local)
+            if parts is None or all(isinstance(p, Unknown) for p in parts):
+                return False
+            into.parts.extend(parts)
+            return True
+        if isinstance(op, ast.Eq):
+            for side, other in ((left, right), (right, left)):
+                if is_str(side) and not is_str(other):
+                    into.parts.append(Literal((self._member(side),)))
+                    return True
+                if isinstance(side, (ast.List, ast.Tuple)) and side.elts and all(is_str(e) for e in side.elts):
+                    # slice equality: archs[:1] == ["A"]
+                    into.parts.append(Literal(tuple(self._member(e) for e in side.elts)))
+                    return True
+        return False
+
+    def _string_in(self, left: ast.expr, right: ast.expr, into: _Tests) -> bool:
+        """`"A" in config.architectures` (a list: exact) or `"Sub" in arch` (a string: substring)."""
+        text = left.value  # type: ignore[attr-defined]
+        if _names_a_list(right):
+            into.parts.append(Literal((self._member(left),)))
+        else:
+            into.parts.append(Pattern("substring", text, left.lineno))
+        return True
+
+    def _intersection(self, node: ast.BinOp, into: _Tests) -> bool:
+        """`set(archs) & S`: the side that holds names."""
+        for side in (node.right, node.left):
+            parts = collection_parts(self.ctx, side, self.local)
+            if parts and any(isinstance(p, Literal) and p.members for p in parts):
+                into.parts.extend(parts)
+                return True
+        for side in (node.right, node.left):
+            if isinstance(side, (ast.Name, ast.Attribute)) and side not in self.local:
+                parts = collection_parts(self.ctx, side, self.local)
+                if parts:
+                    into.parts.extend(parts)
+                    return True
+        return False
+
+    def _call(self, node: ast.Call, into: _Tests) -> bool:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in ("any", "bool") and len(node.args) == 1:
+            arg = node.args[0]
+            inner = arg.elt if isinstance(arg, ast.GeneratorExp) else arg
+            return self.test(inner, into)
+        if isinstance(func, ast.Attribute) and func.attr in _PATTERN_METHODS and len(node.args) == 1:
+            kind = _PATTERN_METHODS[func.attr]
+            arg = node.args[0]
+            texts = [arg] if is_str(arg) else list(arg.elts) if isinstance(arg, ast.Tuple) else []
+            if not texts or not all(is_str(t) for t in texts):
+                return False
+            into.parts.extend(Pattern(kind, t.value, t.lineno) for t in texts)  # type: ignore[attr-defined]
+            return True
+        if not node.args or node.keywords:
+            return False
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id in ("self", "cls") and self.class_name:
+            into.delegates.append(Ref(self.ctx.module, f"{self.class_name}.{func.attr}", node.lineno))
+            return True
+        if isinstance(func, (ast.Name, ast.Attribute)):
+            ref = self.ctx.ref(func)
+            if ref is not None:
+                into.delegates.append(ref)
+                return True
+        return False
+
+    def _member(self, node: ast.expr) -> Member:
+        return Member(node.value, node.lineno, self.ctx.column(node))  # type: ignore[attr-defined]
+
+
+def _names_a_list(node: ast.expr) -> bool:
+    """`config.architectures` (plural, not indexed) holds names; `arch` or `archs[0]` is one."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
+            and len(node.args) >= 2 and is_str(node.args[1]):
+        return node.args[1].value.endswith("s")  # type: ignore[attr-defined]
+    if isinstance(node, ast.Attribute):
+        return node.attr.endswith("s")
+    if isinstance(node, ast.Name):
+        return node.id.endswith("s")
+    return False

@@ -1,0 +1,127 @@
+"""Expressions that denote a set of names: literals, dicts, calls, operators, references."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional, Tuple
+
+from ..facts import Literal, Member, Part, Unknown
+from .context import ModuleContext, dotted_name, is_str, short
+
+_COLLECTION_CALLS = {"set", "frozenset", "tuple", "list", "sorted"}
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_ENV_CALLS = {"os.getenv", "os.environ.get", "getenv", "environ.get"}
+_MAX_DEPTH = 60
+
+
+def collection_parts(ctx: ModuleContext, node: ast.expr, local: Dict[str, ast.expr],
+                     depth: int = 0) -> Optional[Tuple[Part, ...]]:
+    """The parts of a string-collection expression, or None if it is not one."""
+    if depth > _MAX_DEPTH:
+        return (Unknown("expression nested too deeply", node.lineno),)
+    if isinstance(node, (ast.Set, ast.List, ast.Tuple)):
+        return _sequence(ctx, node, local, depth)
+    if isinstance(node, ast.Dict):
+        return _dict_literal(ctx, node, local, depth)
+    if isinstance(node, ast.Call):
+        return _call(ctx, node, local, depth)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.Add)):
+        left = collection_parts(ctx, node.left, local, depth + 1)
+        right = collection_parts(ctx, node.right, local, depth + 1)
+        if left is None and right is None:
+            return None
+        return or_unknown(left, node.left) + or_unknown(right, node.right)
+    if isinstance(node, _COMPREHENSIONS):
+        return (Unknown("built by a comprehension", node.lineno),)
+    if isinstance(node, ast.Name) and node.id in local:
+        return collection_parts(ctx, local[node.id], {}, depth + 1)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        ref = ctx.ref(node)
+        return (ref,) if ref is not None else None
+    return None
+
+
+def operand(ctx: ModuleContext, node: ast.expr, local: Dict[str, ast.expr], depth: int) -> Tuple[Part, ...]:
+    return or_unknown(collection_parts(ctx, node, local, depth + 1), node)
+
+
+def or_unknown(parts: Optional[Tuple[Part, ...]], node: ast.expr) -> Tuple[Part, ...]:
+    if parts is not None:
+        return parts
+    return (Unknown(f"cannot follow `{short(node)}`", node.lineno),)
+
+
+def _sequence(ctx: ModuleContext, node: ast.expr, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
+    members: List[Member] = []
+    parts: List[Part] = []
+    for element in node.elts:  # type: ignore[attr-defined]
+        if is_str(element):
+            members.append(Member(element.value, element.lineno, ctx.column(element)))  # type: ignore[attr-defined]
+        elif isinstance(element, ast.Starred):
+            parts.extend(operand(ctx, element.value, local, depth))
+        elif isinstance(element, (ast.Name, ast.Attribute)):
+            ref = ctx.ref(element)
+            parts.append(ref if ref is not None else Unknown(f"cannot follow `{short(element)}`", element.lineno))
+        else:
+            return None  # not a collection of names (numbers, tuples, calls...)
+    if not members and not parts and node.elts:  # type: ignore[attr-defined]
+        return None
+    return (Literal(tuple(members)),) + tuple(parts)
+
+
+def _dict_literal(ctx: ModuleContext, node: ast.Dict, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
+    """A dict keyed by name: its keys are the collection; `**other` adds other's keys."""
+    members: List[Member] = []
+    parts: List[Part] = []
+    for key, value in zip(node.keys, node.values):
+        if key is None:
+            parts.extend(operand(ctx, value, local, depth))
+        elif is_str(key):
+            members.append(Member(key.value, key.lineno, ctx.column(key)))  # type: ignore[attr-defined]
+        elif isinstance(key, (ast.Name, ast.Attribute)):
+            ref = ctx.ref(key)
+            parts.append(ref if ref is not None else Unknown(f"cannot follow key `{short(key)}`", key.lineno))
+        else:
+            return None
+    if node.keys and not members and not parts:
+        return None
+    return (Literal(tuple(members)),) + tuple(parts)
+
+
+def _call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
+    func = node.func
+    name = dotted_name(func)
+    if isinstance(func, ast.Name) and func.id in _COLLECTION_CALLS and not node.keywords:
+        if not node.args:
+            return (Literal(()),)
+        if len(node.args) == 1:
+            return collection_parts(ctx, node.args[0], local, depth + 1)
+        return None
+    if isinstance(func, ast.Name) and func.id == "dict":
+        return _dict_call(ctx, node, local, depth)
+    if isinstance(func, ast.Attribute) and func.attr in ("union", "keys", "copy") and not node.keywords:
+        base = collection_parts(ctx, func.value, local, depth + 1)
+        if base is None:
+            return None
+        parts = list(base)
+        for arg in node.args:
+            parts.extend(operand(ctx, arg, local, depth))
+        return tuple(parts)
+    if name in _ENV_CALLS:
+        return (Unknown(f"read from an environment variable by {name}()", node.lineno),)
+    return None
+
+
+def _dict_call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
+    """`dict(Name=..., **other)`: keyword names are the keys."""
+    members: List[Member] = []
+    parts: List[Part] = []
+    for arg in node.args:
+        parts.extend(operand(ctx, arg, local, depth))
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            parts.extend(operand(ctx, keyword.value, local, depth))
+        else:
+            line = getattr(keyword, "lineno", node.lineno)
+            column = ctx.column(keyword) if hasattr(keyword, "col_offset") else ctx.column(node)
+            members.append(Member(keyword.arg, line, column))
+    return (Literal(tuple(members)),) + tuple(parts)
