@@ -38,12 +38,14 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="report drift between registries, whitelists and families")
     check.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     check.set_defaults(handler=_check)
 
     show = commands.add_parser("show", help="draw the family x collection membership matrix")
     show.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     show.add_argument("--format", choices=("text", "markdown", "html"), default="text")
     show.add_argument("--all", action="store_true", help="include families and collections that never meet")
+    show.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     show.set_defaults(handler=_show)
 
     rules = commands.add_parser("rules", help="list every rule code")
@@ -55,24 +57,27 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _analyse(path_text: str):
+def _analyse(args: argparse.Namespace):
     """Run the engine or print why not; returns a report or an exit code."""
     from .config import ConfigError
     from .engine import run
 
-    target = Path(path_text)
+    target = Path(args.path)
     if not target.exists():
-        print(f"archsync: error: {path_text}: no such file or directory", file=sys.stderr)
+        print(f"archsync: error: {args.path}: no such file or directory", file=sys.stderr)
         return EXIT_ERROR
     try:
-        return run(target)
+        report = run(target, use_cache=not args.no_cache)
     except ConfigError as exc:
         print(f"archsync: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    for warning in report.warnings:
+        print(f"archsync: warning: {warning}", file=sys.stderr)
+    return report
 
 
 def _check(args: argparse.Namespace) -> int:
-    report = _analyse(args.path)
+    report = _analyse(args)
     if isinstance(report, int):
         return report
     diagnostics = _within(report.root, Path(args.path), report.diagnostics)
@@ -93,7 +98,7 @@ def _check(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from .show import build_matrix, render_html, render_markdown, render_text
 
-    report = _analyse(args.path)
+    report = _analyse(args)
     if isinstance(report, int):
         return report
     matrix = build_matrix(report.model.families, report.model.collections, args.all)

@@ -70,6 +70,7 @@ class Config:
     families: Tuple[str, ...] = ()
     registries: Tuple[str, ...] = ("EntryClass",)
     name_pattern: str = DEFAULT_NAME_PATTERN
+    cache_dir: str = ".archsync_cache"
     siblings: Tuple[Tuple[str, str], ...] = DEFAULT_SIBLINGS
     extends: Tuple[str, ...] = ()
     mirrors: Tuple[Mirror, ...] = ()
@@ -90,12 +91,12 @@ class Config:
 
     def fingerprint(self) -> str:
         """A stable digest of everything that affects results (for caches)."""
-        data = {k: v for k, v in self.__dict__.items() if k not in ("root", "source")}
+        data = {k: v for k, v in self.__dict__.items() if k not in ("root", "source", "cache_dir")}
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()[:16]
 
 
 _LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends")
-_STR_KEYS = ("name-pattern",)
+_STR_KEYS = ("name-pattern", "cache-dir")
 _TABLE_LIST_KEYS = ("mirror", "subset", "exempt")
 _KNOWN = _LIST_KEYS + _STR_KEYS + _TABLE_LIST_KEYS + ("siblings",)
 
@@ -177,12 +178,13 @@ def _validate(table: Any, source: str, prefix: str, text: str, from_pack: bool) 
         if key in _LIST_KEYS:
             values[key.replace("-", "_")] = _strings(value, where)
         elif key in _STR_KEYS:
-            if not isinstance(value, str):
-                raise ConfigError(f"{where}: expected a string, got {_describe(value)}")
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ConfigError(f"{where}: invalid regular expression: {exc}") from None
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f"{where}: expected a non-empty string, got {_describe(value)}")
+            if key == "name-pattern":
+                try:
+                    re.compile(value)
+                except re.error as exc:
+                    raise ConfigError(f"{where}: invalid regular expression: {exc}") from None
             values[key.replace("-", "_")] = value
         elif key == "siblings":
             values["siblings"] = _sibling_pairs(value, where)

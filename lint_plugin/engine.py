@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Tuple
 
 from . import checks, contracts, hygiene
+from .cache import IndexCache
 from .config import Config, ConfigError, find_root, load_config
 from .diagnostics import Diagnostic
 from .discovery import discover
@@ -39,17 +40,19 @@ class Report:
     model: Model
     files: int
     parsed: int
+    warnings: Tuple[str, ...] = ()
 
 
-def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None) -> Report:
+def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True) -> Report:
     """Check the project that holds `path`; may raise ConfigError."""
     root = find_root(path)
-    return run_with(load_config(root), overrides)
+    return run_with(load_config(root), overrides, use_cache)
 
 
-def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None) -> Report:
+def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True) -> Report:
     files = discover(config)
-    index = ProjectIndex(config, files, overrides)
+    cache = IndexCache(config.root / config.cache_dir, config.fingerprint()) if use_cache else None
+    index = ProjectIndex(config, files, overrides, cache)
     resolver = Resolver(index)
     registered = _registered(index, resolver)
     predicates = _predicates(index, resolver, frozenset(registered))
@@ -75,7 +78,9 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None) ->
     found = apply_exemptions(found, config.exemptions, "pyproject.toml")
     found = one_per_pair(found)
     kept = tuple(sorted(d for d in found if not suppressed(config.root, d, overrides)))
-    return Report(config.root, config, kept, model, len(files), len(index.facts))
+    index.save_cache()
+    warnings = tuple(cache.warnings) if cache is not None else ()
+    return Report(config.root, config, kept, model, len(files), index.parsed, warnings)
 
 
 def _registered(index: ProjectIndex, resolver: Resolver) -> Dict[str, Occurrence]:

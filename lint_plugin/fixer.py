@@ -233,7 +233,10 @@ def _current_offset(starts: List[int], composed: List[_Edit], request: object) -
     column = getattr(request, "column", 1)
     if not isinstance(line, int) or not 1 <= line <= len(starts):
         raise _Refuse(f"line {line} is not in the file")
+    line_end = starts[line] - 1 if line < len(starts) else None  # a stale column stays on its line
     offset = starts[line - 1] + max(column, 1) - 1
+    if line_end is not None:
+        offset = min(offset, line_end)
     delta = 0
     for start, end, text in composed:
         if end <= offset:
@@ -322,9 +325,8 @@ def _target(doc: _Document, request: AddMember, offset: int) -> Tuple[List[cst.C
         raise _Refuse(f"no @{decorator_name}(...) decorator on {function} at line {request.line}")
     if "@" in label:
         function = label.rpartition("@")[0]
-        candidates = [(scope, node) for scope, node in found.tests
-                      if doc.line_of(span(node)[0]) <= line <= doc.line_of(span(node)[1])]
-        candidates.sort(key=lambda c: (line_of(c[1]) != line, not _same_name(c[0], function)))
+        candidates = [(scope, node) for scope, node in found.tests if _on_line(doc, span, node, line)]
+        candidates.sort(key=lambda c: (doc.line_of(_outer(span, c[1])[0]) != line, not _same_name(c[0], function)))
         if not candidates:
             raise _Refuse(f"no membership test against a literal at line {request.line}")
         return _leaves(doc, candidates[0][1], label), False, span
@@ -333,6 +335,18 @@ def _target(doc: _Document, request: AddMember, offset: int) -> Tuple[List[cst.C
         if target == name and line_of(statement) == line:
             return _leaves(doc, value, label), False, span
     raise _Refuse(f"no assignment to {label} at line {request.line}")
+
+
+def _outer(span: _Span, node: cst.CSTNode) -> Tuple[int, int]:
+    """The node's offsets including its parentheses (libcst's positions leave them out)."""
+    lpar, rpar = getattr(node, "lpar", ()), getattr(node, "rpar", ())
+    start, end = span(node)
+    return (span(lpar[0])[0] if lpar else start, span(rpar[-1])[1] if rpar else end)
+
+
+def _on_line(doc: _Document, span: _Span, node: cst.CSTNode, line: int) -> bool:
+    start, end = _outer(span, node)
+    return doc.line_of(start) <= line <= doc.line_of(end)
 
 
 def _same_name(found: str, wanted: str) -> bool:
@@ -738,8 +752,7 @@ def _plan_remove(doc: _Document, request: RemoveMember, offset: int) -> List[_Ed
     line = doc.line_of(offset)
     counts = []
     for node in found.containers:
-        start, end = span(node)
-        if not doc.line_of(start) <= line <= doc.line_of(end):
+        if not _on_line(doc, span, node, line):
             continue
         container = _container(doc.text, span, node, isinstance(node, cst.Call))
         for index, item in enumerate(container.items):

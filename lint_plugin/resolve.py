@@ -165,7 +165,8 @@ class Resolver:
         names = {o.name for o in own}
         if universe:
             names &= universe
-        names |= {n for n in universe for p in tests.patterns if p.matches(n)}
+        if tests.patterns:
+            names |= {n for n in universe if any(p.matches(n) for p in tests.patterns)}
         unknown = list(tests.unknown)
         delegates: Set[str] = set()
         for ref in fact.delegates:

@@ -1,0 +1,150 @@
+"""The index cache: per-file signals and facts, keyed by content, tool version and configuration.
+
+One JSON file per (tool version, configuration fingerprint) under the cache directory,
+validated on load and replaced atomically (temporary file plus rename), so concurrent
+processes (flake8 -j workers, editors, pre-commit) never see a torn file: the last
+writer wins and every reader sees a complete one. A file is trusted when its size and
+mtime match; when they do not (or the mtime is too recent to be trusted), its bytes are
+hashed and compared.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+from . import __version__
+from .codec import decode_facts, encode_facts
+from .facts import FileFacts
+from .prefilter import Signals
+
+SCHEMA = 1
+RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
+
+
+@dataclass(frozen=True)
+class CachedFile:
+    """What is known about one file's bytes."""
+
+    size: int
+    mtime_ns: int
+    digest: str
+    signals: Signals
+    facts: Optional[FileFacts] = None
+    partial: bool = False  # facts hold registrations only
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class IndexCache:
+    """Load and save the cache file for one project, version and configuration."""
+
+    def __init__(self, directory: Path, fingerprint: str) -> None:
+        self.directory = directory
+        self.path = directory / f"index-{__version__}-{fingerprint}.json"
+        self.written_ns = 0
+        self.warnings: list = []
+
+    def load(self) -> Dict[str, CachedFile]:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            self.warnings.append(f"cache not read ({exc.strerror or exc}); running without it")
+            return {}
+        try:
+            document = json.loads(raw)
+            return self._decode(document)
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+            self.warnings.append(f"cache file {self.path.name} is corrupt; rebuilding it")
+            return {}
+
+    def _decode(self, document: Any) -> Dict[str, CachedFile]:
+        if not isinstance(document, dict) or document.get("schema") != SCHEMA \
+                or document.get("tool") != __version__ or not isinstance(document.get("files"), dict):
+            raise ValueError("foreign cache")
+        written = document.get("written")
+        if not isinstance(written, int):
+            raise ValueError("no write time")
+        self.written_ns = written
+        entries = {}
+        for rel, item in document["files"].items():
+            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 8:
+                raise ValueError("bad entry")
+            size, mtime_ns, file_digest, guarded, registers, quoted, referenced, facts = item
+            if not (isinstance(size, int) and isinstance(mtime_ns, int) and isinstance(file_digest, str)
+                    and isinstance(guarded, bool) and isinstance(registers, bool)
+                    and isinstance(quoted, list) and all(isinstance(q, str) for q in quoted)
+                    and isinstance(referenced, list) and all(isinstance(r, str) for r in referenced)):
+                raise ValueError("bad entry")
+            partial = False
+            decoded = None
+            if facts is not None:
+                if not (isinstance(facts, list) and len(facts) == 2 and isinstance(facts[0], bool)):
+                    raise ValueError("bad facts")
+                partial, decoded = facts[0], decode_facts(facts[1])
+                if decoded.path != rel:
+                    raise ValueError("facts of another file")
+            entries[rel] = CachedFile(size, mtime_ns, file_digest,
+                                      Signals(guarded, registers, frozenset(quoted), frozenset(referenced)),
+                                      decoded, partial)
+        return entries
+
+    def is_fresh(self, entry: CachedFile, stat: os.stat_result) -> bool:
+        """Size and mtime match, and the mtime is old enough that an edit would have moved it."""
+        return (entry.size == stat.st_size and entry.mtime_ns == stat.st_mtime_ns
+                and stat.st_mtime_ns < self.written_ns - RACY_NS)
+
+    def save(self, entries: Dict[str, CachedFile]) -> None:
+        document = {
+            "schema": SCHEMA,
+            "tool": __version__,
+            "written": time.time_ns(),
+            "files": {
+                rel: [e.size, e.mtime_ns, e.digest, e.signals.guarded, e.signals.registers,
+                      sorted(e.signals.quoted), sorted(e.signals.referenced),
+                      None if e.facts is None else [e.partial, encode_facts(e.facts)]]
+                for rel, e in sorted(entries.items())
+            },
+        }
+        data = json.dumps(document, separators=(",", ":")).encode()
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            _mark_cache_directory(self.directory)
+            fd, temporary = tempfile.mkstemp(prefix=".index-", suffix=".tmp", dir=self.directory)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                os.replace(temporary, self.path)
+            except BaseException:
+                _remove(temporary)
+                raise
+        except OSError as exc:
+            self.warnings.append(f"cache not written ({exc.strerror or exc}); results are unaffected")
+
+
+def _mark_cache_directory(directory: Path) -> None:
+    """Keep the cache out of version control and backups, as other tools do."""
+    for name, text in ((".gitignore", "# Created by archsync.\n*\n"),
+                       ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n# archsync cache\n")):
+        marker = directory / name
+        if not marker.exists():
+            try:
+                marker.write_text(text)
+            except OSError:
+                pass
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
