@@ -16,7 +16,7 @@ import bisect
 import keyword
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -250,89 +250,56 @@ def _current_offset(starts: List[int], composed: List[_Edit], request: object) -
 
 # -- finding the target -------------------------------------------------------------------------
 
-class _Targets(cst.CSTVisitor):
-    """Assignments, decorators and membership tests in one statement, for matching."""
+def _walk(root: Optional[cst.CSTNode]) -> Iterator[Tuple[cst.CSTNode, str]]:
+    """Every node under `root`, with the dotted name of the classes and functions around it."""
+    stack = [(root, "")] if root is not None else []
+    while stack:
+        node, scope = stack.pop()
+        yield node, scope
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            scope = f"{scope}.{node.name.value}" if scope else node.name.value
+        stack.extend((child, scope) for child in reversed(node.children))
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.assignments: List[Tuple[str, cst.CSTNode, cst.BaseExpression]] = []
-        self.decorators: List[Tuple[str, str, cst.Decorator]] = []
-        self.tests: List[Tuple[str, cst.BaseExpression]] = []
-        self.containers: List[cst.CSTNode] = []
-        self._scope: List[str] = []
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self.assignments.append((target.target.value, node, node.value))
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.value is not None:
-            self.assignments.append((node.target.value, node, node.value))
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.target, cst.Name):
-            self.assignments.append((node.target.value, node, node.value))
-
-    def _definition(self, node: Union[cst.FunctionDef, cst.ClassDef]) -> None:
-        for decorator in node.decorators:
-            func = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
-            self.decorators.append((_dotted(func) or "", node.name.value, decorator))
-        self._scope.append(node.name.value)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._definition(node)
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._scope.pop()
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._definition(node)
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self._scope.pop()
-
-    def visit_Comparison(self, node: cst.Comparison) -> None:
-        for target in node.comparisons:
-            if isinstance(target.operator, (cst.In, cst.NotIn)):
-                self.tests.append((".".join(self._scope), target.comparator))
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, (cst.Set, cst.List, cst.Tuple, cst.Dict, cst.Call)):
-            self.containers.append(node)
-        return super().on_visit(node)
+def _assigned(node: cst.CSTNode) -> Tuple[List[str], Optional[cst.BaseExpression]]:
+    """The plain names an assignment statement binds, and the value it binds them to."""
+    if isinstance(node, cst.Assign):
+        return [t.target.value for t in node.targets if isinstance(t.target, cst.Name)], node.value
+    if isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name):
+        return [node.target.value], node.value
+    return [], None
 
 
 def _target(doc: _Document, request: AddMember, offset: int) -> Tuple[List[cst.CSTNode], bool, _Span]:
-    """The container nodes to consider for `request`, whether it is a decorator, and spans."""
+    """The literal nodes `request` may edit, whether they are a decorator's arguments, and spans."""
     root, span = doc.root_at(offset)
-    found = _Targets()
-    if root is not None:
-        root.visit(found)
-    line = doc.line_of(offset)
-    label = request.collection
-
-    def line_of(node: cst.CSTNode) -> int:
-        return doc.line_of(span(node)[0])
-
+    line, label = doc.line_of(offset), request.collection
     if label.startswith("@"):
         decorator_name, _, function = label[1:].partition(":")
-        for dotted, name, decorator in found.decorators:
-            if _same_name(dotted, decorator_name) and _same_name(name, function) and line_of(decorator) == line:
-                if not isinstance(decorator.decorator, cst.Call):
-                    raise _Refuse(f"@{decorator_name} on {function} has no argument list to add {request.name!r} to")
-                return [decorator.decorator], True, span
+        for node, _ in _walk(root):
+            if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) or not _same_name(node.name.value, function):
+                continue
+            for decorator in node.decorators:
+                call = decorator.decorator
+                func = call.func if isinstance(call, cst.Call) else call
+                if _same_name(_dotted(func) or "", decorator_name) and doc.line_of(span(decorator)[0]) == line:
+                    if not isinstance(call, cst.Call):
+                        raise _Refuse(f"@{decorator_name} on {function} has no argument list to add "
+                                      f"{request.name!r} to")
+                    return [call], True, span
         raise _Refuse(f"no @{decorator_name}(...) decorator on {function} at line {request.line}")
-    if "@" in label:
+    if "@" in label:  # "<function>@<line>": a literal written in a membership test
         function = label.rpartition("@")[0]
-        candidates = [(scope, node) for scope, node in found.tests if _on_line(doc, span, node, line)]
-        candidates.sort(key=lambda c: (doc.line_of(_outer(span, c[1])[0]) != line, not _same_name(c[0], function)))
-        if not candidates:
+        tests = [(node.comparator, scope) for node, scope in _walk(root) if isinstance(node, cst.ComparisonTarget)
+                 and isinstance(node.operator, (cst.In, cst.NotIn)) and _on_line(doc, span, node.comparator, line)]
+        tests.sort(key=lambda t: (doc.line_of(_outer(span, t[0])[0]) != line, not _same_name(t[1], function)))
+        if not tests:
             raise _Refuse(f"no membership test against a literal at line {request.line}")
-        return _leaves(doc, candidates[0][1], label), False, span
+        return _leaves(doc, tests[0][0], label), False, span
     name = label.rpartition(".")[2]
-    for target, statement, value in found.assignments:
-        if target == name and line_of(statement) == line:
+    for node, _ in _walk(root):
+        names, value = _assigned(node)
+        if name in names and value is not None and doc.line_of(span(node)[0]) == line:
             return _leaves(doc, value, label), False, span
     raise _Refuse(f"no assignment to {label} at line {request.line}")
 
@@ -746,17 +713,16 @@ def _insert_empty(container: _Container, element: str) -> List[_Edit]:
 
 def _plan_remove(doc: _Document, request: RemoveMember, offset: int) -> List[_Edit]:
     root, span = doc.root_at(offset)
-    found = _Targets()
-    if root is not None:
-        root.visit(found)
     line = doc.line_of(offset)
     counts = []
-    for node in found.containers:
-        if not _on_line(doc, span, node, line):
+    for node, _ in _walk(root):
+        if not isinstance(node, (cst.Set, cst.List, cst.Tuple, cst.Dict, cst.Call)) or not _on_line(doc, span, node, line):
             continue
         container = _container(doc.text, span, node, isinstance(node, cst.Call))
         for index, item in enumerate(container.items):
             if item.key == request.name and item.key_start == offset:
+                if container.keys().count(request.name) < 2:
+                    return []  # not (or no longer) a duplicate in its literal
                 return _remove(doc.text, container, index)
         counts.append(container.keys().count(request.name))
     if 1 in counts and not any(count > 1 for count in counts):
@@ -767,8 +733,6 @@ def _plan_remove(doc: _Document, request: RemoveMember, offset: int) -> List[_Ed
 def _remove(text: str, container: _Container, index: int) -> List[_Edit]:
     """Edits deleting one element with its comma, keeping the layout of the rest."""
     items = container.items
-    if len(items) < 2:
-        raise _Refuse("removing the only element would leave the literal empty")
     item = items[index]
     previous = items[index - 1] if index > 0 else None
     keep_comma = container.kind == "tuple" and len(items) == 2  # ("A",) must stay a tuple

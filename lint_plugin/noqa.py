@@ -1,10 +1,12 @@
 """`# noqa` comments, read exactly as flake8 reads them, so the CLI agrees with flake8."""
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Mapping, Optional
+from typing import Dict, Mapping, Optional
 
 from .diagnostics import Diagnostic
 
@@ -16,12 +18,13 @@ _NOQA_FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.I)
 def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[str, bytes]] = None) -> bool:
     """True when the reported line carries a `# noqa` that covers the diagnostic's code."""
     data = overrides.get(diagnostic.path) if overrides else None
-    lines = _decode(data) if data is not None else _lines(str(root / diagnostic.path))
+    text = data.decode("utf-8", "replace") if data is not None else _text(str(root / diagnostic.path))
+    lines = text.splitlines(keepends=True)
     if any(_NOQA_FILE.match(line) for line in lines):
         return True
     if not 0 < diagnostic.line <= len(lines):
         return False
-    match = _NOQA_INLINE.search(lines[diagnostic.line - 1])
+    match = _NOQA_INLINE.search(_noqa_lines(text).get(diagnostic.line, lines[diagnostic.line - 1]))
     if match is None:
         return False
     codes = match.group("codes")
@@ -32,12 +35,34 @@ def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[s
 
 
 @lru_cache(maxsize=256)
-def _lines(path: str) -> List[str]:
+def _text(path: str) -> str:
     try:
-        return _decode(Path(path).read_bytes())
+        return Path(path).read_bytes().decode("utf-8", "replace")
     except OSError:
-        return []
+        return ""
 
 
-def _decode(data: bytes) -> List[str]:
-    return data.decode("utf-8", "replace").splitlines()
+@lru_cache(maxsize=64)
+def _noqa_lines(text: str) -> Dict[int, str]:
+    """Line -> the text flake8 searches for `# noqa` (its FileProcessor._noqa_line_mapping).
+
+    Token ranges end at NL/NEWLINE tokens, so a backslash-continued statement or a
+    multi-line string is one range while a bracketed statement is read line by line.
+    """
+    lines = text.splitlines(keepends=True)
+    mapping: Dict[int, str] = {}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return mapping
+    low, high = len(lines) + 2, -1
+    for kind, _, (start, _), (end, _), _ in tokens:
+        if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        low, high = min(low, start), max(high, end)
+        if kind in (tokenize.NL, tokenize.NEWLINE):
+            joined = "".join(lines[low - 1: high])
+            for number in range(low, high + 1):
+                mapping[number] = joined
+            low, high = len(lines) + 2, -1
+    return mapping
