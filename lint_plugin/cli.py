@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 from pathlib import Path
 from typing import List, Optional, Sequence
 
 from . import __version__
+from .formats import FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -36,8 +35,11 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser("check", help="report drift between registries, whitelists and families")
-    check.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
-    check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    check.add_argument("path", nargs="?", default=".",
+                       help="a project directory or a path inside it (default: .); '-' reads one file from stdin")
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="with '-': the path of the file whose unsaved text is on stdin")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     check.set_defaults(handler=_check)
 
@@ -59,15 +61,28 @@ def _parser() -> argparse.ArgumentParser:
 
 def _analyse(args: argparse.Namespace):
     """Run the engine or print why not; returns a report or an exit code."""
-    from .config import ConfigError
+    from .config import ConfigError, find_root
     from .engine import run
 
+    overrides = None
     target = Path(args.path)
-    if not target.exists():
+    if args.path == "-" or getattr(args, "stdin_filename", None):
+        if args.path != "-" or not getattr(args, "stdin_filename", None):
+            print("archsync: error: reading stdin needs both '-' and --stdin-filename PATH", file=sys.stderr)
+            return EXIT_ERROR
+        target = Path(args.stdin_filename)
+        root = find_root(target.parent if not target.is_dir() else target)
+        try:
+            rel = target.resolve().relative_to(root).as_posix()
+        except ValueError:
+            print(f"archsync: error: {args.stdin_filename} is outside the project at {root}", file=sys.stderr)
+            return EXIT_ERROR
+        overrides = {rel: sys.stdin.buffer.read()}
+    elif not target.exists():
         print(f"archsync: error: {args.path}: no such file or directory", file=sys.stderr)
         return EXIT_ERROR
     try:
-        report = run(target, use_cache=not args.no_cache)
+        report = run(target, overrides, use_cache=not args.no_cache)
     except ConfigError as exc:
         print(f"archsync: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -77,18 +92,16 @@ def _analyse(args: argparse.Namespace):
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .formats import render
+
     report = _analyse(args)
     if isinstance(report, int):
         return report
-    diagnostics = _within(report.root, Path(args.path), report.diagnostics)
-    if args.format == "json":
-        payload = {"version": 1, "diagnostics": [d.to_json() for d in diagnostics]}
-        sys.stdout.write(json.dumps(payload, indent=2) + "\n")
-    else:
-        for d in diagnostics:
-            shown = _display_path(report.root / d.path)
-            sys.stdout.write(f"{shown}:{d.line}:{d.column}: {d.code} {d.message}\n")
-        sys.stdout.flush()
+    shown = Path(args.stdin_filename) if args.path == "-" else Path(args.path)
+    diagnostics = _within(report.root, shown, report.diagnostics)
+    sys.stdout.write(render(args.format, diagnostics, report.root))
+    sys.stdout.flush()
+    if args.format == "text":
         count = len(diagnostics)
         summary = f"{count} problem{'s' if count != 1 else ''}" if count else "no problems"
         print(f"archsync: {summary} ({report.files} files, {report.parsed} analysed)", file=sys.stderr)
@@ -136,13 +149,6 @@ def _within(root: Path, target: Path, diagnostics) -> List:
     except ValueError:
         return list(diagnostics)
     return [d for d in diagnostics if d.path == rel or d.path.startswith(rel + "/")]
-
-
-def _display_path(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        return str(path)
 
 
 if __name__ == "__main__":  # pragma: no cover

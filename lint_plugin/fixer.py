@@ -104,7 +104,7 @@ def apply_fixes(source: bytes, requests: Sequence[Request]) -> FixResult:
     """
     requests = tuple(requests)
     try:
-        doc = _Document(source)
+        doc = _Document.parse(source)
     except _Refuse as exc:
         return FixResult(source, (), tuple(Refusal(r, str(exc)) for r in requests), ())
     original, original_starts = doc.text, doc.starts
@@ -132,17 +132,22 @@ def apply_fixes(source: bytes, requests: Sequence[Request]) -> FixResult:
             break
         composed = _compose(composed, doc.text, planned)
         try:
-            doc = _Document(_splice(doc.text, planned).encode(doc.encoding))
-            ast.parse(doc.data)
-        except (_Refuse, SyntaxError, ValueError, UnicodeError):
+            doc = doc.edited(planned)
+        except _Refuse:
             return _internal_error(source, requests)
         pending = deferred
     if not applied:
         return FixResult(source, (), _in_order(refused), ())
+    try:
+        data = doc.text.encode(doc.encoding)
+        cst.parse_module(data)
+        ast.parse(data)
+    except Exception:  # whatever the parsers raise, the edit is not trusted
+        return _internal_error(source, requests)
     if _splice(original, composed) != doc.text:  # pragma: no cover - guards the composition
         return _internal_error(source, requests)
     edits = tuple(_text_edit(original, original_starts, edit) for edit in composed)
-    return FixResult(doc.data, _in_order(applied), _in_order(refused), edits)
+    return FixResult(data, _in_order(applied), _in_order(refused), edits)
 
 
 def _internal_error(source: bytes, requests: Sequence[Request]) -> FixResult:
@@ -156,54 +161,82 @@ def _in_order(by_index: Dict[int, object]) -> tuple:
 # -- the parsed document ------------------------------------------------------------------------
 
 class _Document:
-    """One parse of the file: its text, line starts, and node positions on demand.
+    """One state of the file: its text, its libcst tree, and node positions on demand.
 
-    Positions are computed for one top-level statement at a time (libcst's position
-    pass over a whole large file costs seconds); the statement's offset comes from the
-    lengths of the statements before it, checked against the text.
+    Positions are computed one top-level statement at a time (libcst's position pass over
+    a large file costs seconds), at the offset given by the code of the statements before
+    it; that the statements' code adds up to the text is checked once per state. Between
+    rounds only the statements that were edited are parsed again.
     """
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, module: cst.Module, text: str, codes: Optional[List[str]] = None) -> None:
+        self.module, self.text, self.encoding = module, text, module.encoding
+        self.starts = _line_starts(text)
+        self.codes = codes if codes is not None else [module.code_for_node(stmt) for stmt in module.body]
+        position = sum(len(module.code_for_node(line)) for line in module.header)
+        self.offsets = []
+        for code in self.codes:
+            self.offsets.append(position)
+            position += len(code)
+        joined = text[:self.offsets[0]] + "".join(self.codes) if self.codes else ""
+        footer = "".join(module.code_for_node(line) for line in module.footer)
+        self.indexed = bool(self.codes) and (joined + footer == text or (
+            not module.has_trailing_newline and not footer and _NEWLINE.fullmatch(joined[len(text):]) is not None
+            and joined.startswith(text)))
+        self._spans: Dict[int, Tuple[cst.CSTNode, _Span]] = {}
+
+    @classmethod
+    def parse(cls, data: bytes) -> "_Document":
         try:
-            self.module = cst.parse_module(data)
+            module = cst.parse_module(data)
         except Exception as exc:  # libcst raises ParserSyntaxError, and others on odd input
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise _Refuse(f"libcst cannot parse the file: {first}") from exc
-        if self.module.bytes != data:
+        doc = cls(module, data.decode(module.encoding))
+        if not doc.indexed and module.bytes != data:
             raise _Refuse("libcst does not reproduce this file byte for byte, so archsync will not edit it")
-        self.data = data
-        self.encoding = self.module.encoding
-        self.text = data.decode(self.encoding)
-        self.starts = _line_starts(self.text)
-        self._offsets: List[int] = []
-        self._statements: List[Tuple[cst.CSTNode, str]] = []
-        self._spans: Dict[int, Tuple[cst.CSTNode, _Span]] = {}
+        return doc
+
+    def edited(self, edits: Sequence[_Edit]) -> "_Document":
+        """The document with `edits` applied, re-parsing only the statements they touch."""
+        text = _splice(self.text, edits)
+        body, codes = list(self.module.body), list(self.codes)
+        by_statement: Dict[int, List[_Edit]] = {}
+        for edit in edits:
+            index = bisect.bisect_right(self.offsets, edit[0]) - 1
+            if not self.indexed or index < 0 or not self.offsets[index] < edit[0] <= edit[1] < (
+                    self.offsets[index] + len(codes[index])):
+                return _Document.parse(text.encode(self.encoding))
+            by_statement.setdefault(index, []).append(edit)
+        for index, group in by_statement.items():
+            base = self.offsets[index]
+            code = _splice(codes[index], [(start - base, end - base, new) for start, end, new in group])
+            try:
+                stmt = cst.parse_statement(code, config=self.module.config_for_parsing)
+            except Exception:
+                raise _Refuse(_DID_NOT_PARSE) from None
+            if self.module.code_for_node(stmt) != code:  # pragma: no cover - libcst round-trips statements
+                return _Document.parse(text.encode(self.encoding))
+            body[index], codes[index] = stmt, code
+        return _Document(self.module.with_changes(body=body), text, codes)
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)
 
     def root_at(self, offset: int) -> Tuple[Optional[cst.CSTNode], _Span]:
         """The top-level statement holding `offset`, and a node -> (start, end) offsets map."""
-        if not self._offsets:
-            position = sum(len(self.module.code_for_node(line)) for line in self.module.header)
-            for stmt in self.module.body:
-                code = self.module.code_for_node(stmt)
-                self._offsets.append(position)
-                self._statements.append((stmt, code))
-                position += len(code)
-        index = bisect.bisect_right(self._offsets, offset) - 1
+        if not self.indexed:  # e.g. a file without a final newline: one position pass over it all
+            if -1 not in self._spans:
+                self._spans[-1] = (self.module, self._span_map(self.module, 1))
+            return self._spans[-1]
+        index = bisect.bisect_right(self.offsets, offset) - 1
         if index < 0:
             return None, _no_span
         if index not in self._spans:
-            stmt, code = self._statements[index]
-            start = self._offsets[index]
-            if self.text[start:start + len(code)] == code:
-                mini = cst.Module(body=[stmt], header=[], footer=[], encoding=self.module.encoding,
-                                  default_indent=self.module.default_indent,
-                                  default_newline=self.module.default_newline, has_trailing_newline=True)
-                self._spans[index] = (stmt, self._span_map(mini, self.line_of(start)))
-            else:  # pragma: no cover - e.g. the last statement of a file without a final newline
-                self._spans[index] = (self.module, self._span_map(self.module, 1))
+            mini = cst.Module(body=[self.module.body[index]], header=[], footer=[], encoding=self.encoding,
+                              default_indent=self.module.default_indent,
+                              default_newline=self.module.default_newline, has_trailing_newline=True)
+            self._spans[index] = (self.module.body[index], self._span_map(mini, self.line_of(self.offsets[index])))
         return self._spans[index]
 
     def _span_map(self, module: cst.Module, first_line: int) -> _Span:

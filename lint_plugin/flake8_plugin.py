@@ -11,7 +11,7 @@ import multiprocessing
 import os
 import tempfile
 from pathlib import Path
-from typing import Dict, Iterator, Tuple, Type
+from typing import Dict, Iterator, Optional, Sequence, Tuple, Type
 
 from . import __version__
 from .config import ConfigError, find_root
@@ -25,20 +25,22 @@ class ArchsyncChecker:
     name = "flake8-archsync"
     version = __version__
 
-    def __init__(self, tree: ast.AST, filename: str) -> None:
+    def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.filename = filename
+        self.lines = lines
 
     def run(self) -> Iterator[Tuple[int, int, str, Type["ArchsyncChecker"]]]:
         path = Path(self.filename).resolve()
         root = find_root(path)
-        report = _report_for(root)
-        if isinstance(report, ConfigError):
-            if path == _first_file(root, path):
-                yield 1, 0, f"ARC900 archsync configuration error: {report}", type(self)
-            return
         try:
             rel = path.relative_to(root).as_posix()
         except ValueError:
+            return
+        buffer = _unsaved_text(path, self.lines)
+        report = _report_for(root) if buffer is None else _report_with_buffer(root, rel, buffer)
+        if isinstance(report, ConfigError):
+            if path == _first_file(root, path):
+                yield 1, 0, f"ARC900 archsync configuration error: {report}", type(self)
             return
         for d in report.diagnostics:  # type: ignore[attr-defined]
             if d.path == rel:
@@ -47,13 +49,34 @@ class ArchsyncChecker:
 
 def _report_for(root: Path):
     if root not in _REPORTS:
-        from .engine import run
-
-        try:
-            _REPORTS[root] = run(root)
-        except ConfigError as exc:
-            _REPORTS[root] = exc
+        _REPORTS[root] = _run(root, None)
     return _REPORTS[root]
+
+
+def _report_with_buffer(root: Path, rel: str, buffer: bytes):
+    """An editor's unsaved buffer (flake8 reading stdin) stands in for the file on disk."""
+    return _run(root, {rel: buffer})
+
+
+def _run(root: Path, overrides):
+    from .engine import run
+
+    try:
+        return run(root, overrides)
+    except ConfigError as exc:
+        return exc
+
+
+def _unsaved_text(path: Path, lines: Sequence[str]) -> Optional[bytes]:
+    """The text flake8 checks, when it is not what the file on disk holds (stdin), else None."""
+    text = "".join(lines)
+    try:
+        on_disk = path.read_bytes().decode("utf-8-sig", "replace")
+    except OSError:
+        return text.encode("utf-8")
+    if on_disk.replace("\r\n", "\n") == text.replace("\r\n", "\n"):
+        return None
+    return text.encode("utf-8")
 
 
 _FIRST: Dict[Path, Path] = {}
