@@ -1,8 +1,31 @@
 """The one output of the engine: plain diagnostic values every front end formats."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Dict, Optional
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional, Tuple
+
+
+@dataclass(frozen=True, order=True)
+class FixRequest:
+    """What would fix a diagnostic: add `name` to, or remove it from, one literal.
+
+    `target` names the literal as the fixer finds it: a variable name, `function@line`
+    or `@decorator:function`; `line` is where that target's definition starts (for a
+    removal, the duplicate's own line and `column`). `peers` are names to place a new
+    one right after, best first. Text edits are computed from this by `lint_plugin.fixer`.
+    """
+
+    action: str  # "add" or "remove"
+    path: str
+    target: str
+    line: int
+    name: str
+    peers: Tuple[str, ...] = ()
+    column: int = 0
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"action": self.action, "path": self.path, "target": self.target, "line": self.line,
+                "name": self.name, "peers": list(self.peers), "column": self.column}
 
 
 @dataclass(frozen=True, order=True)
@@ -16,6 +39,7 @@ class Diagnostic:
     message: str
     subject: Optional[str] = None
     member: Optional[str] = None
+    fix: Optional[FixRequest] = field(default=None, compare=False)
 
     def to_json(self) -> Dict[str, Any]:
         return {

@@ -14,6 +14,7 @@ from .config import Config, ConfigError, find_root, load_config
 from .diagnostics import Diagnostic
 from .discovery import discover
 from .exemptions import apply_exemptions, one_per_pair
+from .fixes import attach_fixes
 from .families import names_lineage
 from .index import ProjectIndex
 from .noqa import suppressed
@@ -76,7 +77,7 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
         found += contracts.subset_broken(subset, named[subset.of], whole, registered)
     found += _hygiene(index, collections, families, registered)
     found = apply_exemptions(found, config.exemptions, "pyproject.toml")
-    found = one_per_pair(found)
+    found = attach_fixes(one_per_pair(found), collections, config.siblings)
     kept = tuple(sorted(d for d in found if not suppressed(config.root, d, overrides)))
     index.save_cache()
     warnings = tuple(cache.warnings) if cache is not None else ()

@@ -193,7 +193,7 @@ class _Document:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise _Refuse(f"libcst cannot parse the file: {first}") from exc
         doc = cls(module, data.decode(module.encoding))
-        if not doc.indexed and module.bytes != data:
+        if doc.text.encode(doc.encoding) != data or (not doc.indexed and module.bytes != data):
             raise _Refuse("libcst does not reproduce this file byte for byte, so archsync will not edit it")
         return doc
 
@@ -262,8 +262,10 @@ def _line_starts(text: str) -> List[int]:
 
 def _current_offset(starts: List[int], composed: List[_Edit], request: object) -> int:
     """Where the request's original position is now, after the edits of earlier rounds."""
-    line = getattr(request, "line", 0)
-    column = getattr(request, "column", 1)
+    if not isinstance(request, (AddMember, RemoveMember)):
+        raise _Refuse(f"unknown request {type(request).__name__}")
+    line = request.line
+    column = request.column if isinstance(request, RemoveMember) else 1
     if not isinstance(line, int) or not 1 <= line <= len(starts):
         raise _Refuse(f"line {line} is not in the file")
     line_end = starts[line] - 1 if line < len(starts) else None  # a stale column stays on its line
@@ -274,8 +276,8 @@ def _current_offset(starts: List[int], composed: List[_Edit], request: object) -
     for start, end, text in composed:
         if end <= offset:
             delta += len(text) - (end - start)
-        elif start <= offset:
-            raise _Refuse(f"line {line} was already changed by another fix in this run")
+        elif start <= offset:  # rewritten by an earlier round: look where the rewrite begins
+            return start + delta
         else:
             break
     return offset + delta
@@ -377,11 +379,13 @@ def _leaves(doc: _Document, node: cst.BaseExpression, label: str) -> List[cst.CS
             except _Refuse:
                 raise _Refuse(f"{label} is built by a call to {fname}() of `{_short(doc, arg)}`, "
                               "not a literal archsync can edit") from None
-        if fname == "dict":
-            if all(arg.keyword is not None or arg.star == "**" for arg in node.args):
-                return [node]
-            if len(node.args) == 1 and isinstance(node.args[0].value, cst.Dict) and not node.args[0].star:
-                return [node.args[0].value]
+        first = node.args[0] if node.args else None
+        if fname == "dict" and all(arg.keyword is not None or arg.star == "**" for arg in node.args[1:]) and (
+                first is None or first.star != "*"):
+            # dict(mapping, **kwargs): the mapping when it is a literal, and the keywords
+            inner = [first.value] if first and not first.star and isinstance(first.value, cst.Dict) else []
+            keywords = any(arg.keyword is not None for arg in node.args)
+            return inner + ([node] if keywords or not inner else [])
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "union":
             return _editable_parts(doc, [node.func.value] + [arg.value for arg in node.args], node, label)
         called = fname or _short(doc, node.func)
@@ -552,12 +556,10 @@ def _item(span: _Span, element: cst.CSTNode, kind: str) -> _Item:
 
 # -- planning -----------------------------------------------------------------------------------
 
-def _plan(doc: _Document, request: object, offset: int) -> List[_Edit]:
+def _plan(doc: _Document, request: Request, offset: int) -> List[_Edit]:
     if isinstance(request, AddMember):
         return _plan_add(doc, request, offset)
-    if isinstance(request, RemoveMember):
-        return _plan_remove(doc, request, offset)
-    raise _Refuse(f"unknown request {type(request).__name__}")
+    return _plan_remove(doc, request, offset)
 
 
 def _plan_add(doc: _Document, request: AddMember, offset: int) -> List[_Edit]:
