@@ -6,9 +6,11 @@ a family would tell every multimodal whitelist to hold every multimodal model.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable, List
 
 _VERB_PREFIXES = ("is",)
+_TASK_SUFFIX = re.compile(r"For[A-Z]")
 
 
 def lineage_words(predicate_name: str) -> List[str]:
@@ -20,12 +22,22 @@ def lineage_words(predicate_name: str) -> List[str]:
 
 
 def names_lineage(predicate_name: str, names: Iterable[str]) -> bool:
-    """Every name contains the predicate's words, in order, ignoring case and underscores."""
+    """Every name's stem contains the predicate's words, in order, ignoring case and underscores.
+
+    The stem is the name before its task suffix (`Qwen3_5` of `Qwen3_5ForCausalLM`), so a
+    method called `condition` does not name the lineage of `...ForConditionalGeneration`.
+    """
     words = lineage_words(predicate_name)
     names = list(names)
     if not words or not names:
         return False
-    return all(_contains_in_order(name.lower().replace("_", ""), words) for name in names)
+    return all(_contains_in_order(stem(name).lower().replace("_", ""), words) for name in names)
+
+
+def stem(name: str) -> str:
+    """`Qwen3_5MoeForCausalLM` -> `Qwen3_5Moe`; a name without a `For<Task>` suffix is its own stem."""
+    match = _TASK_SUFFIX.search(name)
+    return name[: match.start()] if match and match.start() > 0 else name
 
 
 def _contains_in_order(text: str, words: List[str]) -> bool:

@@ -15,7 +15,9 @@ from typing import FrozenSet, List, Optional
 
 from .config import Config
 
-_GLOB_CHARS = re.compile(r"[*?\[\]]")
+# Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
+# (`@decorator:function`) collection names, which never appear in the source as written.
+_NOT_IN_SOURCE = re.compile(r"[*?\[\]@:]")
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ class Prefilter:
         qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
         for pattern in config.guard + config.families + config.named_collections + qualified:
-            pieces = [p for p in _GLOB_CHARS.split(pattern.rsplit("::", 1)[-1]) if len(p) >= 3]
+            pieces = [p for p in _NOT_IN_SOURCE.split(pattern.rsplit("::", 1)[-1]) if len(p) >= 3]
             if pieces:
                 self.guard_tokens.append(max(pieces, key=len).encode())
         # One expression per quote character: a literal first byte lets the regex

@@ -167,13 +167,10 @@ class ModuleReader:
         if predicate is not None:
             self.predicates.append(predicate)
         if self._touches_quoted(node) or self._mentions_collections(node):
-            self._function_body(node, qualname, inline=predicate is None)
+            self._function_body(node, qualname)
 
-    def _function_body(self, node: ast.AST, qualname: str, inline: bool) -> None:
-        """Inline literals tested by `in`, function-local collections, and growth of module ones.
-
-        A predicate's own literals are its family, not anonymous collections (`inline`).
-        """
+    def _function_body(self, node: ast.AST, qualname: str) -> None:
+        """Inline literals tested by `in`, function-local collections, and growth of module ones."""
         local: Dict[str, Tuple[int, ast.expr]] = {}
         for child in _walk_function(node):
             if isinstance(child, ast.Assign):
@@ -186,7 +183,7 @@ class ModuleReader:
                 self._augmented(child, qualname)
             elif isinstance(child, ast.Call):
                 self._growth_call(child, qualname)
-            elif isinstance(child, ast.Compare) and inline:
+            elif isinstance(child, ast.Compare):
                 self._membership(child, qualname, local)
 
     def _inline_literals(self, node: ast.AST, scope: str, local: Dict[str, Tuple[int, ast.expr]]) -> None:

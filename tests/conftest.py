@@ -1,0 +1,159 @@
+"""Helpers for driving the real `archsync` and `flake8` programs as subprocesses.
+
+Nothing here imports the engine: every test runs the installed console script
+(`archsync`, next to the running interpreter) or `python -m flake8`, exactly as a
+user would, and looks at stdout, stderr and the exit code.
+
+The fixture trees are never checked in place: the tool may write a cache into the
+project it checks, so the whole `fixtures/` directory is copied once per session
+(read-only tests share that copy) and tests that edit a tree get a fresh copy of
+their own (`tree`).
+"""
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SOURCE_FIXTURES = REPO / "fixtures"
+_IGNORED = shutil.ignore_patterns("__pycache__", ".archsync_cache", ".ruff_cache")
+
+_SESSION_DIR = Path(tempfile.mkdtemp(prefix="archsync-fixtures-")).resolve()
+atexit.register(shutil.rmtree, _SESSION_DIR, True)
+FIXTURES = Path(shutil.copytree(SOURCE_FIXTURES, _SESSION_DIR / "fixtures", ignore=_IGNORED))
+SGLANG_BUG = FIXTURES / "sglang_qwen3_5" / "bug"
+SGLANG_FIXED = FIXTURES / "sglang_qwen3_5" / "fixed"
+SHAPES = FIXTURES / "shapes"
+
+ARCHSYNC = Path(sys.executable).parent / "archsync"
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+PathLike = Union[str, Path]
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a finished subprocess printed and returned."""
+
+    args: Tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def lines(self) -> List[str]:
+        """Non-empty stdout lines, in the order printed."""
+        return [line for line in self.stdout.splitlines() if line.strip()]
+
+    @property
+    def json(self):
+        return json.loads(self.stdout)
+
+    def __str__(self) -> str:  # shown by pytest when an assertion fails
+        return (f"$ {' '.join(self.args)}\n[exit {self.returncode}]\n"
+                f"--- stdout\n{self.stdout}--- stderr\n{self.stderr}")
+
+
+def _run(args: Sequence[str], cwd: PathLike) -> Result:
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    proc = subprocess.run(
+        [str(a) for a in args], cwd=str(cwd), env=env, capture_output=True, text=True, timeout=300,
+    )
+    result = Result(tuple(str(a) for a in args), proc.returncode, proc.stdout, proc.stderr)
+    # No front end may ever crash with a traceback, whatever it is asked to do.
+    assert "Traceback" not in result.stderr, str(result)
+    assert "Traceback" not in result.stdout, str(result)
+    return result
+
+
+def archsync(*args: PathLike, cwd: PathLike) -> Result:
+    """Run the installed `archsync` console script."""
+    assert ARCHSYNC.exists(), f"console script not installed next to {sys.executable}"
+    return _run([str(ARCHSYNC), *map(str, args)], cwd)
+
+
+def flake8(*args: PathLike, cwd: PathLike, select: str = "ARC") -> Result:
+    """Run real flake8 (isolated from any user or project flake8 configuration)."""
+    return _run([sys.executable, "-m", "flake8", "--isolated", f"--select={select}", *map(str, args)], cwd)
+
+
+def flake8_lines(result: Result) -> List[str]:
+    """flake8 prints paths as it walked them (`./pkg/mod.py`); drop the leading `./`."""
+    return [line[2:] if line.startswith("./") else line for line in result.lines]
+
+
+def only(code: str, lines: Iterable[str]) -> List[str]:
+    """The lines of one diagnostic code (for fixtures where other rules may also speak)."""
+    return [line for line in lines if f": {code} " in line]
+
+
+def line_of(path: Path, needle: str) -> int:
+    """1-based number of the one line of `path` that contains `needle`."""
+    hits = [i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in text]
+    assert len(hits) == 1, f"{needle!r} occurs on lines {hits} of {path}, expected exactly once"
+    return hits[0]
+
+
+def assigned_at(path: Path, name: str) -> int:
+    """Line of the one module-level assignment `name = ...` / `name: T = ...` in `path`."""
+    pattern = re.compile(rf"{re.escape(name)}\s*(?::[^=]*)?=")
+    hits = [i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.match(text)]
+    assert len(hits) == 1, f"{name} is assigned on lines {hits} of {path}, expected exactly once"
+    return hits[0]
+
+
+def defined_at(path: Path, function: str) -> int:
+    """Line of the one `def function(` in `path`."""
+    return line_of(path, f"def {function}(")
+
+
+def arc101(shown: str, line: int, member: str, families: Sequence[Tuple[str, str, int]], collection: str,
+           column: int = 1) -> str:
+    """The exact text line `archsync check` prints for one ARC101 finding.
+
+    `families` are (predicate name, root-relative path of its module, line of its `def`).
+    """
+    evidence = " and ".join(f"{name}() ({path}:{def_line})" for name, path, def_line in families)
+    return f"{shown}:{line}:{column}: ARC101 '{member}' is matched by {evidence} but missing from {collection}"
+
+
+def copy_tree(source: Path, destination: Path) -> Path:
+    shutil.copytree(source, destination, ignore=_IGNORED)
+    return destination
+
+
+def add_config(root: Path, body: str) -> None:
+    """Append a `[tool.archsync]` table to the project's pyproject.toml."""
+    pyproject = root / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(text.rstrip("\n") + "\n\n[tool.archsync]\n" + body.strip("\n") + "\n", encoding="utf-8")
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """Copy a pristine fixture tree to a fresh temporary directory: `tree("shapes/guard")`."""
+
+    def copy(name: str, into: Optional[str] = None) -> Path:
+        return copy_tree(SOURCE_FIXTURES / name, tmp_path / (into or Path(name).name))
+
+    return copy

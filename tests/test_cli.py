@@ -1,0 +1,146 @@
+"""The `archsync` command line itself: version, usage errors, output format and order."""
+from __future__ import annotations
+
+from importlib.metadata import version as distribution_version
+
+from conftest import (
+    EXIT_CLEAN,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    SGLANG_BUG,
+    SHAPES,
+    archsync,
+    flake8,
+    flake8_lines,
+    only,
+    write,
+)
+
+
+def test_version_matches_the_installed_distribution(tmp_path):
+    result = archsync("--version", cwd=tmp_path)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.stdout == f"archsync {distribution_version('flake8-archsync')}\n", result
+
+
+def test_flake8_lists_the_plugin(tmp_path):
+    result = flake8("--version", cwd=tmp_path)
+    assert result.returncode == 0, result
+    assert f"flake8-archsync: {distribution_version('flake8-archsync')}" in result.stdout, result
+
+
+def test_no_command_is_a_usage_error(tmp_path):
+    result = archsync(cwd=tmp_path)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.stdout == "", result
+    assert "usage" in result.stderr.lower(), result
+
+
+def test_unknown_command_is_a_usage_error(tmp_path):
+    result = archsync("chek", cwd=tmp_path)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.stdout == "", result
+
+
+def test_unknown_format_is_a_usage_error():
+    result = archsync("check", "--format", "xml", cwd=SGLANG_BUG)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.stdout == "", result
+
+
+def test_missing_path_is_an_error_naming_it():
+    result = archsync("check", "no/such/dir", cwd=SGLANG_BUG)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.stdout == "", result
+    assert "no/such/dir" in result.stderr, result
+
+
+def test_help_exits_cleanly(tmp_path):
+    for args in (("--help",), ("check", "--help")):
+        result = archsync(*args, cwd=tmp_path)
+        assert result.returncode == EXIT_CLEAN, result
+        assert "usage" in result.stdout.lower(), result
+
+
+def test_text_output_is_sorted_by_path_then_line():
+    root = SHAPES / "exclude"
+    result = archsync("check", cwd=root)
+    keys = [(line.split(":")[0], int(line.split(":")[1]), int(line.split(":")[2])) for line in result.lines]
+    assert len(keys) == 3, result
+    assert keys == sorted(keys), result
+
+
+def test_findings_go_to_stdout_and_exit_code_follows_them(tree):
+    root = tree("shapes/guard")
+    dirty = archsync("check", cwd=root)
+    assert dirty.returncode == EXIT_FINDINGS and len(dirty.lines) == 1, dirty
+    whitelists = root / "lists/whitelists.py"
+    whitelists.write_text(whitelists.read_text().replace(
+        'OFFLOAD_ARCHS = frozenset({"LimaForCausalLM"})',
+        'OFFLOAD_ARCHS = frozenset({"LimaForCausalLM", "LimaMoeForCausalLM"})'))
+    clean = archsync("check", cwd=root)
+    assert clean.returncode == EXIT_CLEAN, clean
+    assert clean.stdout == "", clean
+
+
+def test_json_schema_on_every_shape_fixture():
+    for root in sorted(p for p in SHAPES.iterdir() if p.is_dir()):
+        text = archsync("check", cwd=root)
+        result = archsync("check", "--format", "json", cwd=root)
+        assert result.returncode == text.returncode, (text, result)
+        payload = result.json
+        assert set(payload) == {"version", "diagnostics"}, result
+        assert payload["version"] == 1
+        assert len(payload["diagnostics"]) == len(text.lines), (text, result)
+        for diagnostic, line in zip(payload["diagnostics"], text.lines):
+            assert list(diagnostic) == ["code", "path", "line", "column", "message", "subject", "member"]
+            assert isinstance(diagnostic["line"], int) and isinstance(diagnostic["column"], int)
+            assert "\\" not in diagnostic["path"] and not diagnostic["path"].startswith("/")
+            # Same finding, same order as the text output.
+            assert line == (f"{diagnostic['path']}:{diagnostic['line']}:{diagnostic['column']}: "
+                            f"{diagnostic['code']} {diagnostic['message']}"), (line, diagnostic)
+            if diagnostic["code"] == "ARC101":
+                assert diagnostic["member"] in diagnostic["message"]
+                assert diagnostic["message"].endswith(f"missing from {diagnostic['subject']}")
+
+
+def test_a_file_that_does_not_parse_does_not_stop_the_run(tree):
+    root = tree("shapes/guard")
+    write(root / "lists/broken.py", 'BROKEN_ARCHS = frozenset({"LimaForCausalLM",\n')
+    result = archsync("check", "--format", "json", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result
+    diagnostics = result.json["diagnostics"]
+    assert [d["path"] for d in diagnostics] == ["lists/broken.py", "lists/whitelists.py"], result
+    broken = diagnostics[0]
+    assert broken["code"] != "ARC101" and broken["member"] is None, broken
+    assert diagnostics[1]["code"] == "ARC101" and diagnostics[1]["subject"] == "OFFLOAD_ARCHS", result
+
+
+def test_repeated_runs_agree_and_see_edits(tree):
+    # Whatever the tool remembers between runs, a second run prints the same, and an
+    # edit made after a run is seen by the next one (archsync and flake8 alike).
+    root = tree("sglang_qwen3_5/bug")
+    first = archsync("check", cwd=root)
+    second = archsync("check", cwd=root)
+    assert len(first.lines) == 4, first
+    assert second.lines == first.lines and second.returncode == first.returncode, (first, second)
+    assert flake8_lines(flake8(".", cwd=root)) == first.lines
+
+    overrides = root / "sglang/srt/arg_groups/overrides.py"
+    anchor = '        "Qwen3_5MoeForConditionalGeneration",\n'
+    overrides.write_text(overrides.read_text().replace(
+        anchor, anchor + '        "Qwen3_5ForCausalLM",\n        "Qwen3_5MoeForCausalLM",\n'))
+    after = archsync("check", cwd=root)
+    assert after.stdout == "" and after.returncode == EXIT_CLEAN, after
+    assert flake8(".", cwd=root).stdout == ""
+
+    # A new family member and a new model module: both whitelists now lack it.
+    model_config = root / "sglang/srt/configs/model_config.py"
+    model_config.write_text(model_config.read_text().replace(
+        '    return _hf_arch(config) in ("Qwen3NextForCausalLM",)',
+        '    return _hf_arch(config) in ("Qwen3NextForCausalLM", "Qwen3NextKimiK3ForCausalLM")'))
+    (root / "sglang/srt/models/qwen3_next_k3.py").write_text(
+        "class Qwen3NextKimiK3ForCausalLM:\n    pass\n\n\nEntryClass = [Qwen3NextKimiK3ForCausalLM]\n")
+    last = archsync("check", cwd=root)
+    assert [line.split(" ARC101 ")[1].split(" is matched")[0] for line in only("ARC101", last.lines)] == [
+        "'Qwen3NextKimiK3ForCausalLM'", "'Qwen3NextKimiK3ForCausalLM'"], last

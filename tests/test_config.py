@@ -1,0 +1,128 @@
+"""`[tool.archsync]` errors: exit code 2, one message naming the key and the file, no traceback."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXIT_ERROR, EXIT_FINDINGS, add_config, archsync, flake8, write
+
+
+def _error_line(result):
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result
+    return lines[0]
+
+
+@pytest.mark.parametrize("body, key", [
+    ("bogus = 1", "bogus"),
+    ('gaurd = ["*_ARCHS"]', "gaurd"),
+    ('guard = ["*_ARCHS"]\nfamilys = ["is_x"]', "familys"),
+])
+def test_unknown_key(tree, body, key):
+    root = tree("shapes/guard")
+    add_config(root, body)
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.stdout == "", result
+    message = _error_line(result)
+    assert f"tool.archsync.{key}" in message, message
+    assert str((root / "pyproject.toml").resolve()) in message, message
+
+
+@pytest.mark.parametrize("body, key", [
+    ('guard = "*_ARCHS"', "guard"),
+    ("guard = [1, 2]", "guard"),
+    ('families = "is_qwen3_5"', "families"),
+    ("exclude = true", "exclude"),
+    ('src = [["python"]]', "src"),
+    ('registries = {name = "EntryClass"}', "registries"),
+])
+def test_wrong_type(tree, body, key):
+    root = tree("shapes/guard")
+    add_config(root, body)
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.stdout == "", result
+    message = _error_line(result)
+    assert f"tool.archsync.{key}" in message, message
+    assert str((root / "pyproject.toml").resolve()) in message, message
+
+
+def test_archsync_table_that_is_not_a_table(tree):
+    root = tree("shapes/guard")
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + '\n[tool]\narchsync = "on"\n')
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    message = _error_line(result)
+    assert "tool.archsync" in message, message
+    assert str(pyproject.resolve()) in message, message
+
+
+@pytest.mark.parametrize("text", [
+    '[project]\nname = "broken"\n\n[tool.archsync\nguard = ["*_ARCHS"]\n',
+    '[project]\nname = "broken"\n\n[tool.archsync]\nguard = ["*_ARCHS"\n',
+    '[project]\nname = "broken"\nname = "twice"\n',
+])
+def test_invalid_toml(tree, text):
+    root = tree("shapes/guard")
+    (root / "pyproject.toml").write_text(text)
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.stdout == "", result
+    message = _error_line(result)
+    assert str((root / "pyproject.toml").resolve()) in message, message
+
+
+def test_json_format_reports_config_errors_the_same_way(tree):
+    root = tree("shapes/guard")
+    add_config(root, "bogus = 1")
+    result = archsync("check", "--format", "json", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.stdout == "", result
+    assert "tool.archsync.bogus" in _error_line(result)
+
+
+def test_config_error_when_checking_a_subdirectory(tree):
+    root = tree("shapes/guard")
+    add_config(root, "bogus = 1")
+    result = archsync("check", "lists", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    assert "tool.archsync.bogus" in _error_line(result)
+
+
+def test_other_tools_tables_are_not_our_business(tree):
+    root = tree("shapes/guard")
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + '\n[tool.ruff]\nline-length = 120\n\n[tool.archsyncx]\nbogus = 1\n')
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result
+    assert len(result.lines) == 1, result
+
+
+def test_every_documented_key_is_accepted(tree):
+    root = tree("shapes/guard")
+    add_config(root, 'src = ["."]\nexclude = []\nguard = ["*_ARCHS"]\nfamilies = []\nregistries = ["EntryClass"]')
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result
+    assert len(result.lines) == 1, result
+
+
+def test_flake8_reports_a_config_error_once_without_traceback(tree):
+    # flake8 checks files in several processes; the error must still be shown once.
+    root = tree("sglang_qwen3_5/bug")
+    add_config(root, "bogus = 1")
+    result = flake8("--jobs=4", "sglang", cwd=root)
+    assert result.returncode == 1, result
+    lines = result.lines
+    assert len(lines) == 1, result
+    assert "tool.archsync.bogus" in lines[0], result
+
+
+def test_src_limits_the_walk(tree):
+    root = tree("shapes/guard")
+    write(root / "other/tables.py", 'EXTRA_ARCHS = frozenset({"LimaForCausalLM"})\n')
+    everything = archsync("check", cwd=root)
+    assert len(everything.lines) == 2, everything
+    add_config(root, 'src = ["lists"]')
+    limited = archsync("check", cwd=root)
+    assert len(limited.lines) == 1 and "lists/whitelists.py:" in limited.lines[0], limited

@@ -1,0 +1,76 @@
+"""`# noqa` on the reported line, honoured the same way by `archsync` and by flake8."""
+from __future__ import annotations
+
+import re
+
+from conftest import (
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    SHAPES,
+    arc101,
+    archsync,
+    assigned_at,
+    defined_at,
+    flake8,
+)
+
+ROOT = SHAPES / "noqa"
+
+
+def _line(root, module, collection):
+    path = root / module
+    return arc101(module, assigned_at(path, collection), "OscarMoeForCausalLM",
+                  [("is_oscar", "srv/families.py", defined_at(root / "srv/families.py", "is_oscar"))],
+                  collection)
+
+
+UNSUPPRESSED = ["OTHER_CODE_ARCHS", "OTHER_PREFIX_ARCHS", "UNSUPPRESSED_ARCHS", "NEXT_LINE_ARCHS"]
+SUPPRESSED = ["CODE_ARCHS", "BARE_ARCHS", "PREFIX_ARCHS", "LIST_ARCHS", "UPPER_ARCHS"]
+
+
+def test_archsync_honours_noqa_on_the_reported_line():
+    result = archsync("check", "srv/tables.py", cwd=ROOT)
+    assert result.lines == [_line(ROOT, "srv/tables.py", c) for c in UNSUPPRESSED], result
+    assert result.returncode == EXIT_FINDINGS
+
+
+def test_flake8_honours_noqa_on_the_reported_line():
+    result = flake8("srv/tables.py", cwd=ROOT)
+    assert result.lines == [_line(ROOT, "srv/tables.py", c) for c in UNSUPPRESSED], result
+    assert result.returncode == 1
+
+
+def test_json_output_honours_noqa_too():
+    result = archsync("check", "--format", "json", "srv/tables.py", cwd=ROOT)
+    assert [d["subject"] for d in result.json["diagnostics"]] == UNSUPPRESSED, result
+
+
+def test_without_the_comments_every_whitelist_is_reported(tree):
+    # The control: the suppressed whitelists are real findings.
+    root = tree("shapes/noqa")
+    tables = root / "srv/tables.py"
+    tables.write_text(re.sub(r"  # (?i:noqa)\S*(?: ?\S+)?$", "", tables.read_text(), flags=re.M))
+    assert "  # noqa" not in tables.read_text().lower(), tables.read_text()
+    expected = sorted((_line(root, "srv/tables.py", c) for c in SUPPRESSED + UNSUPPRESSED),
+                      key=lambda text: int(text.split(":")[1]))
+    result = archsync("check", "srv/tables.py", cwd=root)
+    assert result.lines == expected, result
+    assert flake8("srv/tables.py", cwd=root).lines == expected
+
+
+def test_file_level_flake8_noqa():
+    for run in (archsync("check", "srv/skipped_file.py", cwd=ROOT), flake8("srv/skipped_file.py", cwd=ROOT)):
+        assert run.stdout == "", run
+        assert run.returncode == EXIT_CLEAN, run
+
+
+def test_noqa_later_in_a_multi_line_statement_is_read_as_flake8_reads_it():
+    # flake8 reads a bracketed statement line by line, but a backslash-continued
+    # statement as one logical line, so the comment on its second line covers the
+    # diagnostic reported on its first. archsync promises to read noqa comments as flake8 does.
+    expected = [_line(ROOT, "srv/multiline.py", "BRACKETED_ARCHS")]
+    via_flake8 = flake8("srv/multiline.py", cwd=ROOT)
+    assert via_flake8.lines == expected, via_flake8
+    via_archsync = archsync("check", "srv/multiline.py", cwd=ROOT)
+    assert via_archsync.lines == expected, via_archsync
+

@@ -1,0 +1,311 @@
+"""The seed case: SGLang's text-only Qwen3_5 names missing from the two mamba whitelists.
+
+`fixtures/sglang_qwen3_5/bug` is shaped like SGLang's `python/` tree before PR #35297,
+`fixed` like it after; neither has any `[tool.archsync]` configuration.
+"""
+from __future__ import annotations
+
+import sys
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from conftest import (
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    SGLANG_BUG,
+    SGLANG_FIXED,
+    add_config,
+    archsync,
+    flake8,
+    flake8_lines,
+    only,
+    write,
+)
+
+OVERRIDES = "sglang/srt/arg_groups/overrides.py"
+MODEL_CONFIG = "sglang/srt/configs/model_config.py"
+
+RADIX = "_MAMBA_RADIX_CACHE_ARCHS"
+EXTRA = "_MAMBA_EXTRA_BUFFER_ARCHS"
+RADIX_LINE, EXTRA_LINE = 35, 48
+IS_QWEN3_5 = f"is_qwen3_5() ({MODEL_CONFIG}:18)"
+
+
+def seed_lines(prefix: str = "") -> list:
+    """The four diagnostics of the bug tree, as `archsync check` prints them."""
+    return [
+        f"{prefix}{OVERRIDES}:{RADIX_LINE}:1: ARC101 'Qwen3_5ForCausalLM' is matched by {IS_QWEN3_5} "
+        f"but missing from {RADIX}",
+        f"{prefix}{OVERRIDES}:{RADIX_LINE}:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by {IS_QWEN3_5} "
+        f"but missing from {RADIX}",
+        f"{prefix}{OVERRIDES}:{EXTRA_LINE}:1: ARC101 'Qwen3_5ForCausalLM' is matched by {IS_QWEN3_5} "
+        f"but missing from {EXTRA}",
+        f"{prefix}{OVERRIDES}:{EXTRA_LINE}:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by {IS_QWEN3_5} "
+        f"but missing from {EXTRA}",
+    ]
+
+
+def test_fixture_lines_are_where_the_expectations_say():
+    # Guards the hard-coded line numbers above against edits of the fixture.
+    overrides = (SGLANG_BUG / OVERRIDES).read_text().splitlines()
+    assert overrides[RADIX_LINE - 1] == f"{RADIX} = frozenset("
+    assert overrides[EXTRA_LINE - 1] == f"{EXTRA} = frozenset("
+    model_config = (SGLANG_BUG / MODEL_CONFIG).read_text().splitlines()
+    assert model_config[18 - 1] == "def is_qwen3_5(config: Any) -> bool:"
+    for root in (SGLANG_BUG, SGLANG_FIXED):  # zero configuration
+        assert "tool" not in tomllib.loads((root / "pyproject.toml").read_text())
+
+
+# -- archsync check -------------------------------------------------------------------------
+
+def test_bug_tree_reports_the_four_missing_text_only_names():
+    result = archsync("check", cwd=SGLANG_BUG)
+    assert result.lines == seed_lines(), result
+    assert result.returncode == EXIT_FINDINGS, result
+
+
+def test_fixed_tree_is_clean():
+    result = archsync("check", cwd=SGLANG_FIXED)
+    assert result.stdout == "", result
+    assert result.returncode == EXIT_CLEAN, result
+
+
+def test_bug_tree_with_explicit_dot_path():
+    result = archsync("check", ".", cwd=SGLANG_BUG)
+    assert result.lines == seed_lines(), result
+    assert result.returncode == EXIT_FINDINGS
+
+
+def test_paths_are_shown_relative_to_the_working_directory():
+    result = archsync("check", "bug", cwd=SGLANG_BUG.parent)
+    assert result.lines == seed_lines("bug/"), result
+    assert result.returncode == EXIT_FINDINGS
+
+
+def test_paths_relative_to_a_working_directory_inside_the_project():
+    models = SGLANG_BUG / "sglang" / "srt" / "models"
+    result = archsync("check", "../arg_groups", cwd=models)
+    expected = [line.replace("sglang/srt/arg_groups/", "../arg_groups/", 1) for line in seed_lines()]
+    assert result.lines == expected, result
+    assert result.returncode == EXIT_FINDINGS
+
+
+def test_fixing_a_copy_of_the_bug_tree_makes_it_clean(tree):
+    # The four lines of the upstream fix, applied to a copy.
+    root = tree("sglang_qwen3_5/bug")
+    overrides = root / OVERRIDES
+    text = overrides.read_text()
+    anchor = '        "Qwen3_5MoeForConditionalGeneration",\n'
+    assert text.count(anchor) == 2
+    overrides.write_text(text.replace(anchor, anchor + '        "Qwen3_5MoeForCausalLM",\n'
+                                              '        "Qwen3_5ForCausalLM",\n'))
+    result = archsync("check", cwd=root)
+    assert result.stdout == "", result
+    assert result.returncode == EXIT_CLEAN
+
+
+def test_half_fixed_tree_reports_only_what_is_still_missing(tree):
+    root = tree("sglang_qwen3_5/fixed")
+    overrides = root / OVERRIDES
+    lines = overrides.read_text().splitlines(keepends=True)
+    # Drop Qwen3_5MoeForCausalLM from the extra-buffer set only (its second occurrence).
+    hits = [i for i, line in enumerate(lines) if line.strip() == '"Qwen3_5MoeForCausalLM",']
+    assert len(hits) == 2
+    del lines[hits[1]]
+    overrides.write_text("".join(lines))
+    result = archsync("check", cwd=root)
+    assert result.lines == [
+        f"{OVERRIDES}:{EXTRA_LINE + 2}:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by {IS_QWEN3_5} "
+        f"but missing from {EXTRA}",
+    ], result
+    assert result.returncode == EXIT_FINDINGS
+
+
+def test_text_only_names_are_not_required_once_nothing_registers_them(tree):
+    # Families are limited to registered names: without qwen3_5_text.py the two
+    # text-only names are no architectures of this project.
+    root = tree("sglang_qwen3_5/bug")
+    (root / "sglang/srt/models/qwen3_5_text.py").unlink()
+    (root / "sglang/srt/models/qwen3_5.py").write_text(
+        (root / "sglang/srt/models/qwen3_5.py").read_text().replace(
+            "from sglang.srt.models.qwen3_5_text import Qwen3_5Model\n", "Qwen3_5Model = nn.Module\n"))
+    result = archsync("check", cwd=root)
+    # Other rules may point at the now unregistered names inside is_qwen3_5; ARC101 may not.
+    assert only("ARC101", result.lines) == [], result
+
+
+# -- what must not be reported --------------------------------------------------------------
+
+def test_capability_predicate_is_not_a_family_by_default_but_is_when_configured(tree):
+    # is_deepseek_dsa spans two lineages; _NSA_PREFILL_CP_ARCHS holds one of its names.
+    root = tree("sglang_qwen3_5/bug")
+    add_config(root, 'families = ["is_deepseek_dsa"]')
+    result = archsync("check", cwd=root)
+    default = archsync("check", cwd=SGLANG_BUG)
+    assert default.lines == seed_lines(), default
+    nsa_line = 60
+    assert (root / OVERRIDES).read_text().splitlines()[nsa_line - 1].startswith("_NSA_PREFILL_CP_ARCHS = ")
+    expected = seed_lines() + [
+        f"{OVERRIDES}:{nsa_line}:1: ARC101 'GlmMoeDsaForCausalLM' is matched by "
+        f"is_deepseek_dsa() ({MODEL_CONFIG}:32) but missing from _NSA_PREFILL_CP_ARCHS",
+    ]
+    assert result.lines == expected, result
+    assert result.returncode == EXIT_FINDINGS
+
+
+def test_configured_delegating_family_never_repeats_what_is_qwen3_5_reports(tree):
+    # is_qwen3_hybrid = is_qwen3_next or is_qwen3_5: both whitelists hold part of it too.
+    root = tree("sglang_qwen3_5/bug")
+    add_config(root, 'families = ["is_qwen3_hybrid"]')
+    result = archsync("check", cwd=root)
+    assert result.lines == seed_lines(), result
+    assert result.returncode == EXIT_FINDINGS
+
+
+def test_configured_delegating_family_reports_what_its_parts_cannot(tree):
+    # A whitelist holding only Qwen3-Next is complete for is_qwen3_next and disjoint from
+    # is_qwen3_5, so only the configured is_qwen3_hybrid can ask for the Qwen3_5 names.
+    root = tree("sglang_qwen3_5/fixed")
+    write(root / "sglang/srt/layers/hybrid_tables.py",
+          '"""Hybrid GDN kernels."""\n\nGDN_KERNEL_ARCHS = frozenset({"Qwen3NextForCausalLM"})\n')
+    default = archsync("check", cwd=root)
+    assert only("ARC101", default.lines) == [], default
+
+    add_config(root, 'families = ["is_qwen3_hybrid"]')
+    result = archsync("check", cwd=root)
+    shown = "sglang/srt/layers/hybrid_tables.py"
+    hybrid = f"is_qwen3_hybrid() ({MODEL_CONFIG}:27)"
+    assert result.lines == [
+        f"{shown}:3:1: ARC101 '{name}' is matched by {hybrid} but missing from GDN_KERNEL_ARCHS"
+        for name in sorted(["Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM",
+                            "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"])
+    ], result
+    assert result.returncode == EXIT_FINDINGS
+
+
+# -- subdirectories and single files ----------------------------------------------------------
+
+def test_subdirectory_analyses_whole_project_and_reports_only_under_it():
+    # The family is defined in configs/ and the registrations live in models/, both
+    # outside arg_groups/: the findings need the whole project.
+    result = archsync("check", "sglang/srt/arg_groups", cwd=SGLANG_BUG)
+    assert result.lines == seed_lines(), result
+    assert result.returncode == EXIT_FINDINGS
+
+
+def test_subdirectory_without_findings_is_clean():
+    for sub in ("sglang/srt/models", "sglang/srt/configs"):
+        result = archsync("check", sub, cwd=SGLANG_BUG)
+        assert result.stdout == "", result
+        assert result.returncode == EXIT_CLEAN, result
+
+
+def test_running_inside_a_subdirectory_checks_that_subdirectory():
+    result = archsync("check", cwd=SGLANG_BUG / "sglang" / "srt" / "models")
+    assert result.stdout == "", result
+    assert result.returncode == EXIT_CLEAN
+    inside = archsync("check", cwd=SGLANG_BUG / "sglang" / "srt" / "arg_groups")
+    assert inside.lines == [line.replace("sglang/srt/arg_groups/", "", 1) for line in seed_lines()], inside
+    assert inside.returncode == EXIT_FINDINGS
+
+
+def test_single_file_path():
+    result = archsync("check", OVERRIDES, cwd=SGLANG_BUG)
+    assert result.lines == seed_lines(), result
+    assert result.returncode == EXIT_FINDINGS
+    other = archsync("check", MODEL_CONFIG, cwd=SGLANG_BUG)
+    assert other.stdout == "", other
+    assert other.returncode == EXIT_CLEAN
+
+
+# -- JSON -------------------------------------------------------------------------------------
+
+def _seed_json():
+    diagnostics = []
+    for subject, line in ((RADIX, RADIX_LINE), (EXTRA, EXTRA_LINE)):
+        for member in ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"):
+            diagnostics.append({
+                "code": "ARC101",
+                "path": OVERRIDES,
+                "line": line,
+                "column": 1,
+                "message": f"'{member}' is matched by {IS_QWEN3_5} but missing from {subject}",
+                "subject": subject,
+                "member": member,
+            })
+    return {"version": 1, "diagnostics": diagnostics}
+
+
+def test_json_output_of_the_bug_tree():
+    result = archsync("check", "--format", "json", cwd=SGLANG_BUG)
+    assert result.json == _seed_json(), result
+    assert result.returncode == EXIT_FINDINGS
+    for diagnostic in result.json["diagnostics"]:
+        assert list(diagnostic) == ["code", "path", "line", "column", "message", "subject", "member"]
+
+
+def test_json_output_of_the_fixed_tree():
+    result = archsync("check", "--format", "json", cwd=SGLANG_FIXED)
+    assert result.json == {"version": 1, "diagnostics": []}, result
+    assert result.returncode == EXIT_CLEAN
+
+
+def test_json_paths_are_relative_to_the_project_root_not_the_working_directory():
+    for cwd, path in ((SGLANG_BUG.parent, "bug"), (SGLANG_BUG / "sglang" / "srt" / "models", "../arg_groups"),
+                      (SGLANG_BUG, "sglang/srt/arg_groups/overrides.py")):
+        result = archsync("check", "--format=json", path, cwd=cwd)
+        assert result.json == _seed_json(), result
+        assert result.returncode == EXIT_FINDINGS
+
+
+# -- flake8 -----------------------------------------------------------------------------------
+
+def test_flake8_reports_the_four_diagnostics_on_the_bug_tree():
+    result = flake8("sglang", cwd=SGLANG_BUG)
+    assert result.lines == seed_lines(), result
+    assert result.returncode == 1, result
+
+
+def test_flake8_walking_dot_reports_the_same():
+    result = flake8(".", cwd=SGLANG_BUG)
+    assert flake8_lines(result) == seed_lines(), result
+    assert result.returncode == 1, result
+
+
+def test_flake8_on_the_fixed_tree_is_clean():
+    result = flake8("sglang", cwd=SGLANG_FIXED)
+    assert result.stdout == "", result
+    assert result.returncode == 0, result
+
+
+def test_flake8_in_one_process_and_in_several_agree():
+    serial = flake8("--jobs=1", "sglang", cwd=SGLANG_BUG)
+    parallel = flake8("--jobs=4", "sglang", cwd=SGLANG_BUG)
+    assert serial.lines == seed_lines(), serial
+    assert parallel.lines == seed_lines(), parallel
+
+
+def test_flake8_on_one_file_still_sees_the_whole_project():
+    result = flake8(OVERRIDES, cwd=SGLANG_BUG)
+    assert result.lines == seed_lines(), result
+    assert result.returncode == 1
+    other = flake8(MODEL_CONFIG, cwd=SGLANG_BUG)
+    assert other.stdout == "", other
+    assert other.returncode == 0
+
+
+def test_flake8_select_by_full_code():
+    result = flake8("sglang", cwd=SGLANG_BUG, select="ARC101")
+    assert result.lines == seed_lines(), result
+    none = flake8("sglang", cwd=SGLANG_BUG, select="ARC9")
+    assert none.stdout == "", none
+
+
+def test_flake8_exclude_limits_reporting_not_analysis():
+    # flake8 skips configs/ and models/, yet the family and registrations there still count.
+    result = flake8("--exclude=sglang/srt/configs,sglang/srt/models", "sglang", cwd=SGLANG_BUG)
+    assert result.lines == seed_lines(), result
+    assert result.returncode == 1
