@@ -10,6 +10,7 @@ import hashlib
 import multiprocessing
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Dict, Iterator, Optional, Sequence, Tuple, Type
 
@@ -103,6 +104,7 @@ def _claim_run_marker(root: Path) -> bool:
         started = "0"
     digest = hashlib.sha256(f"{main_pid}:{started}:{root}".encode()).hexdigest()[:16]
     marker = Path(tempfile.gettempdir()) / f"archsync-arc900-{digest}"
+    _remove_old_markers(marker.parent)
     try:
         os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except FileExistsError:
@@ -110,3 +112,14 @@ def _claim_run_marker(root: Path) -> bool:
     except OSError:
         return True  # cannot coordinate: better twice than never
     return True
+
+
+def _remove_old_markers(directory: Path, max_age_s: float = 3600.0) -> None:
+    """Markers only matter while one flake8 run lasts; clear those of runs long gone."""
+    now = time.time()
+    for old in directory.glob("archsync-arc900-*"):
+        try:
+            if now - old.stat().st_mtime > max_age_s:
+                old.unlink()
+        except OSError:
+            pass
