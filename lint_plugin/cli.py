@@ -43,6 +43,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     check.set_defaults(handler=_check)
 
+    fix = commands.add_parser("fix", help="add missing names and remove duplicates where archsync can edit")
+    fix.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
+    fix.add_argument("--diff", action="store_true", help="print a unified diff and write nothing")
+    fix.add_argument("--select", default="", metavar="CODES", help="comma-separated codes or prefixes to fix")
+    fix.add_argument("--ignore", default="", metavar="CODES", help="comma-separated codes or prefixes not to fix")
+    fix.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    fix.set_defaults(handler=_fix, stdin_filename=None)
+
     show = commands.add_parser("show", help="draw the family x collection membership matrix")
     show.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     show.add_argument("--format", choices=("text", "markdown", "html"), default="text")
@@ -56,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     explain = commands.add_parser("explain", help="print a rule's documentation")
     explain.add_argument("code", help="a rule code, e.g. ARC101")
     explain.set_defaults(handler=_explain)
+
+    lsp = commands.add_parser("lsp", help="run the language server on stdin/stdout (needs the 'lsp' extra)")
+    lsp.set_defaults(handler=_lsp)
     return parser
 
 
@@ -108,6 +119,38 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if diagnostics else EXIT_CLEAN
 
 
+def _fix(args: argparse.Namespace) -> int:
+    from . import fix_command
+    from .formats import render
+
+    report = _analyse(args)
+    if isinstance(report, int):
+        return report
+    select = [c.strip().upper() for c in args.select.split(",") if c.strip()]
+    ignore = [c.strip().upper() for c in args.ignore.split(",") if c.strip()]
+    outcome = fix_command.plan(report, select, ignore)
+    changed = [f for f in outcome.files if f.after != f.before]
+    if args.diff:
+        sys.stdout.write("".join(fix_command.unified_diff(f) for f in changed))
+        problems = []
+    else:
+        problems = fix_command.write(report.root, outcome)
+        remaining = _within(report.root, Path(args.path), outcome.remaining)
+        sys.stdout.write(render("text", remaining, report.root))
+    sys.stdout.flush()
+    fix_command.report_lines(outcome)
+    for problem in problems:
+        print(f"archsync: {problem}", file=sys.stderr)
+    fixed = sum(len(f.fixed) for f in changed)
+    remaining = _within(report.root, Path(args.path), outcome.remaining)
+    verb = "would fix" if args.diff else "fixed"
+    print(f"archsync: {verb} {fixed} problem{'s' if fixed != 1 else ''} in {len(changed)} "
+          f"file{'s' if len(changed) != 1 else ''}; {len(remaining)} remaining", file=sys.stderr)
+    if args.diff:  # nothing was written: what the diff shows is still to do
+        return EXIT_FINDINGS if changed or remaining or problems else EXIT_CLEAN
+    return EXIT_FINDINGS if remaining or problems else EXIT_CLEAN
+
+
 def _show(args: argparse.Namespace) -> int:
     from .show import build_matrix, render_html, render_markdown, render_text
 
@@ -137,6 +180,17 @@ def _explain(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     sys.stdout.write(explain(code))
     return EXIT_CLEAN
+
+
+def _lsp(args: argparse.Namespace) -> int:
+    try:
+        from .lsp import serve
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("pygls", "lsprotocol"):
+            raise
+        print("archsync: error: the language server needs pygls: pip install 'flake8-archsync[lsp]'", file=sys.stderr)
+        return EXIT_ERROR
+    return serve()
 
 
 def _within(root: Path, target: Path, diagnostics) -> List:

@@ -54,3 +54,28 @@ def plan_edits(source: bytes, requests: Sequence[FixRequest]):
         for r in requests
     ]
     return apply_fixes(source, converted)
+
+
+def fix_payloads(root, diagnostics: Sequence[Diagnostic], overrides=None) -> Dict[int, dict]:
+    """For each fixable diagnostic (by index), its fix as JSON: the request and its text edits.
+
+    Each fix is planned alone against the file as it is, so a front end can offer any of
+    them independently. A fix the fixer refuses carries its reason instead of edits.
+    """
+    payloads: Dict[int, dict] = {}
+    sources: Dict[str, bytes] = {}
+    for i, d in enumerate(diagnostics):
+        if d.fix is None:
+            continue
+        if d.fix.path not in sources:
+            try:
+                sources[d.fix.path] = (overrides or {}).get(d.fix.path) or (root / d.fix.path).read_bytes()
+            except OSError:
+                sources[d.fix.path] = b""
+        result = plan_edits(sources[d.fix.path], [d.fix])
+        payload = d.fix.to_json()
+        payload["edits"] = [dataclasses.asdict(e) for e in result.edits]
+        if result.refused:
+            payload["refused"] = result.refused[0].reason
+        payloads[i] = payload
+    return payloads

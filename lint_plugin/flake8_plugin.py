@@ -25,6 +25,18 @@ class ArchsyncChecker:
 
     name = "flake8-archsync"
     version = __version__
+    show_fixes = False
+
+    @classmethod
+    def add_options(cls, manager) -> None:
+        manager.add_option(
+            "--archsync-show-fixes", action="store_true", parse_from_config=True,
+            help="append each ARC diagnostic's fix (the text to insert or remove, and where)",
+        )
+
+    @classmethod
+    def parse_options(cls, options) -> None:
+        cls.show_fixes = bool(getattr(options, "archsync_show_fixes", False))
 
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.filename = filename
@@ -43,9 +55,30 @@ class ArchsyncChecker:
             if path == _first_file(root, path):
                 yield 1, 0, f"ARC900 archsync configuration error: {report}", type(self)
             return
-        for d in report.diagnostics:  # type: ignore[attr-defined]
-            if d.path == rel:
-                yield d.line, d.column - 1, f"{d.code} {d.message}", type(self)
+        mine = [d for d in report.diagnostics if d.path == rel]  # type: ignore[attr-defined]
+        fixes = {}
+        if self.show_fixes and any(d.fix for d in mine):
+            from .fixes import fix_payloads
+
+            fixes = fix_payloads(root, mine, None if buffer is None else {rel: buffer})
+        for i, d in enumerate(mine):
+            yield d.line, d.column - 1, f"{d.code} {d.message}{_describe_fix(fixes.get(i))}", type(self)
+
+
+def _describe_fix(payload) -> str:
+    """` [fix: insert '...' at 40:1]`: a fix in a form flake8's one-line output can carry."""
+    if not payload:
+        return ""
+    if payload.get("refused"):
+        return f" [no automatic fix: {payload['refused']}]"
+    parts = []
+    for edit in payload["edits"]:
+        where = f"{edit['start_line']}:{edit['start_column']}"
+        if edit["end_line"] == edit["start_line"] and edit["end_column"] == edit["start_column"]:
+            parts.append(f"insert {edit['new_text']!r} at {where}")
+        else:
+            parts.append(f"replace {where}-{edit['end_line']}:{edit['end_column']} with {edit['new_text']!r}")
+    return " [fix: " + "; ".join(parts) + "]" if parts else ""
 
 
 def _report_for(root: Path):

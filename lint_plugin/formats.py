@@ -32,7 +32,12 @@ def _text(diagnostics: Sequence[Diagnostic], root: Path) -> str:
 
 
 def _json(diagnostics: Sequence[Diagnostic], root: Path) -> str:
-    return json.dumps({"version": 1, "diagnostics": [d.to_json() for d in diagnostics]}, indent=2) + "\n"
+    """The stable document; `fix` (null when none) carries the request and its text edits."""
+    from .fixes import fix_payloads
+
+    fixes = fix_payloads(root, diagnostics) if any(d.fix for d in diagnostics) else {}
+    items = [dict(d.to_json(), fix=fixes.get(i)) for i, d in enumerate(diagnostics)]
+    return json.dumps({"version": 1, "diagnostics": items}, indent=2) + "\n"
 
 
 def _github(diagnostics: Sequence[Diagnostic], root: Path) -> str:
