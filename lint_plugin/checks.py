@@ -8,26 +8,26 @@ from .diagnostics import Diagnostic
 from .resolve import Collection, Occurrence, Predicate
 
 
-def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate]) -> List[Diagnostic]:
+def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],
+                          covers: Sequence[Tuple[Collection, Predicate]] = ()) -> List[Diagnostic]:
     """ARC101: a guarded collection holds part of a family but not all of it.
 
+    A declared cover (collection, family) needs all of the family without the overlap.
     One diagnostic per (collection, missing name), naming every family that implies
     the name, except delegating families whose reporting parts already name it.
     """
     found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
-    for collection in collections:
-        held = collection.members.names
-        for family in families:
-            if not (held & family.names):
-                continue
-            for name in family.names - held:
-                found[(collection, name)].append(family)
+    pairs = [(c, f) for c in collections for f in families if c.members.names & f.names]
+    pairs += [pair for pair in covers if pair not in pairs]
+    for collection, family in pairs:
+        for name in family.names - collection.members.names:
+            found[(collection, name)].append(family)
     diagnostics = []
     for (collection, name), reporters in found.items():
         keys = {f.key for f in reporters}
         reporters = [f for f in reporters if not (f.delegates & keys)]
         reporters.sort(key=lambda f: (f.path, f.line, f.subject))
-        evidence = " and ".join(f.label for f in reporters)
+        evidence = " and ".join(f.label + _condition(f, name) for f in reporters)
         diagnostics.append(Diagnostic(
             path=collection.path, line=collection.line, column=collection.column, code="ARC101",
             message=f"'{name}' is matched by {evidence} but missing from {collection.subject}",
@@ -74,3 +74,8 @@ def _missing_siblings(held: Iterable[str], registered: Mapping[str, Occurrence],
                     if sibling in registered and sibling not in held:
                         found.setdefault(sibling, name)
     return [(name, sibling) for sibling, name in found.items()]
+
+
+def _condition(family: Predicate, name: str) -> str:
+    condition = family.condition_of(name)
+    return f" [only {condition}]" if condition else ""

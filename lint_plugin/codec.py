@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, List, Tuple
 
 from .facts import (
+    ClassFact,
     CollectionFact,
     FileFacts,
     Literal,
@@ -16,6 +17,8 @@ from .facts import (
     PredicateFact,
     Ref,
     RegistrationFact,
+    TypePredicateFact,
+    TypeTest,
     Unknown,
 )
 
@@ -31,11 +34,15 @@ def encode_facts(facts: FileFacts) -> List[Any]:
         [list(c) for c in facts.constants],
         list(facts.star_imports),
         facts.error,
+        [[c.name, c.line, [_encode_part(b) for b in c.bases], None if c.config is None else _encode_part(c.config),
+          [_encode_part(w) for w in c.wrapped]] for c in facts.classes],
+        [[t.name, t.line, t.column, [[_encode_part(x.target), x.condition] for x in t.tests]]
+         for t in facts.type_predicates],
     ]
 
 
 def decode_facts(data: Any) -> FileFacts:
-    items = _list(data, 9)
+    items = _list(data, 11)
     path, module = _str(items[0]), _str(items[1])
     collections = tuple(
         CollectionFact(_str(c[0]), _int(c[1]), _int(c[2]), tuple(_part(p) for p in _list(c[3])))
@@ -60,8 +67,26 @@ def decode_facts(data: Any) -> FileFacts:
     constants = tuple((_str(c[0]), _str(c[1]), _int(c[2])) for c in (_list(x, 3) for x in _list(items[6])))
     star_imports = tuple(_str(s) for s in _list(items[7]))
     error = None if items[8] is None else _str(items[8])
-    return FileFacts(path, module, collections, tuple(predicates), registrations, imports, constants,
-                     star_imports, error)
+    classes = tuple(
+        ClassFact(_str(c[0]), _int(c[1]), tuple(_ref(b) for b in _list(c[2])), None if c[3] is None else _ref(c[3]),
+                  tuple(_ref(w) for w in _list(c[4])))
+        for c in (_list(x, 5) for x in _list(items[9]))
+    )
+    type_predicates = tuple(
+        TypePredicateFact(_str(t[0]), _int(t[1]), _int(t[2]), tuple(
+            TypeTest(_ref(x[0]), None if x[1] is None else _str(x[1])) for x in (_list(y, 2) for y in _list(t[3]))))
+        for t in (_list(x, 4) for x in _list(items[10]))
+    )
+    return FileFacts(path=path, module=module, collections=collections, predicates=tuple(predicates),
+                     registrations=registrations, imports=imports, constants=constants,
+                     star_imports=star_imports, error=error, classes=classes, type_predicates=type_predicates)
+
+
+def _ref(data: Any) -> Ref:
+    part = _part(data)
+    if not isinstance(part, Ref):
+        raise ValueError("expected a reference")
+    return part
 
 
 def _encode_part(part: Part) -> List[Any]:

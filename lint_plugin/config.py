@@ -38,6 +38,15 @@ class Mirror:
 
 
 @dataclass(frozen=True)
+class Cover:
+    """Every name of each family must be in each collection (ARC101, without the overlap test)."""
+
+    collections: Tuple[str, ...]
+    families: Tuple[str, ...]
+    origin: str
+
+
+@dataclass(frozen=True)
 class Subset:
     """Every name in `of` must be in `into` (a collection, or "registered")."""
 
@@ -74,6 +83,7 @@ class Config:
     siblings: Tuple[Tuple[str, str], ...] = DEFAULT_SIBLINGS
     extends: Tuple[str, ...] = ()
     mirrors: Tuple[Mirror, ...] = ()
+    covers: Tuple[Cover, ...] = ()
     subsets: Tuple[Subset, ...] = ()
     exemptions: Tuple[Exemption, ...] = ()
     source: str = field(default="defaults", compare=False)
@@ -85,8 +95,15 @@ class Config:
     @property
     def named_collections(self) -> Tuple[str, ...]:
         """Collection names the configuration refers to (kept by the prefilter)."""
-        names = [c for m in self.mirrors for c in m.collections]
+        names = [c for m in self.mirrors for c in m.collections] + [c for v in self.covers for c in v.collections]
         names += [s.of for s in self.subsets] + [s.into for s in self.subsets if s.into != "registered"]
+        return tuple(dict.fromkeys(names))
+
+    @property
+    def named_families(self) -> Tuple[str, ...]:
+        """Predicates the configuration names (`families`, covers, scoped mirrors)."""
+        names = list(self.families) + [f for v in self.covers for f in v.families]
+        names += [f for m in self.mirrors for f in m.families]
         return tuple(dict.fromkeys(names))
 
     def fingerprint(self) -> str:
@@ -97,7 +114,7 @@ class Config:
 
 _LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends")
 _STR_KEYS = ("name-pattern", "cache-dir")
-_TABLE_LIST_KEYS = ("mirror", "subset", "exempt")
+_TABLE_LIST_KEYS = ("mirror", "subset", "exempt", "cover")
 _KNOWN = _LIST_KEYS + _STR_KEYS + _TABLE_LIST_KEYS + ("siblings",)
 
 
@@ -191,12 +208,13 @@ def _validate(table: Any, source: str, prefix: str, text: str, from_pack: bool) 
         elif key in _TABLE_LIST_KEYS:
             if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
                 raise ConfigError(f"{where}: expected an array of tables ([[{prefix + '.' if prefix else ''}{raw_key}]])")
-            reader = {"mirror": _mirror, "subset": _subset, "exempt": _exemption}[key]
+            reader = {"mirror": _mirror, "subset": _subset, "exempt": _exemption, "cover": _cover}[key]
             items = []
             for i, item in enumerate(value):
                 line = _table_line(text, f"{prefix + '.' if prefix else ''}{raw_key}", i)
                 items.append(reader(item, f"{where}[{i}]", line, from_pack))
-            values[{"mirror": "mirrors", "subset": "subsets", "exempt": "exemptions"}[key]] = tuple(items)
+            values[{"mirror": "mirrors", "subset": "subsets", "exempt": "exemptions", "cover": "covers"}[key]] = \
+                tuple(items)
         else:
             known = ", ".join(sorted(_KNOWN))
             raise ConfigError(f"{where}: unknown key (known keys: {known})")
@@ -210,6 +228,15 @@ def _mirror(item: Dict[str, Any], where: str, line: int, from_pack: bool) -> Mir
         raise ConfigError(f"{where}.collections: a mirror needs at least two collections")
     families = _strings(item.get("families", []), f"{where}.families")
     return Mirror(collections, families, where)
+
+
+def _cover(item: Dict[str, Any], where: str, line: int, from_pack: bool) -> Cover:
+    _only_keys(item, where, {"collections", "families"})
+    collections = _strings(_required(item, "collections", where), f"{where}.collections")
+    families = _strings(_required(item, "families", where), f"{where}.families")
+    if not collections or not families:
+        raise ConfigError(f"{where}: a cover needs at least one collection and one family")
+    return Cover(collections, families, where)
 
 
 def _subset(item: Dict[str, Any], where: str, line: int, from_pack: bool) -> Subset:

@@ -11,6 +11,7 @@ from typing import Dict, List, Mapping, Optional, Tuple
 from . import checks, contracts, hygiene
 from .cache import IndexCache
 from .config import Config, ConfigError, find_root, load_config
+from .config_classes import ConfigClasses, type_family, type_predicates
 from .diagnostics import Diagnostic
 from .discovery import discover
 from .exemptions import apply_exemptions, one_per_pair
@@ -57,6 +58,8 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
     resolver = Resolver(index)
     registered = _registered(index, resolver)
     predicates = _predicates(index, resolver, frozenset(registered))
+    typed = _type_families(index, registered)
+    predicates.update({p.subject: p for p in typed if p.subject not in predicates})
     families = tuple(
         p for p in predicates.values()
         if matches_pattern(config.families, p.path, p.subject) or names_lineage(p.subject, p.names)
@@ -64,11 +67,13 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
     named = {name: _named_collection(index, resolver, name) for name in config.named_collections}
     guarded = _guarded_collections(index, resolver)
     collections = tuple(dict.fromkeys(guarded + [c for c in named.values() if c is not None]))
-    model = Model(collections, families, predicates, registered)
+    covers = [(named[c], _named_family(config, predicates, f)) for cover in config.covers
+              for c in cover.collections for f in cover.families]
+    model = Model(collections, tuple(dict.fromkeys(families + tuple(typed))), predicates, registered)
 
     found = list(_broken_files(index))
-    found += _partly_analysed(collections, families)
-    found += checks.family_member_missing(collections, families)
+    found += _partly_analysed(collections, model.families)
+    found += checks.family_member_missing(collections, families, covers)
     found += checks.sibling_variant_missing(collections, families, registered, config.siblings)
     for mirror in config.mirrors:
         found += contracts.mirror_drift(mirror, [named[c] for c in mirror.collections], predicates)
@@ -115,6 +120,25 @@ def _predicates(index: ProjectIndex, resolver: Resolver, universe: frozenset) ->
             if predicate is not None and (predicate.names or predicate.own):
                 found.setdefault(predicate.subject, predicate)
     return found
+
+
+def _type_families(index: ProjectIndex, registered: Dict[str, Occurrence]) -> List[Predicate]:
+    """Type-dispatch predicates the configuration names, resolved to architectures."""
+    wanted = index.config.named_families
+    chosen = [(facts, fact) for facts, fact in type_predicates(index) if matches_pattern(wanted, facts.path, fact.name)]
+    if not chosen:
+        return []
+    classes = ConfigClasses(index)
+    modules = index.module_by_path()
+    return [type_family(classes, facts, fact, registered, modules) for facts, fact in chosen]
+
+
+def _named_family(config: Config, predicates: Dict[str, Predicate], name: str) -> Predicate:
+    found = [p for p in predicates.values() if matches_pattern([name], p.path, p.subject)]
+    if len(found) != 1:
+        what = "no predicate" if not found else "several predicates"
+        raise ConfigError(f"{config.source}: tool.archsync.cover: {what} named {name!r} in the project")
+    return found[0]
 
 
 def _guarded_collections(index: ProjectIndex, resolver: Resolver) -> List[Collection]:

@@ -99,6 +99,41 @@ class RegistrationFact:
 
 
 @dataclass(frozen=True)
+class ClassFact:
+    """A module-level class: its bases, and the config class it is built with, if written.
+
+    `config` comes from a `config_class = X` attribute or the annotation of the
+    `config` parameter of `__init__`.
+    """
+
+    name: str
+    line: int
+    bases: Tuple[Ref, ...]
+    config: Optional[Ref] = None
+    # classes held in `*_cls` / `*_class` attributes (`body_cls = qwen3_5.Qwen3_5ForCausalLM`):
+    # a wrapper built with an unannotated config passes it on to them
+    wrapped: Tuple[Ref, ...] = ()
+
+
+@dataclass(frozen=True)
+class TypeTest:
+    """`isinstance(config, target)` in a type-dispatch predicate; `condition` when not alone."""
+
+    target: Ref
+    condition: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class TypePredicateFact:
+    """A function that returns or tests `isinstance(<config>, A | B)`: a family by config class."""
+
+    name: str
+    line: int
+    column: int
+    tests: Tuple[TypeTest, ...]
+
+
+@dataclass(frozen=True)
 class FileFacts:
     """Everything the checks need from one file."""
 
@@ -112,4 +147,6 @@ class FileFacts:
     # module-level string constants: (name, value, line)
     constants: Tuple[Tuple[str, str, int], ...] = ()
     star_imports: Tuple[str, ...] = ()  # modules imported with `from m import *`
+    classes: Tuple[ClassFact, ...] = ()
+    type_predicates: Tuple[TypePredicateFact, ...] = ()
     error: Optional[str] = None

@@ -170,6 +170,9 @@ class ProjectIndex:
             return record.facts
         return self._complete(source)
 
+    def module_by_path(self) -> Dict[str, str]:
+        return {source.rel: module for module, source in self._files.items()}
+
     def save_cache(self) -> None:
         if self.cache is not None and self._dirty:
             by_path = {self._files[m].rel: r for m, r in self._records.items()
@@ -190,7 +193,10 @@ class ProjectIndex:
             for module in self._files:
                 self._by_last.setdefault(module.rsplit(".", 1)[-1], []).append(module)
         suffix = "." + name
-        candidates = [m for m in self._by_last.get(name.rsplit(".", 1)[-1], ()) if m.endswith(suffix)]
+        # Only one leading directory may be missing (`src.pkg.mod` for `pkg.mod`), so an
+        # outside package (`transformers`) never resolves to a project module of that name.
+        candidates = [m for m in self._by_last.get(name.rsplit(".", 1)[-1], ())
+                      if m.endswith(suffix) and "." not in m[: -len(suffix)]]
         return self._files[candidates[0]] if len(candidates) == 1 else None
 
     def _read(self, source: SourceFile) -> Optional[bytes]:

@@ -298,16 +298,12 @@ class ArchsyncLanguageServer(LanguageServer):
         return actions
 
     def _selected(self, published: Published, params: types.CodeActionParams):
-        """Fixable diagnostics named in the request's context or touching its range."""
+        """Fixable diagnostics named in the request's context; if it names none of ours, those touching its range."""
         asked = [c for c in params.context.diagnostics if c.source in (None, SOURCE)]
-        chosen = []
-        for lsp, d in published.items:
-            if d.fix is None:
-                continue
-            named = any(c.code == lsp.code and c.message == lsp.message and c.range == lsp.range for c in asked)
-            if named or _touches(lsp.range, params.range):
-                chosen.append((lsp, d))
-        return chosen
+        fixable = [(lsp, d) for lsp, d in published.items if d.fix is not None]
+        named = [(lsp, d) for lsp, d in fixable
+                 if any(c.code == lsp.code and c.message == lsp.message and c.range == lsp.range for c in asked)]
+        return named or [(lsp, d) for lsp, d in fixable if _touches(lsp.range, params.range)]
 
     def workspace_edit(self, published: Published, fixes: Sequence[FixRequest]) -> Optional[types.WorkspaceEdit]:
         """One WorkspaceEdit for fixes that all target one file (the buffer's, or another)."""

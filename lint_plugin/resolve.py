@@ -56,10 +56,14 @@ class Predicate:
     own: Tuple[Occurrence, ...]  # names in its own tests, registered or not
     delegates: FrozenSet[str]  # keys of predicates it delegates to, transitively
     unknown: Tuple[str, ...] = ()  # what its own tests depend on that could not be followed
+    conditions: Tuple[Tuple[str, str], ...] = ()  # (name, condition) for names matched only sometimes
 
     @property
     def label(self) -> str:
         return f"{self.subject}() ({self.path}:{self.line})"
+
+    def condition_of(self, name: str) -> Optional[str]:
+        return next((c for n, c in self.conditions if n == name), None)
 
 
 _EMPTY = ResolvedSet(())

@@ -39,6 +39,8 @@ def extract_file(source: bytes, path: str, module: str, registries: Sequence[str
         imports=tuple((local, target[0], target[1]) for local, target in sorted(ctx.imports.items())),
         constants=tuple(reader.constants),
         star_imports=tuple(ctx.star_imports),
+        classes=tuple(reader.classes),
+        type_predicates=tuple(reader.type_predicates),
     )
 
 

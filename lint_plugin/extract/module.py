@@ -6,9 +6,20 @@ import bisect
 import re
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..facts import CollectionFact, Literal, Member, Part, PredicateFact, RegistrationFact, Unknown
+from ..facts import (
+    ClassFact,
+    CollectionFact,
+    Literal,
+    Member,
+    Part,
+    PredicateFact,
+    RegistrationFact,
+    TypePredicateFact,
+    Unknown,
+)
 from .context import ModuleContext, dotted_name, is_str, short
 from .predicates import read_predicate
+from .types import read_class, read_type_predicate
 from .values import collection_parts, operand
 
 _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
@@ -44,6 +55,8 @@ class ModuleReader:
         self.predicates: List[PredicateFact] = []
         self.registrations: List[RegistrationFact] = []
         self.constants: List[Tuple[str, str, int]] = []
+        self.classes: List[ClassFact] = []
+        self.type_predicates: List[TypePredicateFact] = []
 
     def read(self, tree: ast.Module) -> None:
         statements = list(module_level_statements(tree.body))
@@ -59,6 +72,7 @@ class ModuleReader:
             elif isinstance(stmt, _FUNCTIONS):
                 self._function(stmt, stmt.name, None)
             elif isinstance(stmt, ast.ClassDef):
+                self.classes.append(read_class(self.ctx, stmt))
                 self._decorators(stmt, stmt.name)
                 for item in stmt.body:
                     if isinstance(item, _FUNCTIONS):
@@ -166,6 +180,10 @@ class ModuleReader:
         predicate = read_predicate(self.ctx, node, qualname, class_name)
         if predicate is not None:
             self.predicates.append(predicate)
+        elif self._mentions(node, b"isinstance("):
+            typed = read_type_predicate(self.ctx, node, qualname)
+            if typed is not None:
+                self.type_predicates.append(typed)
         if self._touches_quoted(node) or self._mentions_collections(node):
             self._function_body(node, qualname)
 
@@ -236,6 +254,11 @@ class ModuleReader:
         end = getattr(node, "end_lineno", start) or start
         i = bisect.bisect_left(self.quoted_lines, start)
         return i < len(self.quoted_lines) and self.quoted_lines[i] <= end
+
+    def _mentions(self, node: ast.AST, text: bytes) -> bool:
+        start = getattr(node, "lineno", 1)
+        end = getattr(node, "end_lineno", start) or start
+        return any(text in line for line in self.ctx.lines[start - 1:end])
 
     def _mentions_collections(self, node: ast.AST) -> bool:
         if not self.collections:

@@ -1,0 +1,139 @@
+"""Families from config classes: which registered architectures a type-dispatch predicate matches.
+
+`hybrid_gdn_config()` returns the config when `isinstance(config, Qwen3NextConfig | ...)`;
+its family is every registered architecture whose model class is built with one of those
+config classes or a subclass of one (`Qwen3_5TextConfig(Qwen3NextConfig)`), read from the
+model class's `__init__(self, config: X)` annotation or `config_class = X`, inherited
+through model base classes. Nothing is imported: classes are followed through the index.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Mapping, Optional, Set, Tuple
+
+from .facts import ClassFact, FileFacts, Ref, TypePredicateFact
+from .index import ProjectIndex
+from .resolve import Occurrence, Predicate
+
+ClassId = Tuple[str, str]  # (defining module, class name)
+_MAX_DEPTH = 40
+
+
+class ConfigClasses:
+    """Resolves classes, their bases and each registered architecture's config class."""
+
+    def __init__(self, index: ProjectIndex) -> None:
+        self.index = index
+        self._classes: Dict[Tuple[str, str], Optional[Tuple[FileFacts, ClassFact]]] = {}
+        self._configs: Dict[str, Tuple[Optional[ClassId], str]] = {}
+
+    def find(self, ref: Ref, depth: int = 0) -> Optional[Tuple[FileFacts, ClassFact]]:
+        """The class a reference names, following imports and re-exports."""
+        key = (ref.module, ref.name)
+        if key in self._classes:
+            return self._classes[key]
+        self._classes[key] = None  # cycle guard
+        found = None
+        facts = self.index.module(ref.module) if depth < _MAX_DEPTH else None
+        if facts is not None:
+            found = next(((facts, c) for c in facts.classes if c.name == ref.name), None)
+            if found is None:
+                for local, module, attribute in facts.imports:
+                    if local == ref.name and attribute is not None:
+                        found = self.find(Ref(module, attribute, ref.line), depth + 1)
+                        break
+                else:
+                    for star in facts.star_imports:
+                        found = self.find(Ref(star, ref.name, ref.line), depth + 1)
+                        if found:
+                            break
+        self._classes[key] = found
+        return found
+
+    def ancestors(self, start: Tuple[FileFacts, ClassFact]) -> List[ClassId]:
+        """The class and every base it reaches, nearest first."""
+        seen: List[ClassId] = []
+        queue = [start]
+        while queue and len(seen) < 200:
+            facts, cls = queue.pop(0)
+            identity = (facts.module, cls.name)
+            if identity in seen:
+                continue
+            seen.append(identity)
+            for base in cls.bases:
+                found = self.find(base)
+                if found is not None:
+                    queue.append(found)
+        return seen
+
+    def config_of(self, arch: str, module: str) -> Tuple[Optional[ClassId], str]:
+        """(config class, "") for an architecture registered in `module`, or (None, why not)."""
+        if arch in self._configs:
+            return self._configs[arch]
+        model = self.find(Ref(module, arch, 0))
+        result: Tuple[Optional[ClassId], str] = (None, f"class {arch} not found from {module}")
+        if model is not None:
+            result = (None, f"{arch} has no `config` annotation on __init__ and no config_class")
+            queue, seen = [model], set()
+            while queue:
+                facts, cls = queue.pop(0)
+                if (facts.module, cls.name) in seen:
+                    continue
+                seen.add((facts.module, cls.name))
+                if cls.config is not None:
+                    config = self.find(cls.config)
+                    if config is not None:
+                        result = ((config[0].module, config[1].name), "")
+                    elif self.index.module(cls.config.module) is None:
+                        # A class from outside the project (transformers' PretrainedConfig):
+                        # known by name, with no project base that a test could name.
+                        result = ((cls.config.module, cls.config.name), "")
+                    else:
+                        result = (None, f"config class {cls.config.name} of {arch} not found")
+                    break
+                queue.extend(found for found in (self.find(b) for b in cls.bases + cls.wrapped) if found is not None)
+        self._configs[arch] = result
+        return result
+
+
+def type_family(classes: ConfigClasses, facts: FileFacts, fact: TypePredicateFact,
+                registered: Mapping[str, Occurrence], modules: Mapping[str, str]) -> Predicate:
+    """The registered architectures whose config class is (a subclass of) a tested class."""
+    targets: Dict[ClassId, Optional[str]] = {}
+    unknown: List[str] = []
+    for test in fact.tests:
+        found = classes.find(test.target)
+        if found is None:
+            unknown.append(f"config class {test.target.name} not found ({facts.path}:{test.target.line})")
+            continue
+        identity = (found[0].module, found[1].name)
+        if identity in targets and targets[identity] is None:
+            continue
+        targets[identity] = test.condition
+    names: Set[str] = set()
+    conditions: List[Tuple[str, str]] = []
+    unmapped: List[str] = []
+    for arch, where in sorted(registered.items()):
+        module = modules.get(where.path)
+        if module is None:
+            continue
+        config, why = classes.config_of(arch, module)
+        if config is None:
+            unmapped.append(f"{arch} ({why})")
+            continue
+        found = classes.find(Ref(config[0], config[1], 0))
+        lineage = classes.ancestors(found) if found else [config]
+        matched = [targets[t] for t in lineage if t in targets]
+        if matched:
+            names.add(arch)
+            if all(c is not None for c in matched):
+                conditions.append((arch, matched[0]))  # type: ignore[arg-type]
+    if unmapped:
+        shown = ", ".join(unmapped[:3])
+        more = f" and {len(unmapped) - 3} more" if len(unmapped) > 3 else ""
+        unknown.append(f"config class unknown for {len(unmapped)} registered architectures: {shown}{more}")
+    return Predicate(f"{facts.module}:{fact.name}", fact.name, facts.path, fact.line, fact.column,
+                     frozenset(names), (), frozenset(), tuple(unknown), tuple(conditions))
+
+
+def type_predicates(index: ProjectIndex) -> List[Tuple[FileFacts, TypePredicateFact]]:
+    return [(facts, fact) for facts in sorted(index.facts, key=lambda f: f.path) for fact in facts.type_predicates]
