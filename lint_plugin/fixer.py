@@ -16,7 +16,7 @@ import bisect
 import keyword
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -111,13 +111,14 @@ def apply_fixes(source: bytes, requests: Sequence[Request]) -> FixResult:
     applied: Dict[int, object] = {}
     refused: Dict[int, Refusal] = {}
     composed: List[_Edit] = []  # against the original text
+    added: Set[str] = set()  # names this run has added, kept in request order after a shared peer
     pending = list(enumerate(requests))
     while pending:
         planned: List[_Edit] = []
         deferred = []
         for index, request in pending:
             try:
-                edits = _plan(doc, request, _current_offset(original_starts, composed, request))
+                edits = _plan(doc, request, _current_offset(original_starts, composed, request), added)
             except _Refuse as exc:
                 refused[index] = Refusal(request, str(exc))
                 continue
@@ -128,6 +129,8 @@ def apply_fixes(source: bytes, requests: Sequence[Request]) -> FixResult:
                 continue
             planned.extend(edits)
             applied[index] = request
+            if isinstance(request, AddMember):
+                added.add(request.name)
         if not planned:
             break
         composed = _compose(composed, doc.text, planned)
@@ -546,7 +549,7 @@ def _item(span: _Span, element: cst.CSTNode, kind: str) -> _Item:
         key_node = element.value
     if key_node is not None and key is None:
         key = _string_value(key_node)
-        item.string = key_node if isinstance(key_node, cst.SimpleString) else None
+        item.string = key_node if isinstance(key_node, cst.SimpleString) and key is not None else None
     if key_node is not None and key is not None:
         item.key, item.key_start = key, span(key_node)[0]
         if item.value is not None:
@@ -556,13 +559,13 @@ def _item(span: _Span, element: cst.CSTNode, kind: str) -> _Item:
 
 # -- planning -----------------------------------------------------------------------------------
 
-def _plan(doc: _Document, request: Request, offset: int) -> List[_Edit]:
+def _plan(doc: _Document, request: Request, offset: int, added: Set[str]) -> List[_Edit]:
     if isinstance(request, AddMember):
-        return _plan_add(doc, request, offset)
+        return _plan_add(doc, request, offset, added)
     return _plan_remove(doc, request, offset)
 
 
-def _plan_add(doc: _Document, request: AddMember, offset: int) -> List[_Edit]:
+def _plan_add(doc: _Document, request: AddMember, offset: int, added: Set[str]) -> List[_Edit]:
     nodes, decorator, span = _target(doc, request, offset)
     containers = [_container(doc.text, span, node, decorator) for node in nodes]
     name, label = request.name, request.collection
@@ -574,10 +577,11 @@ def _plan_add(doc: _Document, request: AddMember, offset: int) -> List[_Edit]:
         raise _Refuse(f"{name!r} cannot be written in this file's encoding ({doc.encoding})") from None
     container, anchor = containers[-1], None
     for peer in request.peers:
-        hits = [(c, c.keys().index(peer)) for c in containers if peer in c.keys()]
+        hits = [(c, i) for c in containers for i, item in enumerate(c.items) if item.key == peer]
         if hits:
-            container = hits[0][0]
-            anchor = next(i for i, item in enumerate(container.items) if item.key == peer)
+            container, anchor = hits[0]
+            while anchor + 1 < len(container.items) and container.items[anchor + 1].key in added:
+                anchor += 1  # after the names added before this one, not between them and the peer
             break
     element = _element_text(doc.text, container, anchor, name, label, containers)
     if anchor is not None:

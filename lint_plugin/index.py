@@ -10,13 +10,14 @@ on demand when a parsed file imports a name from it, so references still resolve
 from __future__ import annotations
 
 import os
-from typing import Dict, Iterable, List, Mapping, Optional
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 from .cache import CachedFile, IndexCache, digest
 from .config import Config
 from .discovery import SourceFile
 from .extract import extract_file, extract_registrations
 from .facts import FileFacts
+from .parallel import WorkPool, state
 from .prefilter import Prefilter
 
 
@@ -42,75 +43,77 @@ class ProjectIndex:
     # -- building -------------------------------------------------------------------
     def _build(self, files: Iterable[SourceFile]) -> None:
         cached = self.cache.load() if self.cache is not None else {}
+        pool = WorkPool(_JobState(self.config, self._prefilter))
+        try:
+            self._pass_one(files, cached, pool)
+            # Pass two: files quoting a registered name (any name-shaped string while
+            # nothing is registered).
+            universe = self.universe | self._qualified_registry_names()
+            self._choose_all(pool, [
+                module for module, record in self._records.items()
+                if record.signals.quoted and (record.signals.quoted & universe if universe else True)
+            ])
+            # Pass three: files that test or delegate to a collection, constant or
+            # predicate defined in a parsed file.
+            known = {name for module, full in self._chosen.items() if full
+                     for name in _defined_names(self._records[module].facts)}
+            self._choose_all(pool, [module for module, record in self._records.items()
+                                    if record.signals.referenced & known])
+        finally:
+            pool.close()
+
+    def _pass_one(self, files: Iterable[SourceFile], cached: Dict[str, CachedFile], pool: WorkPool) -> None:
+        """Records for every file (from the cache when fresh); parse what may hold guarded collections."""
+        stale: List[tuple] = []
         for source in files:
             if source.module in self._files:
                 continue
             self._files[source.module] = source
-            record = self._record(source, cached.get(source.rel))
-            if record is None:
+            entry = cached.get(source.rel)
+            if source.rel in self.overrides:
+                data = self.overrides[source.rel]
+                self._records[source.module] = _scanned(_JobState(self.config, self._prefilter), source, data,
+                                                        len(data), 0, None)
                 continue
-            self._records[source.module] = record
+            try:
+                stat = os.stat(source.path)
+            except OSError as exc:
+                self.unreadable[source.rel] = exc.strerror or str(exc)
+                continue
+            if entry is not None and self.cache is not None and self.cache.is_fresh(entry, stat):
+                self._records[source.module] = entry
+            else:
+                stale.append((source, stat.st_size, stat.st_mtime_ns, entry))
+        for (source, _, _, _), result in zip(stale, pool.map(_scan_worker, stale)):
+            if isinstance(result, str):
+                self.unreadable[source.rel] = result
+            else:
+                self._records[source.module] = result
+                self._dirty = True
+        for module, record in self._records.items():
             if record.signals.guarded:
-                self._choose(source, full=True)
+                self._chosen[module] = True
             elif record.signals.registers:
-                self._choose(source, full=False)
-        # Pass two: files quoting a registered name (any name-shaped string while
-        # nothing is registered).
-        universe = self.universe | self._qualified_registry_names()
-        for module, record in list(self._records.items()):
-            quoted = record.signals.quoted
-            if quoted and (quoted & universe if universe else True):
-                self._choose(self._files[module], full=True)
-        # Pass three: files that test or delegate to a collection, constant or
-        # predicate defined in a parsed file.
-        known = {name for module, full in self._chosen.items() if full
-                 for name in _defined_names(self._records[module].facts)}
-        for module, record in list(self._records.items()):
-            if record.signals.referenced & known:
-                self._choose(self._files[module], full=True)
+                self._chosen.setdefault(module, False)
+        self._parse_missing(pool)
 
-    def _choose(self, source: SourceFile, full: bool) -> None:
-        if self._chosen.get(source.module):
-            return
-        self._chosen[source.module] = full
-        record = self._records[source.module]
-        if full and (record.facts is None or record.partial):
-            self._complete(source)
-        elif not full and record.facts is None:
-            self._registrations(source)
+    def _choose_all(self, pool: WorkPool, modules: Iterable[str]) -> None:
+        for module in modules:
+            self._chosen[module] = True
+        self._parse_missing(pool)
 
-    def _record(self, source: SourceFile, entry: Optional[CachedFile]) -> Optional[CachedFile]:
-        """This file's cache record: reused when its bytes are unchanged, else made anew."""
-        if source.rel in self.overrides:
-            data = self.overrides[source.rel]
-            return CachedFile(len(data), 0, digest(data), self._prefilter.signals(data))
-        try:
-            stat = os.stat(source.path)
-        except OSError as exc:
-            self.unreadable[source.rel] = exc.strerror or str(exc)
-            return None
-        if entry is not None and self.cache is not None and self.cache.is_fresh(entry, stat):
-            return entry
-        data = self._read(source)
-        if data is None:
-            return None
-        self._dirty = True
-        file_digest = digest(data)
-        if entry is not None and entry.digest == file_digest:
-            return CachedFile(stat.st_size, stat.st_mtime_ns, file_digest, entry.signals, entry.facts, entry.partial)
-        return CachedFile(stat.st_size, stat.st_mtime_ns, file_digest, self._prefilter.signals(data))
-
-    def _registrations(self, source: SourceFile) -> None:
-        """Registrations from their statements alone when safe (a partial record), else a full parse."""
-        data = self._read(source) or b""
-        snippets = self._prefilter.registration_snippets(data)
-        facts = None
-        if snippets is not None:
-            facts = extract_registrations(snippets, source.rel, source.module, self.config.registries)
-        if facts is None or any(b" as " + m.name.encode() in data for r in facts.registrations for m in r.names):
-            self._complete(source, data)  # aliased class names need the import table
-        else:
-            self._store(source, facts, partial=True)
+    def _parse_missing(self, pool: WorkPool) -> None:
+        """Facts for chosen files that lack them (full, or registrations only), in parallel."""
+        wanted = [self._files[m] for m, full in self._chosen.items()
+                  if self._records[m].facts is None or (full and self._records[m].partial)]
+        jobs = [(s.path, s.rel, s.module, s.is_package, self._chosen[s.module], self.overrides.get(s.rel))
+                for s in wanted]
+        for source, result in zip(wanted, pool.map(_parse_worker, jobs)):
+            if isinstance(result, str):
+                self.unreadable[source.rel] = result
+                continue
+            facts, partial = result
+            self._store(source, facts, partial)
 
     def _store(self, source: SourceFile, facts: FileFacts, partial: bool) -> None:
         record = self._records.get(source.module)
@@ -218,3 +221,60 @@ def _defined_names(facts: FileFacts) -> Iterable[str]:
     yield from (c.name for c in facts.collections)
     yield from (name for name, _, _ in facts.constants)
     yield from (p.name for p in facts.predicates)
+
+
+class _JobState:
+    """What workers need: the configuration and its prefilter (inherited at fork)."""
+
+    def __init__(self, config: Config, prefilter: Prefilter) -> None:
+        self.config = config
+        self.prefilter = prefilter
+
+
+def _scan_worker(job: tuple):
+    """Read one file: digest, byte signals, and the facts pass one needs (or an error text)."""
+    source, size, mtime_ns, entry = job
+    try:
+        with open(source.path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return _scanned(state(), source, data, size, mtime_ns, entry)
+
+
+def _scanned(job: "_JobState", source: SourceFile, data: bytes, size: int, mtime_ns: int,
+             entry: Optional[CachedFile]) -> CachedFile:
+    file_digest = digest(data)
+    if entry is not None and entry.digest == file_digest:
+        return CachedFile(size, mtime_ns, file_digest, entry.signals, entry.facts, entry.partial)
+    signals = job.prefilter.signals(data)
+    facts, partial = None, False
+    if signals.guarded or signals.registers:
+        facts, partial = _facts_for(job, source, data, full=signals.guarded)
+    return CachedFile(size, mtime_ns, file_digest, signals, facts, partial)
+
+
+def _parse_worker(job: tuple):
+    path, rel, module, is_package, full, data = job
+    if data is None:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return _facts_for(state(), SourceFile(path, rel, module, is_package), data, full)
+
+
+def _facts_for(job: "_JobState", source: SourceFile, data: bytes, full: bool) -> Tuple[FileFacts, bool]:
+    """(facts, partial): all facts, or registrations from their statements alone when safe."""
+    config = job.config
+    if not full:
+        snippets = job.prefilter.registration_snippets(data)
+        if snippets is not None:
+            facts = extract_registrations(snippets, source.rel, source.module, config.registries)
+            # aliased class names (`import X as Name`) need the import table: parse it all
+            if facts is not None and not any(b" as " + m.name.encode() in data
+                                             for r in facts.registrations for m in r.names):
+                return facts, True
+    return extract_file(data, source.rel, source.module, config.registries, source.is_package,
+                        config.name_pattern), False

@@ -93,7 +93,9 @@ def test_json_schema_on_every_shape_fixture():
         assert payload["version"] == 1
         assert len(payload["diagnostics"]) == len(text.lines), (text, result)
         for diagnostic, line in zip(payload["diagnostics"], text.lines):
-            assert list(diagnostic) == ["code", "path", "line", "column", "message", "subject", "member"]
+            assert list(diagnostic) == ["code", "path", "line", "column", "message", "subject", "member", "fix"]
+            assert diagnostic["fix"] is None or (diagnostic["fix"]["name"] == diagnostic["member"]
+                                                 and diagnostic["fix"]["path"] == diagnostic["path"])
             assert isinstance(diagnostic["line"], int) and isinstance(diagnostic["column"], int)
             assert "\\" not in diagnostic["path"] and not diagnostic["path"].startswith("/")
             # Same finding, same order as the text output.

@@ -239,12 +239,34 @@ def _seed_json():
     return {"version": 1, "diagnostics": diagnostics}
 
 
+def _without_fixes(document):
+    return {"version": document["version"],
+            "diagnostics": [{k: v for k, v in d.items() if k != "fix"} for d in document["diagnostics"]]}
+
+
 def test_json_output_of_the_bug_tree():
     result = archsync("check", "--format", "json", cwd=SGLANG_BUG)
-    assert result.json == _seed_json(), result
+    assert _without_fixes(result.json) == _seed_json(), result
     assert result.returncode == EXIT_FINDINGS
     for diagnostic in result.json["diagnostics"]:
-        assert list(diagnostic) == ["code", "path", "line", "column", "message", "subject", "member"]
+        assert list(diagnostic) == ["code", "path", "line", "column", "message", "subject", "member", "fix"]
+
+
+def test_json_carries_each_fix_as_text_edits_that_place_the_name_after_its_sibling():
+    result = archsync("check", "--format", "json", cwd=SGLANG_BUG)
+    source = (SGLANG_BUG / OVERRIDES).read_text()
+    for diagnostic in result.json["diagnostics"]:
+        fix = diagnostic["fix"]
+        member = diagnostic["member"]
+        sibling = member.replace("ForCausalLM", "ForConditionalGeneration")
+        assert (fix["action"], fix["path"], fix["target"], fix["line"], fix["name"], fix["peers"][0]) == (
+            "add", OVERRIDES, diagnostic["subject"], diagnostic["line"], member, sibling)
+        (edit,) = fix["edits"]
+        assert (edit["start_column"], edit["end_line"], edit["end_column"]) == (1, edit["start_line"], 1)
+        assert edit["new_text"] == f'        "{member}",\n'
+        lines = source.splitlines(keepends=True)
+        lines.insert(edit["start_line"] - 1, edit["new_text"])
+        assert lines[edit["start_line"] - 2].strip() == f'"{sibling}",'
 
 
 def test_json_output_of_the_fixed_tree():
@@ -257,7 +279,7 @@ def test_json_paths_are_relative_to_the_project_root_not_the_working_directory()
     for cwd, path in ((SGLANG_BUG.parent, "bug"), (SGLANG_BUG / "sglang" / "srt" / "models", "../arg_groups"),
                       (SGLANG_BUG, "sglang/srt/arg_groups/overrides.py")):
         result = archsync("check", "--format=json", path, cwd=cwd)
-        assert result.json == _seed_json(), result
+        assert _without_fixes(result.json) == _seed_json(), result
         assert result.returncode == EXIT_FINDINGS
 
 
