@@ -35,8 +35,8 @@ def encode_facts(facts: FileFacts) -> List[Any]:
         list(facts.star_imports),
         facts.error,
         [[c.name, c.line, [_encode_part(b) for b in c.bases], None if c.config is None else _encode_part(c.config),
-          [_encode_part(w) for w in c.wrapped]] for c in facts.classes],
-        [[t.name, t.line, t.column, [[_encode_part(x.target), x.condition] for x in t.tests]]
+          c.config_note, [_encode_part(w) for w in c.wrapped]] for c in facts.classes],
+        [[t.name, t.line, t.column, [[_encode_part(x.target), x.condition, x.exclude] for x in t.tests]]
          for t in facts.type_predicates],
     ]
 
@@ -69,12 +69,13 @@ def decode_facts(data: Any) -> FileFacts:
     error = None if items[8] is None else _str(items[8])
     classes = tuple(
         ClassFact(_str(c[0]), _int(c[1]), tuple(_ref(b) for b in _list(c[2])), None if c[3] is None else _ref(c[3]),
-                  tuple(_ref(w) for w in _list(c[4])))
-        for c in (_list(x, 5) for x in _list(items[9]))
+                  None if c[4] is None else _str(c[4]), tuple(_ref(w) for w in _list(c[5])))
+        for c in (_list(x, 6) for x in _list(items[9]))
     )
     type_predicates = tuple(
         TypePredicateFact(_str(t[0]), _int(t[1]), _int(t[2]), tuple(
-            TypeTest(_ref(x[0]), None if x[1] is None else _str(x[1])) for x in (_list(y, 2) for y in _list(t[3]))))
+            TypeTest(_ref(x[0]), None if x[1] is None else _str(x[1]), _bool(x[2]))
+            for x in (_list(y, 3) for y in _list(t[3]))))
         for t in (_list(x, 4) for x in _list(items[10]))
     )
     return FileFacts(path=path, module=module, collections=collections, predicates=tuple(predicates),
@@ -131,6 +132,12 @@ def _list(value: Any, length: int = -1) -> list:
 def _str(value: Any) -> str:
     if not isinstance(value, str):
         raise ValueError(f"expected a string, got {value!r:.60}")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected a boolean, got {value!r:.60}")
     return value
 
 

@@ -143,8 +143,12 @@ def load_config(root: Path) -> Config:
 
 
 def config_from_table(root: Path, table: Any, source: str, text: str = "") -> Config:
-    """Validate a `[tool.archsync]` table merged over the packs it extends."""
-    values = _validate(table, source, "tool.archsync", text, from_pack=False)
+    """Validate a `[tool.archsync]` table merged over the packs it extends.
+
+    Errors name `source` (the file's full path); the origins that diagnostics quote
+    (`pyproject.toml: tool.archsync.mirror[0]`) name it relative to the project root.
+    """
+    values = _validate(table, source, "tool.archsync", text, from_pack=False, label=Path(source).name)
     merged: Dict[str, Any] = {}
     for pack in values.get("extends", ()):
         _merge(merged, _load_pack(pack, source))
@@ -170,7 +174,8 @@ def _load_pack(name: str, source: str) -> Dict[str, Any]:
         known = ", ".join(available_packs()) or "none"
         raise ConfigError(f"{source}: tool.archsync.extends: no rule pack named {name!r} (available: {known})")
     text = _read_toml_text(path)
-    values = _validate(_parse_toml(text, str(path)), f"rule pack {name!r} ({path.name})", "", text, from_pack=True)
+    values = _validate(_parse_toml(text, str(path)), f"rule pack {name!r} ({path.name})", "", text, from_pack=True,
+                       label=f"rule pack {name!r}")
     if "extends" in values:
         raise ConfigError(f"rule pack {name!r}: packs cannot extend other packs")
     return values
@@ -185,7 +190,7 @@ def _merge(into: Dict[str, Any], values: Dict[str, Any]) -> None:
             into[key] = value
 
 
-def _validate(table: Any, source: str, prefix: str, text: str, from_pack: bool) -> Dict[str, Any]:
+def _validate(table: Any, source: str, prefix: str, text: str, from_pack: bool, label: str) -> Dict[str, Any]:
     if not isinstance(table, dict):
         raise ConfigError(f"{source}: {prefix or 'pack'}: expected a table")
     values: Dict[str, Any] = {}
@@ -212,7 +217,8 @@ def _validate(table: Any, source: str, prefix: str, text: str, from_pack: bool) 
             items = []
             for i, item in enumerate(value):
                 line = _table_line(text, f"{prefix + '.' if prefix else ''}{raw_key}", i)
-                items.append(reader(item, f"{where}[{i}]", line, from_pack))
+                origin = f"{label}: {prefix + '.' if prefix else ''}{raw_key}[{i}]"
+                items.append(reader(item, f"{where}[{i}]", line, from_pack, origin))
             values[{"mirror": "mirrors", "subset": "subsets", "exempt": "exemptions", "cover": "covers"}[key]] = \
                 tuple(items)
         else:
@@ -221,35 +227,35 @@ def _validate(table: Any, source: str, prefix: str, text: str, from_pack: bool) 
     return values
 
 
-def _mirror(item: Dict[str, Any], where: str, line: int, from_pack: bool) -> Mirror:
+def _mirror(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Mirror:
     _only_keys(item, where, {"collections", "families"})
     collections = _strings(_required(item, "collections", where), f"{where}.collections")
     if len(collections) < 2:
         raise ConfigError(f"{where}.collections: a mirror needs at least two collections")
     families = _strings(item.get("families", []), f"{where}.families")
-    return Mirror(collections, families, where)
+    return Mirror(collections, families, origin)
 
 
-def _cover(item: Dict[str, Any], where: str, line: int, from_pack: bool) -> Cover:
+def _cover(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Cover:
     _only_keys(item, where, {"collections", "families"})
     collections = _strings(_required(item, "collections", where), f"{where}.collections")
     families = _strings(_required(item, "families", where), f"{where}.families")
     if not collections or not families:
         raise ConfigError(f"{where}: a cover needs at least one collection and one family")
-    return Cover(collections, families, where)
+    return Cover(collections, families, origin)
 
 
-def _subset(item: Dict[str, Any], where: str, line: int, from_pack: bool) -> Subset:
+def _subset(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Subset:
     _only_keys(item, where, {"of", "in"})
     of = _required(item, "of", where)
     into = _required(item, "in", where)
     for key, value in (("of", of), ("in", into)):
         if not isinstance(value, str):
             raise ConfigError(f"{where}.{key}: expected a string, got {_describe(value)}")
-    return Subset(of, into, where)
+    return Subset(of, into, origin)
 
 
-def _exemption(item: Dict[str, Any], where: str, line: int, from_pack: bool) -> Exemption:
+def _exemption(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Exemption:
     _only_keys(item, where, {"subject", "members", "codes", "reason"})
     subject = _required(item, "subject", where)
     if not isinstance(subject, str):
@@ -262,7 +268,7 @@ def _exemption(item: Dict[str, Any], where: str, line: int, from_pack: bool) -> 
     reason = item.get("reason")
     if not isinstance(reason, str) or not reason.strip():
         raise ConfigError(f"{where}.reason: every exemption needs a reason (a non-empty string)")
-    return Exemption(subject, members, codes, reason.strip(), where, line, from_pack)
+    return Exemption(subject, members, codes, reason.strip(), origin, line, from_pack)
 
 
 def _sibling_pairs(value: Any, where: str) -> Tuple[Tuple[str, str], ...]:

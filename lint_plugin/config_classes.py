@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Mapping, Optional, Set, Tuple
 
-from .facts import ClassFact, FileFacts, Ref, TypePredicateFact
+from .facts import ClassFact, FileFacts, Ref, TypePredicateFact, TypeTest
 from .index import ProjectIndex
 from .resolve import Occurrence, Predicate
 
@@ -72,13 +72,16 @@ class ConfigClasses:
         model = self.find(Ref(module, arch, 0))
         result: Tuple[Optional[ClassId], str] = (None, f"class {arch} not found from {module}")
         if model is not None:
-            result = (None, f"{arch} has no `config` annotation on __init__ and no config_class")
+            result = (None, model[1].config_note or f"{arch} has no `config` annotation on __init__ and no config_class")
             queue, seen = [model], set()
             while queue:
                 facts, cls = queue.pop(0)
                 if (facts.module, cls.name) in seen:
                     continue
                 seen.add((facts.module, cls.name))
+                if cls.config_note is not None:
+                    result = (None, cls.config_note)
+                    break
                 if cls.config is not None:
                     config = self.find(cls.config)
                     if config is not None:
@@ -98,17 +101,14 @@ class ConfigClasses:
 def type_family(classes: ConfigClasses, facts: FileFacts, fact: TypePredicateFact,
                 registered: Mapping[str, Occurrence], modules: Mapping[str, str]) -> Predicate:
     """The registered architectures whose config class is (a subclass of) a tested class."""
-    targets: Dict[ClassId, Optional[str]] = {}
+    tests: List[Tuple[ClassId, TypeTest]] = []
     unknown: List[str] = []
     for test in fact.tests:
         found = classes.find(test.target)
         if found is None:
             unknown.append(f"config class {test.target.name} not found ({facts.path}:{test.target.line})")
             continue
-        identity = (found[0].module, found[1].name)
-        if identity in targets and targets[identity] is None:
-            continue
-        targets[identity] = test.condition
+        tests.append(((found[0].module, found[1].name), test))
     names: Set[str] = set()
     conditions: List[Tuple[str, str]] = []
     unmapped: List[str] = []
@@ -121,18 +121,37 @@ def type_family(classes: ConfigClasses, facts: FileFacts, fact: TypePredicateFac
             unmapped.append(f"{arch} ({why})")
             continue
         found = classes.find(Ref(config[0], config[1], 0))
-        lineage = classes.ancestors(found) if found else [config]
-        matched = [targets[t] for t in lineage if t in targets]
-        if matched:
+        lineage = set(classes.ancestors(found) if found else [config])
+        member, condition = _first_match(tests, lineage)
+        if member:
             names.add(arch)
-            if all(c is not None for c in matched):
-                conditions.append((arch, matched[0]))  # type: ignore[arg-type]
+            if condition:
+                conditions.append((arch, condition))
     if unmapped:
         shown = ", ".join(unmapped[:3])
         more = f" and {len(unmapped) - 3} more" if len(unmapped) > 3 else ""
         unknown.append(f"config class unknown for {len(unmapped)} registered architectures: {shown}{more}")
     return Predicate(f"{facts.module}:{fact.name}", fact.name, facts.path, fact.line, fact.column,
                      frozenset(names), (), frozenset(), tuple(unknown), tuple(conditions))
+
+
+def _first_match(tests: List[Tuple[ClassId, TypeTest]], lineage: Set[ClassId]) -> Tuple[bool, Optional[str]]:
+    """Walk the tests in source order as the runtime would: (member?, condition if only sometimes)."""
+    guards: List[str] = []
+    for identity, test in tests:
+        if identity not in lineage:
+            continue
+        if test.exclude:
+            if test.condition is None:
+                return False, None  # always turned away before any positive test
+            guards.append(test.condition)
+            continue
+        if test.condition is None and not guards:
+            return True, None
+        if test.condition is not None:
+            guards.append(test.condition)
+        return True, " and ".join(guards)
+    return False, None
 
 
 def type_predicates(index: ProjectIndex) -> List[Tuple[FileFacts, TypePredicateFact]]:

@@ -110,6 +110,7 @@ class ClassFact:
     line: int
     bases: Tuple[Ref, ...]
     config: Optional[Ref] = None
+    config_note: Optional[str] = None  # why `config` could not be read (`config_class = pick()`)
     # classes held in `*_cls` / `*_class` attributes (`body_cls = qwen3_5.Qwen3_5ForCausalLM`):
     # a wrapper built with an unannotated config passes it on to them
     wrapped: Tuple[Ref, ...] = ()
@@ -117,10 +118,16 @@ class ClassFact:
 
 @dataclass(frozen=True)
 class TypeTest:
-    """`isinstance(config, target)` in a type-dispatch predicate; `condition` when not alone."""
+    """`isinstance(config, target)` in a type-dispatch predicate, in source order.
+
+    `condition` is set when the branch is not taken alone (`and cond`, or an inner check
+    that may return None). An `exclude` test is a guard returning None for the class:
+    the runtime takes the first test that matches, and so does the family.
+    """
 
     target: Ref
     condition: Optional[str] = None
+    exclude: bool = False
 
 
 @dataclass(frozen=True)

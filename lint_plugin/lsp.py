@@ -155,7 +155,6 @@ class ArchsyncLanguageServer(LanguageServer):
         self.pending: Dict[Path, asyncio.Task] = {}
         self.published: Dict[str, Published] = {}
         self.shown_errors: Dict[Path, str] = {}
-        self.engine_runs = 0
 
     # -- where a document belongs -------------------------------------------------------------
 
@@ -185,7 +184,8 @@ class ArchsyncLanguageServer(LanguageServer):
             if not folder:
                 continue
             candidate = Path(folder).resolve()
-            if (candidate == path or candidate in path.parents) and (best is None or len(candidate.parts) > len(best.parts)):
+            inside = candidate == path or candidate in path.parents
+            if inside and (best is None or len(candidate.parts) > len(best.parts)):
                 best = candidate
         return best
 
@@ -213,10 +213,11 @@ class ArchsyncLanguageServer(LanguageServer):
         if delay > 0:
             await asyncio.sleep(delay)
         buffers = self.open_buffers(root)
+        if not buffers:
+            return  # the last buffer of this project was closed: nobody to tell
         overrides = {b.rel: b.text.encode("utf-8") for b in buffers}
         loop = asyncio.get_running_loop()
         try:
-            self.engine_runs += 1
             report = await loop.run_in_executor(self.engine, _run_engine, root, overrides)
         except asyncio.CancelledError:
             raise
@@ -357,7 +358,8 @@ def to_lsp(d: Diagnostic, positions: Positions) -> types.Diagnostic:
     return types.Diagnostic(
         range=positions.token_range(d.line, d.column),
         message=d.message,
-        severity=types.DiagnosticSeverity.Information if d.code.startswith("ARC9") else types.DiagnosticSeverity.Warning,
+        severity=(types.DiagnosticSeverity.Information if d.code.startswith("ARC9")
+                  else types.DiagnosticSeverity.Warning),
         code=d.code,
         source=SOURCE,
     )

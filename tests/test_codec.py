@@ -52,8 +52,9 @@ def test_classes_and_type_predicates_round_trip():
     assert [c.name for c in facts.classes] == ["Text", "Model"]
     assert facts.classes[1].config.name == "C" and facts.classes[1].wrapped[0].name == "Body"
     (hybrid,) = facts.type_predicates
-    assert [(t.target.name, t.condition) for t in hybrid.tests] == [
-        ("A", "unless model_config.is_draft"), ("B", None), ("D", None), ("C", "when config.layers"),
+    assert [(t.target.name, t.condition, t.exclude) for t in hybrid.tests] == [
+        ("A", "unless model_config.is_draft", True), ("A", None, False), ("B", None, False), ("D", None, False),
+        ("C", "when config.layers", False),
     ]
     assert decode_facts(json.loads(json.dumps(encode_facts(facts)))) == facts
 

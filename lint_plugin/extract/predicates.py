@@ -10,6 +10,9 @@ from .values import collection_parts
 
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 _PATTERN_METHODS = {"startswith": "prefix", "endswith": "suffix"}
+# Calls that are never a delegation to another predicate.
+_BUILTIN_CALLS = frozenset({"isinstance", "issubclass", "hasattr", "getattr", "callable", "len", "all", "type",
+                            "str", "int", "float", "bool", "any", "sorted", "set", "frozenset", "list", "tuple"})
 
 
 class _Tests:
@@ -162,7 +165,7 @@ class _TestReader:
                 return False
             into.parts.extend(Pattern(kind, t.value, t.lineno) for t in texts)  # type: ignore[attr-defined]
             return True
-        if not node.args or node.keywords:
+        if not node.args or node.keywords or (isinstance(func, ast.Name) and func.id in _BUILTIN_CALLS):
             return False
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and func.value.id in ("self", "cls") and self.class_name:

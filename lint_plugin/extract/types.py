@@ -8,7 +8,7 @@ registered architecture built with A, B or a subclass of them.
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional
 
 from ..facts import ClassFact, Ref, TypePredicateFact, TypeTest
 from .context import ModuleContext, is_str, short
@@ -19,10 +19,13 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 def read_class(ctx: ModuleContext, node: ast.ClassDef) -> ClassFact:
     bases = tuple(r for r in (ctx.ref(b) for b in node.bases) if r is not None)
     config: Optional[Ref] = None
+    note: Optional[str] = None
     wrapped: List[Ref] = []
     for item in node.body:
         if isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "config_class" for t in item.targets):
             config = _class_ref(ctx, item.value) or config
+            if config is None:
+                note = f"config_class = {short(item.value)} is chosen at run time"
         elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name) \
                 and item.targets[0].id.endswith(("_cls", "_class")) and isinstance(item.value, (ast.Name, ast.Attribute)):
             ref = ctx.ref(item.value)
@@ -35,7 +38,7 @@ def read_class(ctx: ModuleContext, node: ast.ClassDef) -> ClassFact:
             for arg in item.args.args + item.args.kwonlyargs:
                 if arg.arg == "config" and arg.annotation is not None:
                     config = _class_ref(ctx, arg.annotation)
-    return ClassFact(node.name, node.lineno, bases, config, tuple(wrapped))
+    return ClassFact(node.name, node.lineno, bases, config, None if config else note, tuple(wrapped))
 
 
 def _class_ref(ctx: ModuleContext, node: ast.expr) -> Optional[Ref]:
@@ -57,39 +60,44 @@ def _class_ref(ctx: ModuleContext, node: ast.expr) -> Optional[Ref]:
 
 
 def read_type_predicate(ctx: ModuleContext, node: ast.AST, qualname: str) -> Optional[TypePredicateFact]:
-    """The isinstance tests on a config that make the function return something (not None)."""
+    """The isinstance tests on a config, in order: those that return something, and guards."""
     tests: List[TypeTest] = []
-    excluded: Dict[Tuple[str, str], str] = {}
-    for stmt in _statements(node.body):  # type: ignore[attr-defined]
+    for stmt in _branches(node.body):  # type: ignore[attr-defined]
         if isinstance(stmt, ast.Return) and stmt.value is not None:
+            extra = _extra_condition(stmt.value)
             for target in _isinstance_targets(ctx, stmt.value):
-                tests.append(TypeTest(target, None))
+                tests.append(TypeTest(target, f"when {extra}" if extra else None))
         elif isinstance(stmt, ast.If):
             targets = _isinstance_targets(ctx, stmt.test)
             if not targets:
                 continue
             extra = _extra_condition(stmt.test)
-            returns = list(_all_returns(stmt.body))
-            positive = [r for r in returns if not _is_nothing(r.value)]
-            if not positive:
-                for target in targets:  # a guard that returns None for some configs of this class
-                    excluded[(target.module, target.name)] = f"unless {extra}" if extra else "excluded by a guard"
+            if not any(not _is_nothing(r.value) for r in _all_returns(stmt.body)):
+                # a guard that returns None: for these classes, when its condition holds
+                tests.extend(TypeTest(t, f"unless {extra}" if extra else None, exclude=True) for t in targets)
                 continue
             condition = f"when {extra}" if extra else _branch_condition(stmt.body)
-            for target in targets:
-                tests.append(TypeTest(target, condition))
-    if not tests:
+            tests.extend(TypeTest(t, condition) for t in targets)
+    if not any(not t.exclude for t in tests):
         return None
-    final = tuple(
-        TypeTest(t.target, t.condition or excluded.get((t.target.module, t.target.name)))
-        for t in tests
-    )
-    return TypePredicateFact(qualname, node.lineno, ctx.column(node), final)  # type: ignore[attr-defined]
+    return TypePredicateFact(qualname, node.lineno, ctx.column(node), tuple(tests))  # type: ignore[attr-defined]
+
+
+def _branches(body: List[ast.stmt]) -> Iterator[ast.stmt]:
+    """Returns and ifs in source order; `elif` / `else` branches follow their `if`."""
+    for stmt in _statements(body):
+        yield stmt
+        if isinstance(stmt, ast.If):
+            yield from _branches(stmt.orelse)
 
 
 def _isinstance_targets(ctx: ModuleContext, test: ast.expr) -> List[Ref]:
     """Classes in `isinstance(<something named *config*>, A | B)` within a condition."""
     found: List[Ref] = []
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        for value in test.values:
+            found.extend(_isinstance_targets(ctx, value))
+        return found
     for node in _conjuncts(test):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
                 and len(node.args) == 2 and "config" in short(node.args[0]).lower():
@@ -153,20 +161,28 @@ def _all_returns(body: List[ast.stmt]) -> Iterator[ast.Return]:
 
 
 def _branch_condition(body: List[ast.stmt]) -> Optional[str]:
-    """Why a branch may still return None: the test guarding its first non-None return."""
+    """Why a branch may still return None: the checks guarding its first non-None return."""
+    guards: List[str] = []  # earlier `if cond: return None` inside the branch
     for stmt in body:
-        if isinstance(stmt, ast.Return) and not _is_nothing(stmt.value):
+        if isinstance(stmt, ast.Return):
+            if _is_nothing(stmt.value):
+                break
             if isinstance(stmt.value, ast.IfExp) and _is_nothing(stmt.value.orelse):
-                return f"when {short(stmt.value.test)}"
-            return None
+                guards.append(f"when {short(stmt.value.test)}")
+            break
         if isinstance(stmt, ast.If):
-            inner = list(_all_returns(stmt.body))
-            if any(not _is_nothing(r.value) for r in inner):
-                return f"when {short(stmt.test)}"
+            if any(not _is_nothing(r.value) for r in _all_returns(stmt.body)):
+                guards.append(f"when {short(stmt.test)}")
+                break
             if any(not _is_nothing(r.value) for r in _all_returns(stmt.orelse)):
-                if isinstance(stmt.test, ast.UnaryOp) and isinstance(stmt.test.op, ast.Not):
-                    return f"when {short(stmt.test.operand)}"
-                return f"unless {short(stmt.test)}"
-        elif isinstance(stmt, ast.Return):
-            return None
-    return None
+                guards.append(_negated(stmt.test))
+                break
+            if any(True for _ in _all_returns(stmt.body)):
+                guards.append(_negated(stmt.test))
+    return " and ".join(guards) or None
+
+
+def _negated(test: ast.expr) -> str:
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return f"when {short(test.operand)}"
+    return f"unless {short(test)}"
