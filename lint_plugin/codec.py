@@ -11,6 +11,7 @@ from .facts import (
     CollectionFact,
     FileFacts,
     Literal,
+    MappingFact,
     Member,
     Part,
     Pattern,
@@ -38,11 +39,12 @@ def encode_facts(facts: FileFacts) -> List[Any]:
           c.config_note, [_encode_part(w) for w in c.wrapped]] for c in facts.classes],
         [[t.name, t.line, t.column, [[_encode_part(x.target), x.condition, x.exclude] for x in t.tests]]
          for t in facts.type_predicates],
+        [[m.name, m.line, [[k, _encode_part(v)] for k, v in m.entries]] for m in facts.mappings],
     ]
 
 
 def decode_facts(data: Any) -> FileFacts:
-    items = _list(data, 11)
+    items = _list(data, 12)
     path, module = _str(items[0]), _str(items[1])
     collections = tuple(
         CollectionFact(_str(c[0]), _int(c[1]), _int(c[2]), tuple(_part(p) for p in _list(c[3])))
@@ -78,9 +80,14 @@ def decode_facts(data: Any) -> FileFacts:
             for x in (_list(y, 3) for y in _list(t[3]))))
         for t in (_list(x, 4) for x in _list(items[10]))
     )
+    mappings = tuple(
+        MappingFact(_str(m[0]), _int(m[1]), tuple((_str(e[0]), _ref(e[1])) for e in (_list(y, 2) for y in _list(m[2]))))
+        for m in (_list(x, 3) for x in _list(items[11]))
+    )
     return FileFacts(path=path, module=module, collections=collections, predicates=tuple(predicates),
                      registrations=registrations, imports=imports, constants=constants,
-                     star_imports=star_imports, error=error, classes=classes, type_predicates=type_predicates)
+                     star_imports=star_imports, error=error, classes=classes, type_predicates=type_predicates,
+                     mappings=mappings)
 
 
 def _ref(data: Any) -> Ref:

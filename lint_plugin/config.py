@@ -80,6 +80,7 @@ class Config:
     registries: Tuple[str, ...] = ("EntryClass",)
     name_pattern: str = DEFAULT_NAME_PATTERN
     cache_dir: str = ".archsync_cache"
+    config_maps: Tuple[str, ...] = ()  # `path.py::NAME` dicts from architecture name to config class
     siblings: Tuple[Tuple[str, str], ...] = DEFAULT_SIBLINGS
     extends: Tuple[str, ...] = ()
     mirrors: Tuple[Mirror, ...] = ()
@@ -112,7 +113,7 @@ class Config:
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()[:16]
 
 
-_LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends")
+_LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "config-maps")
 _STR_KEYS = ("name-pattern", "cache-dir")
 _TABLE_LIST_KEYS = ("mirror", "subset", "exempt", "cover")
 _KNOWN = _LIST_KEYS + _STR_KEYS + _TABLE_LIST_KEYS + ("siblings",)

@@ -12,7 +12,7 @@ from typing import Dict, List, Mapping, Optional, Set, Tuple
 
 from .facts import ClassFact, FileFacts, Ref, TypePredicateFact, TypeTest
 from .index import ProjectIndex
-from .resolve import Occurrence, Predicate
+from .resolve import Occurrence, Predicate, matches_pattern
 
 ClassId = Tuple[str, str]  # (defining module, class name)
 _MAX_DEPTH = 40
@@ -25,6 +25,12 @@ class ConfigClasses:
         self.index = index
         self._classes: Dict[Tuple[str, str], Optional[Tuple[FileFacts, ClassFact]]] = {}
         self._configs: Dict[str, Tuple[Optional[ClassId], str]] = {}
+        self._mapped: Dict[str, Ref] = {}  # architecture -> config class, from `config-maps`
+        for facts in index.facts:
+            for mapping in facts.mappings:
+                if matches_pattern(index.config.config_maps, facts.path, mapping.name):
+                    for key, ref in mapping.entries:
+                        self._mapped.setdefault(key, ref)
 
     def find(self, ref: Ref, depth: int = 0) -> Optional[Tuple[FileFacts, ClassFact]]:
         """The class a reference names, following imports and re-exports."""
@@ -94,6 +100,10 @@ class ConfigClasses:
                         result = (None, f"config class {cls.config.name} of {arch} not found")
                     break
                 queue.extend(found for found in (self.find(b) for b in cls.bases + cls.wrapped) if found is not None)
+        if result[0] is None and arch in self._mapped:
+            mapped = self._mapped[arch]
+            config = self.find(mapped)
+            result = ((config[0].module, config[1].name), "") if config else ((mapped.module, mapped.name), "")
         self._configs[arch] = result
         return result
 

@@ -141,6 +141,15 @@ class TypePredicateFact:
 
 
 @dataclass(frozen=True)
+class MappingFact:
+    """A module-level dict from string keys to names (`{"Qwen3_5ForCausalLM": Qwen3_5TextConfig}`)."""
+
+    name: str
+    line: int
+    entries: Tuple[Tuple[str, Ref], ...]
+
+
+@dataclass(frozen=True)
 class FileFacts:
     """Everything the checks need from one file."""
 
@@ -156,4 +165,5 @@ class FileFacts:
     star_imports: Tuple[str, ...] = ()  # modules imported with `from m import *`
     classes: Tuple[ClassFact, ...] = ()
     type_predicates: Tuple[TypePredicateFact, ...] = ()
+    mappings: Tuple[MappingFact, ...] = ()
     error: Optional[str] = None

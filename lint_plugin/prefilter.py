@@ -39,7 +39,7 @@ class Prefilter:
         self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r]
         qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
-        for pattern in config.guard + config.named_families + config.named_collections + qualified:
+        for pattern in config.guard + config.named_families + config.named_collections + qualified + config.config_maps:
             pieces = [p for p in _NOT_IN_SOURCE.split(pattern.rsplit("::", 1)[-1]) if len(p) >= 3]
             if pieces:
                 self.guard_tokens.append(max(pieces, key=len).encode())

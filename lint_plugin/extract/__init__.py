@@ -41,6 +41,7 @@ def extract_file(source: bytes, path: str, module: str, registries: Sequence[str
         star_imports=tuple(ctx.star_imports),
         classes=tuple(reader.classes),
         type_predicates=tuple(reader.type_predicates),
+        mappings=tuple(reader.mappings),
     )
 
 

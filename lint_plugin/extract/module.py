@@ -10,6 +10,7 @@ from ..facts import (
     ClassFact,
     CollectionFact,
     Literal,
+    MappingFact,
     Member,
     Part,
     PredicateFact,
@@ -57,6 +58,7 @@ class ModuleReader:
         self.constants: List[Tuple[str, str, int]] = []
         self.classes: List[ClassFact] = []
         self.type_predicates: List[TypePredicateFact] = []
+        self.mappings: List[MappingFact] = []
 
     def read(self, tree: ast.Module) -> None:
         statements = list(module_level_statements(tree.body))
@@ -107,6 +109,8 @@ class ModuleReader:
             if is_str(value):
                 self.constants.append((name, value.value, stmt.lineno))  # type: ignore[attr-defined]
                 continue
+            if isinstance(value, ast.Dict):
+                self._mapping(name, stmt.lineno, value)
             parts = collection_parts(self.ctx, value, {})
             if parts is None and _CONSTANT_NAME.fullmatch(name) and isinstance(value, (ast.Call, ast.Subscript)):
                 parts = (Unknown(f"assigned the result of `{short(value)}`", stmt.lineno),)
@@ -114,6 +118,17 @@ class ModuleReader:
                 self.collections[name] = [stmt.lineno, self.ctx.column(stmt), list(parts)]
             else:
                 self.collections.pop(name, None)
+
+    def _mapping(self, name: str, line: int, value: ast.Dict) -> None:
+        """Keys to class references, kept for `config-maps` (architecture -> config class)."""
+        entries = []
+        for key, item in zip(value.keys, value.values):
+            if key is not None and is_str(key) and isinstance(item, (ast.Name, ast.Attribute)):
+                ref = self.ctx.ref(item)
+                if ref is not None:
+                    entries.append((key.value, ref))  # type: ignore[attr-defined]
+        if entries:
+            self.mappings.append(MappingFact(name, line, tuple(entries)))
 
     def _registration(self, registry: str, value: ast.expr) -> None:
         elements = value.elts if isinstance(value, (ast.List, ast.Tuple, ast.Set)) else [value]
