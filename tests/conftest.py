@@ -157,3 +157,51 @@ def tree(tmp_path):
         return copy_tree(SOURCE_FIXTURES / name, tmp_path / (into or Path(name).name))
 
     return copy
+
+
+# -- helpers for test_shapes_more, test_rules, test_packs and test_show --------------------------
+
+RULE_FIXTURES = FIXTURES / "rules"
+
+
+def position_of(path: Path, needle: str) -> Tuple[int, int]:
+    """(line, 1-based column) of the one occurrence of `needle` in `path`."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(needle) == 1, f"{needle!r} occurs {text.count(needle)} times in {path}, expected once"
+    offset = text.index(needle)
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column
+
+
+_ARCHSYNC_HEADER = re.compile(r"^\s*\[\[?\s*tool\s*\.\s*archsync\s*(?:\]|\.)")
+_ANY_HEADER = re.compile(r"^\s*\[")
+
+
+def set_config(root: Path, body: str) -> None:
+    """Replace the project's whole archsync configuration (`[tool.archsync]` and its sub-tables)."""
+    pyproject = root / "pyproject.toml"
+    kept, skipping = [], False
+    for text in pyproject.read_text(encoding="utf-8").splitlines():
+        if _ANY_HEADER.match(text):
+            skipping = bool(_ARCHSYNC_HEADER.match(text))
+        if not skipping:
+            kept.append(text)
+    pyproject.write_text("\n".join(kept).rstrip("\n") + "\n", encoding="utf-8")
+    if body.strip():
+        add_config(root, body)
+
+
+def check_both(root: Path, expected: Sequence[str]) -> Tuple[Result, Result]:
+    """`archsync check` prints exactly `expected`; `flake8 --select=ARC .` prints its `.py` lines.
+
+    Diagnostics that belong to pyproject.toml (ARC202) are only printed by `archsync check`.
+    """
+    via_archsync = archsync("check", cwd=root)
+    assert via_archsync.lines == list(expected), via_archsync
+    assert via_archsync.returncode == (EXIT_FINDINGS if expected else EXIT_CLEAN), via_archsync
+    python_lines = [line for line in expected if line.split(":", 1)[0].endswith(".py")]
+    via_flake8 = flake8(".", cwd=root)
+    assert flake8_lines(via_flake8) == python_lines, via_flake8
+    assert via_flake8.returncode == (1 if python_lines else 0), via_flake8
+    return via_archsync, via_flake8

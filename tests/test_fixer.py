@@ -673,6 +673,28 @@ def test_edits_of_later_rounds_are_against_the_original():
                             TextEdit(4, 9, 4, 9, ', "C", "D"'))
 
 
+def test_names_sharing_a_peer_keep_the_request_order():
+    source = src('''
+        X = [
+            "Qwen3_5ForConditionalGeneration",
+            "Other",
+        ]
+        Y = ("P", "Q")
+    ''')
+    check(source, [AddMember("X", 1, "Qwen3_5ForCausalLM", ("Qwen3_5ForConditionalGeneration",)),
+                   AddMember("X", 1, "Qwen3_5TextForCausalLM", ("Qwen3_5ForConditionalGeneration",)),
+                   AddMember("Y", 5, "P1", ("P",)), AddMember("Y", 5, "P2", ("P",)), AddMember("Y", 5, "P3", ("P",))],
+          src('''
+        X = [
+            "Qwen3_5ForConditionalGeneration",
+            "Qwen3_5ForCausalLM",
+            "Qwen3_5TextForCausalLM",
+            "Other",
+        ]
+        Y = ("P", "P1", "P2", "P3", "Q")
+    '''))
+
+
 def test_requests_accept_peers_as_a_list():
     request = AddMember("X", 1, "C", ["A"])  # type: ignore[arg-type]
     assert request.peers == ("A",) and hash(request)
