@@ -27,9 +27,12 @@ class Model:
     """The resolved project: what the rules and `archsync show` look at."""
 
     collections: Tuple[Collection, ...]  # guarded or named by a contract
-    families: Tuple[Predicate, ...]
+    families: Tuple[Predicate, ...]  # lineage and configured families, type families included
     predicates: Dict[str, Predicate]  # every resolved predicate, by name
     registered: Dict[str, Occurrence]
+    named: Dict[str, Collection]  # collections the configuration names, by the name it uses
+    covers: Tuple[Tuple[Collection, Predicate], ...]  # (collection, family) pairs of [[cover]]
+    overlapping: Tuple[Predicate, ...]  # families ARC101 applies wherever they meet a collection
 
 
 @dataclass(frozen=True)
@@ -55,38 +58,52 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
     files = discover(config)
     cache = IndexCache(config.root / config.cache_dir, config.fingerprint()) if use_cache else None
     index = ProjectIndex(config, files, overrides, cache)
+    model = build_model(index)
+    found = _broken_files(index) + check_model(model, config) + _duplicates(index, model)
+    found = apply_exemptions(found, config.exemptions, "pyproject.toml")
+    found = attach_fixes(one_per_pair(found), model.collections, config.siblings)
+    kept = tuple(sorted(d for d in found if not suppressed(config.root, d, overrides)))
+    index.save_cache()
+    warnings = tuple(cache.warnings) if cache is not None else ()
+    return Report(config.root, config, kept, model, len(files), index.parsed, warnings)
+
+
+def build_model(index: ProjectIndex) -> Model:
+    """Resolve registrations, predicates, families and collections across modules."""
+    config = index.config
     resolver = Resolver(index)
     registered = _registered(index, resolver)
     predicates = _predicates(index, resolver, frozenset(registered))
     typed = _type_families(index, registered)
     predicates.update({p.subject: p for p in typed if p.subject not in predicates})
-    families = tuple(
+    overlapping = tuple(
         p for p in predicates.values()
         if matches_pattern(config.families, p.path, p.subject) or names_lineage(p.subject, p.names)
     )
     named = {name: _named_collection(index, resolver, name) for name in config.named_collections}
-    guarded = _guarded_collections(index, resolver)
-    collections = tuple(dict.fromkeys(guarded + [c for c in named.values() if c is not None]))
-    covers = [(named[c], _named_family(config, predicates, f)) for cover in config.covers
-              for c in cover.collections for f in cover.families]
-    model = Model(collections, tuple(dict.fromkeys(families + tuple(typed))), predicates, registered)
+    collections = tuple(dict.fromkeys(_guarded_collections(index, resolver) + list(named.values())))
+    covers = tuple((named[c], _named_family(config, predicates, f)) for cover in config.covers
+                   for c in cover.collections for f in cover.families)
+    families = tuple(dict.fromkeys(overlapping + tuple(typed)))
+    return Model(collections, families, predicates, registered, named, covers, overlapping)
 
-    found = list(_broken_files(index))
-    found += _partly_analysed(collections, model.families)
-    found += checks.family_member_missing(collections, families, covers)
-    found += checks.sibling_variant_missing(collections, families, registered, config.siblings)
+
+def check_model(model: Model, config: Config) -> List[Diagnostic]:
+    """Every rule over the resolved model: pure, no I/O."""
+    found = _partly_analysed(model.collections, model.families)
+    found += checks.family_member_missing(model.collections, model.overlapping, model.covers)
+    found += checks.sibling_variant_missing(model.collections, model.overlapping, model.registered, config.siblings)
     for mirror in config.mirrors:
-        found += contracts.mirror_drift(mirror, [named[c] for c in mirror.collections], predicates)
+        found += contracts.mirror_drift(mirror, [model.named[c] for c in mirror.collections], model.predicates)
     for subset in config.subsets:
-        whole = None if subset.into == "registered" else named[subset.into]
-        found += contracts.subset_broken(subset, named[subset.of], whole, registered)
-    found += _hygiene(index, collections, families, registered)
-    found = apply_exemptions(found, config.exemptions, "pyproject.toml")
-    found = attach_fixes(one_per_pair(found), collections, config.siblings)
-    kept = tuple(sorted(d for d in found if not suppressed(config.root, d, overrides)))
-    index.save_cache()
-    warnings = tuple(cache.warnings) if cache is not None else ()
-    return Report(config.root, config, kept, model, len(files), index.parsed, warnings)
+        whole = None if subset.into == "registered" else model.named[subset.into]
+        found += contracts.subset_broken(subset, model.named[subset.of], whole, model.registered)
+    for collection in model.collections:
+        found += hygiene.unknown_names(collection.subject, collection.subject, collection.members.members,
+                                       model.registered)
+    for family in model.overlapping:
+        found += hygiene.unknown_names(family.subject, f"{family.subject}()", family.own, model.registered)
+    return found
 
 
 def _registered(index: ProjectIndex, resolver: Resolver) -> Dict[str, Occurrence]:
@@ -151,7 +168,7 @@ def _guarded_collections(index: ProjectIndex, resolver: Resolver) -> List[Collec
     ]
 
 
-def _named_collection(index: ProjectIndex, resolver: Resolver, name: str) -> Optional[Collection]:
+def _named_collection(index: ProjectIndex, resolver: Resolver, name: str) -> Collection:
     """The one collection a contract names (`NAME` or `path/glob.py::NAME`)."""
     matches = [
         (facts, fact) for facts in sorted(index.facts, key=lambda f: f.path)
@@ -166,13 +183,10 @@ def _named_collection(index: ProjectIndex, resolver: Resolver, name: str) -> Opt
     return resolver.collection(*matches[0])
 
 
-def _hygiene(index: ProjectIndex, collections, families, registered) -> List[Diagnostic]:
+def _duplicates(index: ProjectIndex, model: Model) -> List[Diagnostic]:
+    """ARC301 needs each literal as written, so it reads the facts, not the resolved sets."""
     found: List[Diagnostic] = []
-    for collection in collections:
-        found += hygiene.unknown_names(collection.subject, collection.subject, collection.members.members, registered)
-    for family in families:
-        found += hygiene.unknown_names(family.subject, f"{family.subject}()", family.own, registered)
-    by_place = {(c.path, c.subject) for c in collections} | {(f.path, f.subject) for f in families}
+    by_place = {(c.path, c.subject) for c in model.collections} | {(f.path, f.subject) for f in model.overlapping}
     for facts in index.facts:
         for fact in facts.collections:
             if (facts.path, fact.name) in by_place:
