@@ -300,7 +300,7 @@ def _only_keys(item: Dict[str, Any], where: str, allowed: set) -> None:
 
 def _table_line(text: str, dotted: str, index: int) -> int:
     """Line of the index-th `[[dotted]]` header, for pointing at an exemption."""
-    pattern = re.compile(r"^\s*\[\[\s*" + r"\s*\.\s*".join(re.escape(p) for p in dotted.split(".")) + r"\s*\]\]", re.M)
+    pattern = re.compile(r"^[ \t]*\[\[\s*" + r"\s*\.\s*".join(re.escape(p) for p in dotted.split(".")) + r"\s*\]\]", re.M)
     matches = list(pattern.finditer(text))
     if index < len(matches):
         return text.count("\n", 0, matches[index].start()) + 1

@@ -80,9 +80,12 @@ def build_model(index: ProjectIndex) -> Model:
         p for p in predicates.values()
         if matches_pattern(config.families, p.path, p.subject) or names_lineage(p.subject, p.names)
     )
-    named = {name: _named_collection(index, resolver, name) for name in config.named_collections}
+    named = {name: _named_collection(index, resolver, name, where) for name, where in _contract_names(config)}
+    for mirror in config.mirrors:
+        for family in mirror.families:
+            _named_family(config, predicates, family, f"{mirror.origin}.families")
     collections = tuple(dict.fromkeys(_guarded_collections(index, resolver) + list(named.values())))
-    covers = tuple((named[c], _named_family(config, predicates, f)) for cover in config.covers
+    covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families")) for cover in config.covers
                    for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
     return Model(collections, families, predicates, registered, named, covers, overlapping)
@@ -121,10 +124,7 @@ def _registered(index: ProjectIndex, resolver: Resolver) -> Dict[str, Occurrence
 
 
 def _qualified_registry(index: ProjectIndex, resolver: Resolver, registry: str) -> Collection:
-    try:
-        return _named_collection(index, resolver, registry)
-    except ConfigError as exc:
-        raise ConfigError(f"{exc} (in tool.archsync.registries)") from None
+    return _named_collection(index, resolver, registry, f"{Path(index.config.source).name}: tool.archsync.registries")
 
 
 def _predicates(index: ProjectIndex, resolver: Resolver, universe: frozenset) -> Dict[str, Predicate]:
@@ -150,12 +150,34 @@ def _type_families(index: ProjectIndex, registered: Dict[str, Occurrence]) -> Li
     return [type_family(classes, facts, fact, registered, modules) for facts, fact in chosen]
 
 
-def _named_family(config: Config, predicates: Dict[str, Predicate], name: str) -> Predicate:
+def _contract_names(config: Config) -> List[Tuple[str, str]]:
+    """(collection name, the configuration key that names it), first mention of each."""
+    named: Dict[str, str] = {}
+    for mirror in config.mirrors:
+        for name in mirror.collections:
+            named.setdefault(name, f"{mirror.origin}.collections")
+    for cover in config.covers:
+        for name in cover.collections:
+            named.setdefault(name, f"{cover.origin}.collections")
+    for subset in config.subsets:
+        named.setdefault(subset.of, f"{subset.origin}.of")
+        if subset.into != "registered":
+            named.setdefault(subset.into, f"{subset.origin}.in")
+    return list(named.items())
+
+
+def _named_family(config: Config, predicates: Dict[str, Predicate], name: str, where: str) -> Predicate:
     found = [p for p in predicates.values() if matches_pattern([name], p.path, p.subject)]
     if len(found) != 1:
         what = "no predicate" if not found else "several predicates"
-        raise ConfigError(f"{config.source}: tool.archsync.cover: {what} named {name!r} in the project")
+        raise ConfigError(f"{_in_file(config, where)}: {what} named {name!r} in the project")
     return found[0]
+
+
+def _in_file(config: Config, where: str) -> str:
+    """A contract's origin as an error names it: the project's file by its full path."""
+    label = Path(config.source).name + ": "
+    return config.source + ": " + where[len(label):] if where.startswith(label) else where
 
 
 def _guarded_collections(index: ProjectIndex, resolver: Resolver) -> List[Collection]:
@@ -168,17 +190,17 @@ def _guarded_collections(index: ProjectIndex, resolver: Resolver) -> List[Collec
     ]
 
 
-def _named_collection(index: ProjectIndex, resolver: Resolver, name: str) -> Collection:
-    """The one collection a contract names (`NAME` or `path/glob.py::NAME`)."""
+def _named_collection(index: ProjectIndex, resolver: Resolver, name: str, where: str) -> Collection:
+    """The one collection a contract names (`NAME` or `path/glob.py::NAME`); `where` is its key."""
     matches = [
         (facts, fact) for facts in sorted(index.facts, key=lambda f: f.path)
         for fact in facts.collections if matches_pattern([name], facts.path, fact.name)
     ]
     if not matches:
-        raise ConfigError(f"{index.config.source}: no module-level collection named {name!r} in the project")
+        raise ConfigError(f"{_in_file(index.config, where)}: no collection named {name!r} in the project")
     if len(matches) > 1:
-        where = ", ".join(f"{facts.path}::{fact.name}" for facts, fact in matches[:4])
-        raise ConfigError(f"{index.config.source}: {name!r} names several collections ({where}); "
+        found = ", ".join(f"{facts.path}::{fact.name}" for facts, fact in matches[:4])
+        raise ConfigError(f"{_in_file(index.config, where)}: {name!r} names several collections ({found}); "
                           f"write it as 'path/to/module.py::NAME'")
     return resolver.collection(*matches[0])
 
@@ -210,7 +232,8 @@ def _partly_analysed(collections, families) -> List[Diagnostic]:
         more = f"; and {len(unknown) - 3} more" if len(unknown) > 3 else ""
         found.append(Diagnostic(
             path, line, column, "ARC901",
-            f"{label} is only partly analysed: {reasons}{more} ({count} names read still take part)",
+            f"{label} is only partly analysed: {reasons}{more} "
+            f"({count} name{' read still takes' if count == 1 else 's read still take'} part)",
             subject=subject,
         ))
     return found

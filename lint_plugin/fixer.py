@@ -89,6 +89,7 @@ _NEWLINE = re.compile(r"\r\n?|\n")
 _COLLECTION_CALLS = ("set", "frozenset", "tuple", "list", "sorted")
 _EMPTY_CALL_WRAP = {"set": ("{", "}"), "frozenset": ("{", "}"), "list": ("[", "]"), "tuple": ("(", ",)")}
 _DID_NOT_PARSE = "internal error: the edit did not parse"
+_CONTAINERS = (cst.Set, cst.List, cst.Tuple, cst.Dict, cst.Call)
 
 
 class _Refuse(Exception):
@@ -111,7 +112,7 @@ def apply_fixes(source: bytes, requests: Sequence[Request]) -> FixResult:
     applied: Dict[int, object] = {}
     refused: Dict[int, Refusal] = {}
     composed: List[_Edit] = []  # against the original text
-    added: Set[str] = set()  # names this run has added, kept in request order after a shared peer
+    added: Set[Tuple[str, str]] = set()  # (collection, name) added so far: kept in request order
     pending = list(enumerate(requests))
     while pending:
         planned: List[_Edit] = []
@@ -130,7 +131,7 @@ def apply_fixes(source: bytes, requests: Sequence[Request]) -> FixResult:
             planned.extend(edits)
             applied[index] = request
             if isinstance(request, AddMember):
-                added.add(request.name)
+                added.add((request.collection, request.name))
         if not planned:
             break
         composed = _compose(composed, doc.text, planned)
@@ -177,7 +178,7 @@ class _Document:
         self.starts = _line_starts(text)
         self.codes = codes if codes is not None else [module.code_for_node(stmt) for stmt in module.body]
         position = sum(len(module.code_for_node(line)) for line in module.header)
-        self.offsets = []
+        self.offsets: List[int] = []
         for code in self.codes:
             self.offsets.append(position)
             position += len(code)
@@ -559,13 +560,13 @@ def _item(span: _Span, element: cst.CSTNode, kind: str) -> _Item:
 
 # -- planning -----------------------------------------------------------------------------------
 
-def _plan(doc: _Document, request: Request, offset: int, added: Set[str]) -> List[_Edit]:
+def _plan(doc: _Document, request: Request, offset: int, added: Set[Tuple[str, str]]) -> List[_Edit]:
     if isinstance(request, AddMember):
         return _plan_add(doc, request, offset, added)
     return _plan_remove(doc, request, offset)
 
 
-def _plan_add(doc: _Document, request: AddMember, offset: int, added: Set[str]) -> List[_Edit]:
+def _plan_add(doc: _Document, request: AddMember, offset: int, added: Set[Tuple[str, str]]) -> List[_Edit]:
     nodes, decorator, span = _target(doc, request, offset)
     containers = [_container(doc.text, span, node, decorator) for node in nodes]
     name, label = request.name, request.collection
@@ -580,7 +581,7 @@ def _plan_add(doc: _Document, request: AddMember, offset: int, added: Set[str]) 
         hits = [(c, i) for c in containers for i, item in enumerate(c.items) if item.key == peer]
         if hits:
             container, anchor = hits[0]
-            while anchor + 1 < len(container.items) and container.items[anchor + 1].key in added:
+            while anchor + 1 < len(container.items) and (label, container.items[anchor + 1].key) in added:
                 anchor += 1  # after the names added before this one, not between them and the peer
             break
     element = _element_text(doc.text, container, anchor, name, label, containers)
@@ -636,7 +637,9 @@ def _simple(node: cst.BaseExpression) -> bool:
     return False
 
 
-def _style(container: _Container, anchor: Optional[int], containers: Sequence[_Container]) -> Optional[cst.SimpleString]:
+def _style(container: _Container, anchor: Optional[int],
+           containers: Sequence[_Container]) -> Optional[cst.SimpleString]:
+    """The string to copy quotes from: the peer's, else the first in the literal."""
     if anchor is not None and container.items[anchor].string is not None:
         return container.items[anchor].string
     for candidate in [container, *containers]:
@@ -755,7 +758,7 @@ def _plan_remove(doc: _Document, request: RemoveMember, offset: int) -> List[_Ed
     line = doc.line_of(offset)
     counts = []
     for node, _ in _walk(root):
-        if not isinstance(node, (cst.Set, cst.List, cst.Tuple, cst.Dict, cst.Call)) or not _on_line(doc, span, node, line):
+        if not isinstance(node, _CONTAINERS) or not _on_line(doc, span, node, line):
             continue
         container = _container(doc.text, span, node, isinstance(node, cst.Call))
         for index, item in enumerate(container.items):

@@ -48,7 +48,7 @@ class Prefilter:
         name = config.name_pattern.encode()
         self.quoted = (re.compile(rb'"(%s)"' % name), re.compile(rb"'(%s)'" % name))
         # Literal first bytes again keep these fast (an alternation at the start is ~6x slower).
-        self.references = (re.compile(rb" in (_*[A-Z][A-Z0-9]*_[A-Z0-9_]+)\b"),
+        self.references = (re.compile(rb" in \(?\s*(?:\w+\.)*(\w+)"),
                            re.compile(rb"return (\w+)\("), re.compile(rb" or (\w+)\("))
         self.registration = re.compile(
             rb"^(?:%s)[ \t]*(?::[^=\n]*)?=(?!=)" % b"|".join(re.escape(t) for t in self.registry_tokens) if self.registry_tokens else rb"(?!x)x",

@@ -89,12 +89,16 @@ def _dict_literal(ctx: ModuleContext, node: ast.Dict, local: Dict[str, ast.expr]
 
 def _call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
     func = node.func
-    name = dotted_name(func)
     if isinstance(func, ast.Name) and func.id in _COLLECTION_CALLS and not node.keywords:
         if not node.args:
             return (Literal(()),)
         if len(node.args) == 1:
-            return collection_parts(ctx, node.args[0], local, depth + 1)
+            inner = collection_parts(ctx, node.args[0], local, depth + 1)
+            if inner is None and isinstance(node.args[0], ast.Call):
+                env = _environment_read(node.args[0])
+                if env is not None:
+                    return (Unknown(f"read from an environment variable by {dotted_name(env.func)}()", env.lineno),)
+            return inner
         return None
     if isinstance(func, ast.Name) and func.id == "dict":
         return _dict_call(ctx, node, local, depth)
@@ -106,8 +110,17 @@ def _call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth:
         for arg in node.args:
             parts.extend(operand(ctx, arg, local, depth))
         return tuple(parts)
-    if name in _ENV_CALLS:
-        return (Unknown(f"read from an environment variable by {name}()", node.lineno),)
+    env = _environment_read(node)
+    if env is not None:
+        return (Unknown(f"read from an environment variable by {dotted_name(env.func)}()", env.lineno),)
+    return None
+
+
+def _environment_read(node: ast.expr) -> Optional[ast.Call]:
+    """An `os.environ.get(...)` / `os.getenv(...)` anywhere inside a call expression."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call) and dotted_name(child.func) in _ENV_CALLS:
+            return child
     return None
 
 
