@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence
 
 from . import __version__
-from .formats import FORMATS
+FORMATS = ("text", "json", "github", "sarif")  # as lint_plugin.formats renders them
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 

@@ -10,7 +10,6 @@ from . import __version__
 from .codes import RULES
 from .diagnostics import Diagnostic
 
-FORMATS = ("text", "json", "github", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 

@@ -19,8 +19,10 @@ def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[s
     """True when the reported line carries a `# noqa` that covers the diagnostic's code."""
     data = overrides.get(diagnostic.path) if overrides else None
     text = data.decode("utf-8", "replace") if data is not None else _text(str(root / diagnostic.path))
+    if "noqa" not in text.lower():
+        return False  # the common case: nothing to read, no tokenizing
     lines = text.splitlines(keepends=True)
-    if any(_NOQA_FILE.match(line) for line in lines):
+    if _file_noqa(text):
         return True
     if not 0 < diagnostic.line <= len(lines):
         return False
@@ -32,6 +34,11 @@ def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[s
         return True
     listed = [c for c in re.split(r"[,\s]", codes) if c]
     return diagnostic.code in listed or diagnostic.code.startswith(tuple(listed))
+
+
+@lru_cache(maxsize=64)
+def _file_noqa(text: str) -> bool:
+    return any(_NOQA_FILE.match(line) for line in text.splitlines())
 
 
 @lru_cache(maxsize=256)

@@ -1,0 +1,486 @@
+"""`archsync lsp`: a real client session over stdio with the installed console script.
+
+The client here is a few lines of JSON-RPC with Content-Length framing, as an editor
+speaks it: it opens buffers, edits them without saving, asks for code actions and
+applies the returned WorkspaceEdit itself (UTF-16 positions), exactly as VS Code or
+Neovim would. Every wait has a deadline, so a silent server fails the test instead of
+hanging it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+import pytest
+
+from conftest import ARCHSYNC, SOURCE_FIXTURES, copy_tree
+
+pytest.importorskip("pygls", reason="the language server needs the 'lsp' extra (pygls)")
+
+TIMEOUT = 60.0  # seconds for any one answer (a cold engine run is well under a second)
+OVERRIDES = "sglang/srt/arg_groups/overrides.py"
+MODEL_CONFIG = "sglang/srt/configs/model_config.py"
+QWEN3_NEXT = "sglang/srt/models/qwen3_next.py"
+IS_QWEN3_5 = "is_qwen3_5() (sglang/srt/configs/model_config.py:18)"
+
+
+class ServerGone(AssertionError):
+    pass
+
+
+class Client:
+    """A minimal LSP client: framing, request/response matching, notifications kept in order."""
+
+    def __init__(self, cwd: Path, stderr_path: Path) -> None:
+        env = dict(os.environ)
+        env.pop("PYTHONPATH", None)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        self.stderr_path = stderr_path
+        self._stderr = open(stderr_path, "wb")
+        self.proc = subprocess.Popen([str(ARCHSYNC), "lsp"], cwd=str(cwd), env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self._stderr)
+        self._inbox: "queue.Queue[Optional[Dict[str, Any]]]" = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self._next_id = 0
+        self.seen: List[Dict[str, Any]] = []  # every message from the server, in order
+        self.server_requests: List[Dict[str, Any]] = []
+
+    # -- wire ---------------------------------------------------------------------------------
+
+    def _read(self) -> None:
+        stream = self.proc.stdout
+        try:
+            while True:
+                headers = {}
+                while True:
+                    line = stream.readline()
+                    if not line:
+                        return
+                    line = line.strip()
+                    if not line:
+                        break
+                    key, _, value = line.decode("ascii").partition(":")
+                    headers[key.strip().lower()] = value.strip()
+                body = stream.read(int(headers["content-length"]))
+                self._inbox.put(json.loads(body.decode("utf-8")))
+        finally:
+            self._inbox.put(None)
+
+    def _send(self, message: Dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method: str, params: Any) -> int:
+        """Send a notification; returns how many server messages had arrived before it."""
+        self._send({"method": method, "params": params})
+        return len(self.seen)
+
+    def request(self, method: str, params: Any) -> Any:
+        self._next_id += 1
+        ident = self._next_id
+        self._send({"id": ident, "method": method, "params": params})
+        reply = self.wait(lambda m: m.get("id") == ident and "method" not in m, f"the reply to {method}")
+        assert "error" not in reply, reply
+        return reply.get("result")
+
+    def wait(self, predicate: Callable[[Dict[str, Any]], bool], what: str, after: int = 0,
+             timeout: float = TIMEOUT) -> Dict[str, Any]:
+        """The first server message (at index >= after) for which predicate holds."""
+        for message in self.seen[after:]:
+            if predicate(message):
+                return message
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"no {what} within {timeout}s; got {self.seen[after:]}\n{self.stderr()}")
+            try:
+                message = self._inbox.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if message is None:
+                self._inbox.put(None)
+                raise ServerGone(f"server closed stdout while waiting for {what}\n{self.stderr()}")
+            self.seen.append(message)
+            if "method" in message and "id" in message:  # a request from the server: answer it
+                self.server_requests.append(message)
+                self._send({"id": message["id"], "result": None})
+            if len(self.seen) > after and predicate(message):
+                return message
+
+    def stderr(self) -> str:
+        self._stderr.flush()
+        return "--- server stderr\n" + self.stderr_path.read_text(encoding="utf-8", errors="replace")
+
+    # -- LSP ------------------------------------------------------------------------------------
+
+    def diagnostics(self, uri: str, after: int, version: Optional[int] = None) -> List[Dict[str, Any]]:
+        """The first diagnostics published for uri after message index `after` (and for `version`)."""
+        message = self.wait(
+            lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+            and (version is None or m["params"].get("version") == version),
+            f"diagnostics for {uri} (version {version})", after)
+        return message["params"]["diagnostics"]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self._stderr.close()
+
+
+def apply_edits(text: str, edits: List[Dict[str, Any]]) -> str:
+    """Apply LSP TextEdits (0-based lines, UTF-16 columns, all against `text`) as an editor does."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(position: Dict[str, int]) -> int:
+        line = position["line"]
+        if line >= len(lines):
+            return len(text)
+        content = lines[line].rstrip("\r\n")
+        units = 0
+        for index, char in enumerate(content):
+            if units >= position["character"]:
+                return starts[line] + index
+            units += 2 if ord(char) > 0xFFFF else 1
+        assert units >= position["character"], f"character {position} past the end of line {content!r}"
+        return starts[line] + len(content)
+
+    spans = sorted(((offset(e["range"]["start"]), offset(e["range"]["end"]), e["newText"]) for e in edits),
+                   reverse=True)
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def edits_for(edit: Dict[str, Any], uri: str, version: int) -> List[Dict[str, Any]]:
+    """The TextEdits of a WorkspaceEdit for one document, checking the version it was made for."""
+    if edit.get("documentChanges"):
+        (change,) = edit["documentChanges"]
+        assert change["textDocument"] == {"uri": uri, "version": version}, change
+        return change["edits"]
+    return edit["changes"][uri]
+
+
+def span(line: int, start: int, end: int) -> Dict[str, Any]:
+    return {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}
+
+
+def arc101(member: str, collection: str, line: int, families: str = IS_QWEN3_5) -> Dict[str, Any]:
+    return {
+        "range": span(line, 0, len(collection)),
+        "severity": 2,
+        "code": "ARC101",
+        "source": "archsync",
+        "message": f"'{member}' is matched by {families} but missing from {collection}",
+    }
+
+
+class Session:
+    """An initialized client with helpers for the documents it has open."""
+
+    def __init__(self, client: Client, root: Path) -> None:
+        self.client = client
+        self.root = root
+        self.text: Dict[str, str] = {}
+        self.version: Dict[str, int] = {}
+
+    def uri(self, rel: str) -> str:
+        return (self.root / rel).as_uri()
+
+    def open(self, rel: str) -> int:
+        self.text[rel] = (self.root / rel).read_text(encoding="utf-8")
+        self.version[rel] = 1
+        return self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.uri(rel), "languageId": "python", "version": 1, "text": self.text[rel]}})
+
+    def change(self, rel: str, text: str) -> int:
+        """An edit that is not saved: the server is sent the whole new text (full sync)."""
+        self.text[rel] = text
+        self.version[rel] += 1
+        return self.client.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri(rel), "version": self.version[rel]},
+            "contentChanges": [{"text": text}]})
+
+    def diagnostics(self, rel: str, after: int) -> List[Dict[str, Any]]:
+        """What the first check after message index `after` published for rel's current version."""
+        return self.client.diagnostics(self.uri(rel), after, self.version[rel])
+
+    def settle(self, after: int) -> Dict[str, List[Dict[str, Any]]]:
+        """Each open document's diagnostics from the first check after `after` (one check publishes all)."""
+        return {rel: self.diagnostics(rel, after) for rel in self.version}
+
+    def code_actions(self, rel: str, diagnostic: Optional[Dict[str, Any]], only: List[str]) -> List[Dict[str, Any]]:
+        end = len(self.text[rel].splitlines())
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": end, "character": 0}}
+        return self.client.request("textDocument/codeAction", {
+            "textDocument": {"uri": self.uri(rel)},
+            "range": diagnostic["range"] if diagnostic else whole,
+            "context": {"diagnostics": [diagnostic] if diagnostic else [], "only": only},
+        }) or []
+
+    def apply(self, rel: str, action: Dict[str, Any]) -> int:
+        edits = edits_for(action["edit"], self.uri(rel), self.version[rel])
+        return self.change(rel, apply_edits(self.text[rel], edits))
+
+
+@pytest.fixture
+def session(tmp_path):
+    root = copy_tree(SOURCE_FIXTURES / "sglang_qwen3_5" / "bug", tmp_path / "bug").resolve()
+    client = Client(tmp_path, tmp_path / "server.stderr")
+    try:
+        result = client.request("initialize", {
+            "processId": os.getpid(),
+            "rootUri": root.as_uri(),
+            "capabilities": {
+                "general": {"positionEncodings": ["utf-16"]},
+                "workspace": {"workspaceEdit": {"documentChanges": True}},
+                "textDocument": {
+                    "publishDiagnostics": {"versionSupport": True},
+                    "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {
+                        "valueSet": ["quickfix", "source", "source.fixAll"]}}},
+                },
+            },
+            "initializationOptions": {"debounce": 0.05},
+            "workspaceFolders": [{"uri": root.as_uri(), "name": "bug"}],
+        })
+        capabilities = result["capabilities"]
+        assert capabilities["codeActionProvider"]["codeActionKinds"] == ["quickfix", "source.fixAll.archsync"], result
+        assert capabilities.get("positionEncoding", "utf-16") == "utf-16", result
+        assert result["serverInfo"]["name"] == "archsync", result
+        client.notify("initialized", {})
+        yield Session(client, root)
+    finally:
+        client.close()
+
+
+def shut_down(session: Session) -> None:
+    client = session.client
+    assert client.request("shutdown", None) is None
+    client.notify("exit", None)
+    assert client.proc.wait(timeout=30) == 0, client.stderr()
+    assert "Traceback" not in client.stderr(), client.stderr()
+
+
+def test_open_fix_and_unsaved_edits(session):
+    on_disk = {rel: (session.root / rel).read_bytes() for rel in (OVERRIDES, MODEL_CONFIG, QWEN3_NEXT)}
+
+    # Open the seed bug's overrides.py: the four ARC101 findings, each spanning the collection's name.
+    mark = session.open(OVERRIDES)
+    found = session.diagnostics(OVERRIDES, mark)
+    assert session.text[OVERRIDES].splitlines()[34].startswith("_MAMBA_RADIX_CACHE_ARCHS = frozenset(")
+    assert session.text[OVERRIDES].splitlines()[47].startswith("_MAMBA_EXTRA_BUFFER_ARCHS = frozenset(")
+    assert found == [
+        arc101("Qwen3_5ForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS", 34),
+        arc101("Qwen3_5MoeForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS", 34),
+        arc101("Qwen3_5ForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 47),
+        arc101("Qwen3_5MoeForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 47),
+    ]
+    assert found[0]["range"] == span(34, 0, 24)
+    assert found[2]["range"] == span(47, 0, 25)
+
+    # Ask for the quick fix of the first one, apply its edit to the buffer, send the change.
+    actions = session.code_actions(OVERRIDES, found[0], ["quickfix"])
+    assert [(a["title"], a["kind"], a["diagnostics"]) for a in actions] == [
+        ("Add 'Qwen3_5ForCausalLM' to _MAMBA_RADIX_CACHE_ARCHS", "quickfix", [found[0]])]
+    before = session.text[OVERRIDES]
+    mark = session.apply(OVERRIDES, actions[0])
+    assert session.text[OVERRIDES] == before.replace(
+        '        "Qwen3_5ForConditionalGeneration",\n',
+        '        "Qwen3_5ForConditionalGeneration",\n        "Qwen3_5ForCausalLM",\n', 1)
+    assert session.diagnostics(OVERRIDES, mark) == [
+        arc101("Qwen3_5MoeForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS", 34),
+        arc101("Qwen3_5ForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 48),
+        arc101("Qwen3_5MoeForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 48),
+    ]
+
+    # "Fix all" in one edit: nothing left in the file.
+    (fix_all,) = session.code_actions(OVERRIDES, None, ["source.fixAll"])
+    assert fix_all["kind"] == "source.fixAll.archsync" and len(fix_all["diagnostics"]) == 3, fix_all
+    mark = session.apply(OVERRIDES, fix_all)
+    assert session.diagnostics(OVERRIDES, mark) == []
+    assert session.text[OVERRIDES].splitlines()[49].startswith("_MAMBA_EXTRA_BUFFER_ARCHS = frozenset(")
+
+    # An unsaved edit in another buffer speaks at once, in that buffer ...
+    mark = session.open(MODEL_CONFIG)
+    assert session.settle(mark) == {OVERRIDES: [], MODEL_CONFIG: []}
+    old = 'return _hf_arch(config) in ("Qwen3NextForCausalLM",)'
+    new = 'return _hf_arch(config) in ("Qwen3NextForCausalLM", "Qwen3NextMtpForCausalLM")'
+    assert session.text[MODEL_CONFIG].splitlines()[14] == "    " + old
+    mark = session.change(MODEL_CONFIG, session.text[MODEL_CONFIG].replace(old, new))
+    assert session.settle(mark) == {OVERRIDES: [], MODEL_CONFIG: [{
+        "range": span(14, 56, 81), "severity": 2, "code": "ARC201", "source": "archsync",
+        "message": "'Qwen3NextMtpForCausalLM' in is_qwen3_next() is not a registered architecture; "
+                   "did you mean 'Qwen3NextForCausalLM'?",
+    }]}
+    # ... and registering the new variant in a third unsaved buffer breaks both whitelists
+    # in the first one: every open buffer stands in for its file.
+    mark = session.open(QWEN3_NEXT)
+    assert session.settle(mark)[QWEN3_NEXT] == []
+    registered = session.text[QWEN3_NEXT].replace(
+        "EntryClass = Qwen3NextForCausalLM",
+        "class Qwen3NextMtpForCausalLM(Qwen3NextForCausalLM):\n    pass\n\n\n"
+        "EntryClass = [Qwen3NextForCausalLM, Qwen3NextMtpForCausalLM]")
+    assert registered != session.text[QWEN3_NEXT]
+    mark = session.change(QWEN3_NEXT, registered)
+    is_qwen3_next = "is_qwen3_next() (sglang/srt/configs/model_config.py:14)"
+    assert session.settle(mark) == {
+        OVERRIDES: [
+            arc101("Qwen3NextMtpForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS", 34, is_qwen3_next),
+            arc101("Qwen3NextMtpForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 49, is_qwen3_next),
+        ],
+        MODEL_CONFIG: [],
+        QWEN3_NEXT: [],
+    }
+
+    # Closing the buffer that registers it: cleared there, and the file on disk counts again.
+    mark = session.client.notify("textDocument/didClose", {"textDocument": {"uri": session.uri(QWEN3_NEXT)}})
+    assert session.client.diagnostics(session.uri(QWEN3_NEXT), mark) == []
+    del session.version[QWEN3_NEXT]
+    after_close = session.settle(mark)
+    assert after_close[OVERRIDES] == []
+    assert [d["code"] for d in after_close[MODEL_CONFIG]] == ["ARC201"]
+
+    # Nothing was ever written to disk.
+    assert {rel: (session.root / rel).read_bytes() for rel in on_disk} == on_disk
+    shut_down(session)
+
+
+def test_positions_are_utf16_code_units(session):
+    """A line with a character outside the BMP: LSP columns count it as two UTF-16 units."""
+    mark = session.open(OVERRIDES)
+    session.diagnostics(OVERRIDES, mark)
+    old = '_NSA_PREFILL_CP_ARCHS = frozenset({"DeepseekV32ForCausalLM"})'
+    new = '_NSA_PREFILL_CP_ARCHS = frozenset({"DeepseekV32ForCausalLM", "\U0001F642", "DeepseekV32ForCausalLM"})'
+    lines = session.text[OVERRIDES].splitlines()
+    line = lines.index(old)
+    mark = session.change(OVERRIDES, session.text[OVERRIDES].replace(old, new))
+    duplicate = [d for d in session.diagnostics(OVERRIDES, mark) if d["code"] == "ARC301"]
+    # The second "DeepseekV32ForCausalLM" starts at code point 66 of the line: UTF-16 unit 67.
+    assert new.index('"DeepseekV32ForCausalLM"})') == 66
+    assert duplicate == [{
+        "range": span(line, 67, 67 + len('"DeepseekV32ForCausalLM"')), "severity": 2, "code": "ARC301",
+        "source": "archsync",
+        "message": f"'DeepseekV32ForCausalLM' is listed twice in _NSA_PREFILL_CP_ARCHS (first at line {line + 1})",
+    }]
+    (action,) = session.code_actions(OVERRIDES, duplicate[0], ["quickfix"])
+    assert action["title"] == "Remove the duplicate 'DeepseekV32ForCausalLM' from _NSA_PREFILL_CP_ARCHS"
+    (edit,) = edits_for(action["edit"], session.uri(OVERRIDES), session.version[OVERRIDES])
+    assert edit == {"range": span(line, 65, 91), "newText": ""}, edit
+    mark = session.apply(OVERRIDES, action)
+    assert session.text[OVERRIDES].splitlines()[line] == \
+        '_NSA_PREFILL_CP_ARCHS = frozenset({"DeepseekV32ForCausalLM", "\U0001F642"})'
+    assert not [d for d in session.diagnostics(OVERRIDES, mark) if d["code"] == "ARC301"]
+    shut_down(session)
+
+
+def test_a_configuration_error_is_shown_once_and_never_stops_the_server(session):
+    mark = session.open(OVERRIDES)
+    assert len(session.diagnostics(OVERRIDES, mark)) == 4
+    pyproject = session.root / "pyproject.toml"
+    good = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(good + "\n[tool.archsync]\nbogus = 1\n", encoding="utf-8")
+    saved = {"textDocument": {"uri": session.uri(OVERRIDES)}}
+    mark = session.client.notify("textDocument/didSave", saved)
+    shown = session.client.wait(lambda m: m.get("method") == "window/showMessage", "a showMessage", mark)
+    assert shown["params"]["type"] == 1, shown  # Error
+    assert shown["params"]["message"].startswith("archsync: "), shown
+    assert "tool.archsync.bogus: unknown key" in shown["params"]["message"], shown
+    session.client.notify("textDocument/didSave", saved)
+    session.client.notify("textDocument/didSave", saved)
+
+    # Repaired: diagnostics flow again, and the error was shown only once.
+    pyproject.write_text(good, encoding="utf-8")
+    mark2 = session.client.notify("textDocument/didSave", saved)
+    assert len(session.diagnostics(OVERRIDES, mark2)) == 4
+    messages = [m for m in session.client.seen[mark:] if m.get("method") == "window/showMessage"]
+    assert len(messages) == 1, messages
+    published = [m for m in session.client.seen[mark:mark2] if m.get("method") == "textDocument/publishDiagnostics"]
+    assert published == [], published  # nothing new while the configuration was broken
+    shut_down(session)
+
+
+def test_files_outside_python_or_outside_a_project_are_left_alone(session, tmp_path):
+    loose = tmp_path / "elsewhere" / "notes.txt"
+    loose.parent.mkdir()
+    loose.write_text("Qwen3_5ForCausalLM\n", encoding="utf-8")
+    mark = session.client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": loose.as_uri(), "languageId": "plaintext", "version": 1, "text": loose.read_text()}})
+    mark2 = session.open(OVERRIDES)
+    assert len(session.diagnostics(OVERRIDES, mark2)) == 4
+    assert not [m for m in session.client.seen[mark:] if m.get("method") == "textDocument/publishDiagnostics"
+                and m["params"]["uri"] == loose.as_uri()]
+    shut_down(session)
+
+
+def test_without_pygls_the_command_says_what_to_install(tmp_path):
+    """`archsync lsp` with pygls hidden: a clear error and exit 2, no traceback."""
+    shadow = tmp_path / "shadow"
+    (shadow / "pygls").mkdir(parents=True)
+    (shadow / "pygls" / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'pygls'\", name='pygls')\n")
+    env = dict(os.environ, PYTHONPATH=str(shadow))
+    proc = subprocess.run([str(ARCHSYNC), "lsp"], cwd=str(tmp_path), env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2, proc
+    assert "pip install 'flake8-archsync[lsp]'" in proc.stderr, proc
+    assert "Traceback" not in proc.stderr, proc
+
+
+def test_position_conversion():
+    """Engine (1-based line, code point column) -> LSP (0-based line, UTF-16 units), LSP line breaks only."""
+    from lsprotocol.types import Position, Range
+
+    from lint_plugin.lsp import Positions
+
+    text = "a = 1\r\nb = '\U0001F642', \"X\"\rc\x0cd = 2\n"
+    positions = Positions(text)
+    assert positions.lines == ["a = 1", "b = '\U0001F642', \"X\"", "c\x0cd = 2", ""]  # \x0c is no line break
+    assert positions.at(2, 10) == Position(line=1, character=10)  # 9 code points before it, one astral
+    assert positions.token_range(2, 10) == Range(start=Position(line=1, character=10),
+                                                 end=Position(line=1, character=13))  # the string "X"
+    assert positions.token_range(3, 3) == Range(start=Position(line=2, character=2),
+                                                end=Position(line=2, character=3))  # the name d
+    assert positions.at(99, 1) == Position(line=3, character=0)  # clamped to the end of the text
+    assert positions.at(1, 99) == Position(line=0, character=5)  # clamped to the end of the line
+    # The engine does not count a byte-order mark; the editor's first line holds it.
+    with_bom = Positions("\ufeffX = 'A'\n")
+    assert with_bom.token_range(1, 5) == Range(start=Position(line=0, character=5), end=Position(line=0, character=8))
+
+
+def test_an_engine_crash_is_logged_and_publishes_nothing(monkeypatch):
+    """Whatever the engine raises, the server logs it and keeps what it last published."""
+    import asyncio
+
+    from lsprotocol.types import MessageType
+
+    from lint_plugin import lsp
+
+    server = lsp.ArchsyncLanguageServer()
+    sent = []
+    monkeypatch.setattr(server, "open_buffers", lambda root: [lsp.OpenBuffer("file:///p/a.py", "a.py", 1, "x = 1\n")])
+    monkeypatch.setattr(server, "window_log_message", lambda p: sent.append(("log", p.type, p.message)))
+    monkeypatch.setattr(server, "window_show_message", lambda p: sent.append(("show", p.type, p.message)))
+    monkeypatch.setattr(server, "text_document_publish_diagnostics", lambda p: sent.append(("publish", p)))
+
+    def crash(root, overrides):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(lsp, "_run_engine", crash)
+    try:
+        asyncio.run(server.check(Path("/p"), 0))
+        asyncio.run(server.check(Path("/p"), 0))
+    finally:
+        server.stop()
+    assert sent == [("log", MessageType.Error, "archsync: checking /p failed: RuntimeError('engine bug')")] * 2

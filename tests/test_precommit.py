@@ -1,0 +1,234 @@
+"""The pre-commit hooks in .pre-commit-hooks.yaml, run by real `pre-commit` on temporary git repositories.
+
+pre-commit installs a hook repository from a git commit, so the current working tree of
+this repository (committed or not) is copied and committed into a temporary repository
+first. pre-commit then builds its own virtualenv and pip-installs that commit into it, as
+it would for a user: this needs a package index for the dependencies (libcst, flake8).
+
+`pre-commit try-repo` builds a fresh environment on every call (~25 s); `pre-commit run`
+with a `.pre-commit-config.yaml` (the README recipe) builds it once into PRE_COMMIT_HOME.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+from conftest import REPO, SOURCE_FIXTURES, Result, arc101, copy_tree
+
+pytest.importorskip("pre_commit", reason="needs pre-commit (pip install pre-commit)")
+
+TIMEOUT = 900
+OVERRIDES = "sglang/srt/arg_groups/overrides.py"
+IS_QWEN3_5 = [("is_qwen3_5", "sglang/srt/configs/model_config.py", 18)]
+BUG_LINES = [
+    arc101(OVERRIDES, 35, "Qwen3_5ForCausalLM", IS_QWEN3_5, "_MAMBA_RADIX_CACHE_ARCHS"),
+    arc101(OVERRIDES, 35, "Qwen3_5MoeForCausalLM", IS_QWEN3_5, "_MAMBA_RADIX_CACHE_ARCHS"),
+    arc101(OVERRIDES, 48, "Qwen3_5ForCausalLM", IS_QWEN3_5, "_MAMBA_EXTRA_BUFFER_ARCHS"),
+    arc101(OVERRIDES, 48, "Qwen3_5MoeForCausalLM", IS_QWEN3_5, "_MAMBA_EXTRA_BUFFER_ARCHS"),
+]
+CHECK_HOOK = "archsync (architecture lists in sync)"
+FIX_HOOK = "archsync fix (add missing names, drop duplicates)"
+_NO_INDEX = ("No matching distribution found", "Could not find a version that satisfies",
+             "Temporary failure in name resolution", "NewConnectionError", "Network is unreachable")
+
+
+def _env(home: Path) -> Dict[str, str]:
+    env = dict(os.environ)
+    for key in ("PYTHONPATH", "PRE_COMMIT", "PRE_COMMIT_CONFIG", "SKIP", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        env.pop(key, None)
+    env.update({
+        "PRE_COMMIT_HOME": str(home),
+        "PRE_COMMIT_COLOR": "never",
+        "GIT_AUTHOR_NAME": "archsync tests", "GIT_AUTHOR_EMAIL": "tests@archsync.invalid",
+        "GIT_COMMITTER_NAME": "archsync tests", "GIT_COMMITTER_EMAIL": "tests@archsync.invalid",
+        "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    })
+    return env
+
+
+def _git(*args: str, cwd: Path, env: Dict[str, str]) -> str:
+    proc = subprocess.run(["git", *args], cwd=str(cwd), env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"git {' '.join(args)} failed:\n{proc.stdout}{proc.stderr}"
+    return proc.stdout
+
+
+def _commit_all(root: Path, env: Dict[str, str], message: str = "snapshot") -> str:
+    if not (root / ".git").exists():
+        _git("init", "-q", "-b", "main", cwd=root, env=env)
+    _git("add", "-A", cwd=root, env=env)
+    _git("commit", "-q", "--no-verify", "-m", message, cwd=root, env=env)
+    return _git("rev-parse", "HEAD", cwd=root, env=env).strip()
+
+
+class Workspace:
+    """A hook repository (this repo's working tree, committed) and projects beside it."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.home = base / "pre-commit-home"
+        self.env = _env(self.home)
+        self.hooks = base / "hooks"
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                cwd=str(REPO), capture_output=True, check=True).stdout.decode().split("\0")
+        for rel in filter(None, listed):
+            source = REPO / rel
+            if source.is_file():  # not a tracked file deleted in the working tree
+                (self.hooks / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, self.hooks / rel)
+        assert (self.hooks / ".pre-commit-hooks.yaml").is_file()
+        self.rev = _commit_all(self.hooks, self.env)
+
+    def project(self, fixture: str, name: str) -> Path:
+        """A git repository holding a copy of a fixture tree, everything committed."""
+        root = copy_tree(SOURCE_FIXTURES / fixture, self.base / name)
+        _commit_all(root, self.env, "initial")
+        return root
+
+    def pre_commit(self, *args: str, cwd: Path) -> Result:
+        proc = subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=str(cwd), env=self.env,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+        result = Result(("pre-commit", *args), proc.returncode, proc.stdout, proc.stderr)
+        if proc.returncode != 0 and any(marker in proc.stdout + proc.stderr for marker in _NO_INDEX):
+            log = self.home / "pre-commit.log"
+            pytest.skip("pre-commit could not install the hook environment (no package index reachable):\n"
+                        + str(result) + (log.read_text() if log.exists() else ""))
+        return result
+
+    def try_repo(self, hook: str, *args: str, cwd: Path) -> Result:
+        return self.pre_commit("try-repo", str(self.hooks), hook, *args, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> Workspace:
+    return Workspace(tmp_path_factory.mktemp("precommit"))
+
+
+def hook_output(result: Result) -> List[str]:
+    """The lines a hook printed: what follows pre-commit's `- exit code:` / `- files were modified` header."""
+    lines = result.stdout.splitlines()
+    return [line for line in lines if line.startswith("sglang/") or line.startswith("archsync:")]
+
+
+def status_line(result: Result, name: str) -> str:
+    (line,) = [line for line in result.stdout.splitlines() if line.startswith(name + ".")]
+    return line
+
+
+def assert_no_traceback(result: Result) -> None:
+    assert "Traceback" not in result.stdout + result.stderr, result
+    assert "An unexpected error has occurred" not in result.stdout + result.stderr, result
+
+
+def test_manifest_defines_both_hooks_judging_the_whole_project():
+    from pre_commit.clientlib import load_manifest
+
+    hooks = {hook["id"]: hook for hook in load_manifest(str(REPO / ".pre-commit-hooks.yaml"))}
+    assert set(hooks) == {"archsync", "archsync-fix"}
+    assert hooks["archsync"]["entry"] == "archsync check"
+    assert hooks["archsync-fix"]["entry"] == "archsync fix"
+    for hook in hooks.values():
+        assert hook["language"] == "python"
+        assert hook["pass_filenames"] is False, hook  # the whole project, never just the staged files
+        assert hook["always_run"] is True, hook  # even when no Python file is staged
+        assert hook["require_serial"] is True, hook
+
+
+def test_try_repo_fails_on_the_seed_bug_with_the_four_findings(workspace):
+    project = workspace.project("sglang_qwen3_5/bug", "bug-all-files")
+    result = workspace.try_repo("archsync", "--all-files", cwd=project)
+    assert_no_traceback(result)
+    assert result.returncode == 1, result
+    assert status_line(result, CHECK_HOOK).endswith("Failed"), result
+    assert "- hook id: archsync\n- exit code: 1\n" in result.stdout, result
+    assert hook_output(result) == BUG_LINES + ["archsync: 4 problems (17 files, 2 analysed)"], result
+
+
+def test_try_repo_judges_the_whole_project_when_only_a_models_file_is_staged(workspace):
+    project = workspace.project("sglang_qwen3_5/bug", "bug-staged")
+    model = project / "sglang/srt/models/qwen3_next.py"
+    model.write_text(model.read_text(encoding="utf-8") + "\n# a comment-only change\n", encoding="utf-8")
+    _git("add", "sglang/srt/models/qwen3_next.py", cwd=project, env=workspace.env)
+    result = workspace.try_repo("archsync", cwd=project)  # staged files only: one models file
+    assert_no_traceback(result)
+    assert result.returncode == 1, result
+    assert status_line(result, CHECK_HOOK).endswith("Failed"), result
+    # The drift is in overrides.py, which is not staged: it is reported all the same.
+    assert hook_output(result)[:4] == BUG_LINES, result
+
+
+def _write_config(project: Path, workspace: Workspace) -> None:
+    """The README recipe, pointing at the local hook repository instead of GitHub."""
+    (project / ".pre-commit-config.yaml").write_text(
+        "repos:\n"
+        f"  - repo: {workspace.hooks}\n"
+        f"    rev: {workspace.rev}\n"
+        "    hooks:\n"
+        "      - id: archsync\n"
+        "      - id: archsync-fix\n"
+        "        stages: [manual]\n",
+        encoding="utf-8")
+    _git("add", ".pre-commit-config.yaml", cwd=project, env=workspace.env)
+
+
+def test_config_recipe_passes_on_the_fixed_tree_and_catches_a_models_only_commit(workspace):
+    project = workspace.project("sglang_qwen3_5/fixed", "fixed")
+    _write_config(project, workspace)
+    clean = workspace.pre_commit("run", "--all-files", cwd=project)
+    assert_no_traceback(clean)
+    assert clean.returncode == 0, clean
+    assert status_line(clean, CHECK_HOOK).endswith("Passed"), clean
+    _git("commit", "-q", "--no-verify", "-m", "pre-commit config", cwd=project, env=workspace.env)
+
+    # Nothing staged at all: the hook still runs (always_run) and passes.
+    nothing = workspace.pre_commit("run", cwd=project)
+    assert nothing.returncode == 0 and status_line(nothing, CHECK_HOOK).endswith("Passed"), nothing
+
+    # A commit that edits only models/: it unregisters a variant that two whitelists in
+    # another file (and the family predicate) still name.
+    model = project / "sglang/srt/models/qwen3_5_text.py"
+    text = model.read_text(encoding="utf-8")
+    model.write_text(text.replace("EntryClass = [Qwen3_5MoeForCausalLM, Qwen3_5ForCausalLM]",
+                                  "EntryClass = [Qwen3_5ForCausalLM]"), encoding="utf-8")
+    assert model.read_text(encoding="utf-8") != text
+    _git("add", "sglang/srt/models/qwen3_5_text.py", cwd=project, env=workspace.env)
+    broken = workspace.pre_commit("run", cwd=project)
+    assert_no_traceback(broken)
+    assert broken.returncode == 1, broken
+    assert status_line(broken, CHECK_HOOK).endswith("Failed"), broken
+    unknown = "'Qwen3_5MoeForCausalLM' in {} is not a registered architecture; did you mean 'Qwen3_5ForCausalLM'?"
+    assert hook_output(broken) == [
+        f"{OVERRIDES}:42:9: ARC201 " + unknown.format("_MAMBA_RADIX_CACHE_ARCHS"),
+        f"{OVERRIDES}:57:9: ARC201 " + unknown.format("_MAMBA_EXTRA_BUFFER_ARCHS"),
+        "sglang/srt/configs/model_config.py:23:9: ARC201 " + unknown.format("is_qwen3_5()"),
+        "archsync: 3 problems (17 files, 2 analysed)",
+    ], broken
+
+
+def test_fix_hook_edits_the_whitelists_then_the_check_hook_passes(workspace):
+    project = workspace.project("sglang_qwen3_5/bug", "bug-fix")
+    _write_config(project, workspace)
+    _git("commit", "-q", "--no-verify", "-m", "pre-commit config", cwd=project, env=workspace.env)
+    fixed = workspace.pre_commit("run", "archsync-fix", "--all-files", "--hook-stage", "manual", cwd=project)
+    assert_no_traceback(fixed)
+    assert fixed.returncode == 1, fixed  # pre-commit fails a hook that modified files
+    assert status_line(fixed, FIX_HOOK).endswith("Failed"), fixed
+    assert "- files were modified by this hook" in fixed.stdout, fixed
+    assert "archsync: fixed 4 problems in 1 file; 0 remaining" in fixed.stdout, fixed
+    changed = _git("diff", "--name-only", cwd=project, env=workspace.env).split()
+    assert changed == [OVERRIDES], fixed
+    text = (project / OVERRIDES).read_text(encoding="utf-8")
+    for collection in ("_MAMBA_RADIX_CACHE_ARCHS", "_MAMBA_EXTRA_BUFFER_ARCHS"):
+        body = text.split(f"{collection} = frozenset(", 1)[1].split("})", 1)[0]
+        assert '"Qwen3_5ForCausalLM"' in body and '"Qwen3_5MoeForCausalLM"' in body, body
+
+    _git("add", "-A", cwd=project, env=workspace.env)
+    check = workspace.pre_commit("run", cwd=project)
+    assert check.returncode == 0, check
+    assert status_line(check, CHECK_HOOK).endswith("Passed"), check
