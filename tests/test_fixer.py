@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import io
+import random
 import re
 import textwrap
 import tokenize
@@ -548,9 +549,11 @@ def test_crlf_stays_crlf():
 
 def test_bom_and_encoding_declaration_are_kept():
     source = b'\xef\xbb\xbf# -*- coding: utf-8 -*-\nX = {\n    "\xc3\xa9",\n}\n'
-    check(source, [AddMember("X", 2, "F")], b'\xef\xbb\xbf# -*- coding: utf-8 -*-\nX = {\n    "\xc3\xa9",\n    "F",\n}\n')
+    check(source, [AddMember("X", 2, "F")],
+          b'\xef\xbb\xbf# -*- coding: utf-8 -*-\nX = {\n    "\xc3\xa9",\n    "F",\n}\n')
     latin = b'# -*- coding: latin-1 -*-\n# caf\xe9\nX = ("\xe9", "A")\n'
-    result = check(latin, [AddMember("X", 3, "B", ("A",))], b'# -*- coding: latin-1 -*-\n# caf\xe9\nX = ("\xe9", "A", "B")\n')
+    result = check(latin, [AddMember("X", 3, "B", ("A",))],
+                   b'# -*- coding: latin-1 -*-\n# caf\xe9\nX = ("\xe9", "A", "B")\n')
     assert result.edits == (TextEdit(3, 14, 3, 14, ', "B"'),)
 
 
@@ -567,7 +570,8 @@ def test_file_ending_in_a_comment_without_newline():
 
 def test_call_with_space_before_its_parenthesis():
     check(b'X = frozenset ()\n', [AddMember("X", 1, "A")], b'X = frozenset ({"A"})\n')
-    check(b'@reg  ("A")  # r\ndef f(): pass\n', [AddMember("@reg:f", 1, "B")], b'@reg  ("A", "B")  # r\ndef f(): pass\n')
+    check(b'@reg  ("A")  # r\ndef f(): pass\n', [AddMember("@reg:f", 1, "B")],
+          b'@reg  ("A", "B")  # r\ndef f(): pass\n')
 
 
 def test_non_string_elements_are_kept_and_skipped():
@@ -695,6 +699,24 @@ def test_names_sharing_a_peer_keep_the_request_order():
     '''))
 
 
+def test_edits_of_several_rounds_compose_against_the_original():
+    rng = random.Random(3)
+    for _ in range(3000):
+        original = "".join(rng.choice("ab\n") for _ in range(rng.randint(0, 20)))
+        text, composed = original, []
+        for _ in range(rng.randint(1, 4)):
+            planned = []
+            for _ in range(rng.randint(1, 3)):
+                start = rng.randint(0, len(text))
+                edit = (start, min(len(text), start + rng.choice([0, 0, 1, 3])), rng.choice(["", "X", "Y\n"]))
+                if not any(fixer._touch(edit, other) for other in planned):
+                    planned.append(edit)
+            composed = fixer._compose(composed, text, planned)
+            text = fixer._splice(text, planned)
+            assert fixer._splice(original, composed) == text
+            assert all(a[1] < b[0] for a, b in zip(composed, composed[1:]))
+
+
 def test_requests_accept_peers_as_a_list():
     request = AddMember("X", 1, "C", ["A"])  # type: ignore[arg-type]
     assert request.peers == ("A",) and hash(request)
@@ -766,6 +788,7 @@ def test_property_random_literals(case, name, peers, peer_index):
     if name in members:
         assert result.source == source and result.applied == ()
         return
+    assert [element.value for element in value.elts] == expected_order(members, name, peers)
     # Every byte of the input survives in order: the edits only insert, and what they
     # insert is the new name, commas and layout whitespace.
     for edit in result.edits:
@@ -774,7 +797,29 @@ def test_property_random_literals(case, name, peers, peer_index):
         assert set(rest) <= set(", \t\r\n"), edit.new_text
         assert newline == "\r\n" or "\r" not in edit.new_text
     assert sum(name in e.new_text for e in result.edits) == 1
+    # Taking the inserted text back out of the output gives the input, byte for byte.
+    starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+    inserted = sorted((starts[e.start_line - 1] + e.start_column - 1, e.new_text) for e in result.edits)
+    stripped = new
+    for offset, new_text in inserted:  # in order: earlier insertions are already taken out
+        assert stripped[offset:offset + len(new_text)] == new_text
+        stripped = stripped[:offset] + stripped[offset + len(new_text):]
+    assert stripped.encode() == source
     assert again_is_noop(result.source, name, peers)
+
+
+def expected_order(members, name, peers):
+    """Right after the first peer present; else in sorted position if sorted; else last."""
+    for peer in peers:
+        if peer in members:
+            index = members.index(peer) + 1
+            return members[:index] + [name] + members[index:]
+    for fold in (str, str.casefold):
+        keys = [fold(m) for m in members]
+        if len(members) >= 2 and keys == sorted(keys):
+            index = sum(key <= fold(name) for key in keys)
+            return members[:index] + [name] + members[index:]
+    return members + [name]
 
 
 def again_is_noop(source: bytes, name: str, peers) -> bool:
