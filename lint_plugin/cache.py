@@ -14,7 +14,7 @@ import json
 import os
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Optional
 
@@ -37,6 +37,24 @@ class CachedFile:
     signals: Signals
     facts: Optional[FileFacts] = None
     partial: bool = False  # facts hold registrations only
+    # facts as stored, decoded only when the index needs them (most are never needed)
+    encoded: Optional[list] = field(default=None, compare=False, repr=False)
+
+    @property
+    def has_facts(self) -> bool:
+        return self.facts is not None or self.encoded is not None
+
+    def decoded(self, rel: str) -> "CachedFile":
+        """This record with its stored facts decoded; without them if they do not decode."""
+        if self.facts is not None or self.encoded is None:
+            return self
+        try:
+            facts = decode_facts(self.encoded)
+            if facts.path != rel:
+                raise ValueError("facts of another file")
+        except (ValueError, TypeError, IndexError, RecursionError):
+            return CachedFile(self.size, self.mtime_ns, self.digest, self.signals)
+        return CachedFile(self.size, self.mtime_ns, self.digest, self.signals, facts, self.partial)
 
 
 def digest(data: bytes) -> str:
@@ -44,7 +62,10 @@ def digest(data: bytes) -> str:
 
 
 class IndexCache:
-    """Load and save the cache file for one project, version and configuration."""
+    """Load and save the cache file for one project, version and configuration.
+
+    Entries are validated on load; each file's facts are validated when first decoded, and
+    facts that do not decode are dropped (the file is parsed again), never trusted."""
 
     def __init__(self, directory: Path, fingerprint: str) -> None:
         self.directory = directory
@@ -86,16 +107,15 @@ class IndexCache:
                     and isinstance(referenced, list) and all(isinstance(r, str) for r in referenced)):
                 raise ValueError("bad entry")
             partial = False
-            decoded = None
+            encoded = None
             if facts is not None:
-                if not (isinstance(facts, list) and len(facts) == 2 and isinstance(facts[0], bool)):
+                if not (isinstance(facts, list) and len(facts) == 2 and isinstance(facts[0], bool)
+                        and isinstance(facts[1], list)):
                     raise ValueError("bad facts")
-                partial, decoded = facts[0], decode_facts(facts[1])
-                if decoded.path != rel:
-                    raise ValueError("facts of another file")
+                partial, encoded = facts
             entries[rel] = CachedFile(size, mtime_ns, file_digest,
                                       Signals(guarded, registers, frozenset(quoted), frozenset(referenced)),
-                                      decoded, partial)
+                                      None, partial, encoded)
         return entries
 
     def is_fresh(self, entry: CachedFile, stat: os.stat_result) -> bool:
@@ -111,7 +131,7 @@ class IndexCache:
             "files": {
                 rel: [e.size, e.mtime_ns, e.digest, e.signals.guarded, e.signals.registers,
                       sorted(e.signals.quoted), sorted(e.signals.referenced),
-                      None if e.facts is None else [e.partial, encode_facts(e.facts)]]
+                      _stored_facts(e)]
                 for rel, e in sorted(entries.items())
             },
         }
@@ -129,6 +149,14 @@ class IndexCache:
                 raise
         except OSError as exc:
             self.warnings.append(f"cache not written ({exc.strerror or exc}); results are unaffected")
+
+
+def _stored_facts(entry: CachedFile) -> Optional[list]:
+    if entry.facts is not None:
+        return [entry.partial, encode_facts(entry.facts)]
+    if entry.encoded is not None:
+        return [entry.partial, entry.encoded]
+    return None
 
 
 def _mark_cache_directory(directory: Path) -> None:

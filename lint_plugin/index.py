@@ -56,7 +56,7 @@ class ProjectIndex:
             # Pass three: files that test or delegate to a collection, constant or
             # predicate defined in a parsed file.
             known = {name for module, full in self._chosen.items() if full
-                     for name in _defined_names(self._records[module].facts)}
+                     for name in _defined_names(self._facts_of(module))}
             self._choose_all(pool, [module for module, record in self._records.items()
                                     if record.signals.referenced & known])
         finally:
@@ -105,7 +105,7 @@ class ProjectIndex:
     def _parse_missing(self, pool: WorkPool) -> None:
         """Facts for chosen files that lack them (full, or registrations only), in parallel."""
         wanted = [self._files[m] for m, full in self._chosen.items()
-                  if self._records[m].facts is None or (full and self._records[m].partial)]
+                  if self._facts_of(m) is None or (full and self._records[m].partial)]
         jobs = [(s.path, s.rel, s.module, s.is_package, self._chosen[s.module], self.overrides.get(s.rel))
                 for s in wanted]
         for source, result in zip(wanted, pool.map(_parse_worker, jobs)):
@@ -148,7 +148,7 @@ class ProjectIndex:
         """Facts of the chosen files: what the rules scan (registrations only where chosen so)."""
         found = []
         for module, full in self._chosen.items():
-            facts = self._records[module].facts
+            facts = self._facts_of(module)
             if facts is None:
                 continue
             if not full and (facts.collections or facts.predicates or facts.constants):
@@ -169,9 +169,19 @@ class ProjectIndex:
         record = self._records.get(source.module)
         if record is None:
             return FileFacts(source.rel, source.module)
-        if record.facts is not None and not record.partial:
-            return record.facts
+        facts = self._facts_of(source.module)
+        if facts is not None and not self._records[source.module].partial:
+            return facts
         return self._complete(source)
+
+    def _facts_of(self, module: str) -> Optional[FileFacts]:
+        """A record's facts, decoding stored ones on first use."""
+        record = self._records[module]
+        if record.facts is None and record.encoded is not None:
+            record = self._records[module] = record.decoded(self._files[module].rel)
+            if record.facts is None:
+                self._dirty = True  # dropped undecodable facts: they will be stored again
+        return record.facts
 
     def module_by_path(self) -> Dict[str, str]:
         return {source.rel: module for module, source in self._files.items()}
@@ -246,7 +256,7 @@ def _scanned(job: "_JobState", source: SourceFile, data: bytes, size: int, mtime
              entry: Optional[CachedFile]) -> CachedFile:
     file_digest = digest(data)
     if entry is not None and entry.digest == file_digest:
-        return CachedFile(size, mtime_ns, file_digest, entry.signals, entry.facts, entry.partial)
+        return CachedFile(size, mtime_ns, file_digest, entry.signals, entry.facts, entry.partial, entry.encoded)
     signals = job.prefilter.signals(data)
     facts, partial = None, False
     if signals.guarded or signals.registers:
