@@ -89,6 +89,7 @@ _NEWLINE = re.compile(r"\r\n?|\n")
 _COLLECTION_CALLS = ("set", "frozenset", "tuple", "list", "sorted")
 _EMPTY_CALL_WRAP = {"set": ("{", "}"), "frozenset": ("{", "}"), "list": ("[", "]"), "tuple": ("(", ",)")}
 _DID_NOT_PARSE = "internal error: the edit did not parse"
+_TOO_DEEP = "the code is nested too deeply for archsync to edit"
 _CONTAINERS = (cst.Set, cst.List, cst.Tuple, cst.Dict, cst.Call)
 
 
@@ -123,6 +124,9 @@ def apply_fixes(source: bytes, requests: Sequence[Request]) -> FixResult:
             except _Refuse as exc:
                 refused[index] = Refusal(request, str(exc))
                 continue
+            except RecursionError:
+                refused[index] = Refusal(request, _TOO_DEEP)
+                continue
             if not edits:
                 continue
             if any(_touch(a, b) for a in edits for b in planned):
@@ -137,7 +141,7 @@ def apply_fixes(source: bytes, requests: Sequence[Request]) -> FixResult:
         composed = _compose(composed, doc.text, planned)
         try:
             doc = doc.edited(planned)
-        except _Refuse:
+        except (_Refuse, RecursionError):
             return _internal_error(source, requests)
         pending = deferred
     if not applied:
@@ -193,10 +197,12 @@ class _Document:
     def parse(cls, data: bytes) -> "_Document":
         try:
             module = cst.parse_module(data)
+            doc = cls(module, data.decode(module.encoding))
+        except RecursionError:
+            raise _Refuse(_TOO_DEEP) from None
         except Exception as exc:  # libcst raises ParserSyntaxError, and others on odd input
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise _Refuse(f"libcst cannot parse the file: {first}") from exc
-        doc = cls(module, data.decode(module.encoding))
         if doc.text.encode(doc.encoding) != data or (not doc.indexed and module.bytes != data):
             raise _Refuse("libcst does not reproduce this file byte for byte, so archsync will not edit it")
         return doc

@@ -520,6 +520,13 @@ def test_an_edit_that_does_not_parse_returns_the_original(monkeypatch):
         (request, "internal error: the edit did not parse") for request in requests]
 
 
+def test_deeply_nested_code_is_refused_not_crashed():
+    source = ("X = " + " | ".join(f'{{"A{i}"}}' for i in range(1000)) + "\n").encode()
+    result = apply_fixes(source, [AddMember("X", 1, "Z")])
+    assert result.source is source and result.applied == ()
+    assert [r.reason for r in result.refused] == ["the code is nested too deeply for archsync to edit"]
+
+
 def test_name_not_encodable_in_the_file_encoding():
     source = b'# -*- coding: latin-1 -*-\nX = ["A"]\n'
     check(source, [AddMember("X", 2, "\u4e2d")], source,
@@ -769,7 +776,7 @@ def literals(draw):
     return text, members, newline, quote
 
 
-@hypothesis.settings(max_examples=150, deadline=None)
+@hypothesis.settings(max_examples=150, deadline=None, database=None)
 @hypothesis.given(literals(), _names, st.lists(_names, max_size=2), st.integers(0, 2))
 def test_property_random_literals(case, name, peers, peer_index):
     text, members, newline, quote = case
