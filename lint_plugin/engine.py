@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import checks, contracts, hygiene
 from .cache import IndexCache
@@ -31,6 +31,7 @@ class Model:
     predicates: Dict[str, Predicate]  # every resolved predicate, by name
     registered: Dict[str, Occurrence]
     named: Dict[str, Collection]  # collections the configuration names, by the name it uses
+    registries: Tuple[Collection, ...]  # `path.py::NAME` registries, resolved
     covers: Tuple[Tuple[Collection, Predicate], ...]  # (collection, family) pairs of [[cover]]
     overlapping: Tuple[Predicate, ...]  # families ARC101 applies wherever they meet a collection
 
@@ -72,7 +73,8 @@ def build_model(index: ProjectIndex) -> Model:
     """Resolve registrations, predicates, families and collections across modules."""
     config = index.config
     resolver = Resolver(index)
-    registered = _registered(index, resolver)
+    registries = tuple(_qualified_registry(index, resolver, r) for r in config.registries if "::" in r)
+    registered = _registered(index, registries)
     predicates = _predicates(index, resolver, frozenset(registered))
     typed = _type_families(index, registered)
     predicates.update({p.subject: p for p in typed if p.subject not in predicates})
@@ -88,12 +90,12 @@ def build_model(index: ProjectIndex) -> Model:
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families")) for cover in config.covers
                    for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
-    return Model(collections, families, predicates, registered, named, covers, overlapping)
+    return Model(collections, families, predicates, registered, named, registries, covers, overlapping)
 
 
 def check_model(model: Model, config: Config) -> List[Diagnostic]:
     """Every rule over the resolved model: pure, no I/O."""
-    found = _partly_analysed(model.collections, model.families)
+    found = _partly_analysed(tuple(dict.fromkeys(model.collections + model.registries)), model.families)
     found += checks.family_member_missing(model.collections, model.overlapping, model.covers)
     found += checks.sibling_variant_missing(model.collections, model.overlapping, model.registered, config.siblings)
     for mirror in config.mirrors:
@@ -109,17 +111,16 @@ def check_model(model: Model, config: Config) -> List[Diagnostic]:
     return found
 
 
-def _registered(index: ProjectIndex, resolver: Resolver) -> Dict[str, Occurrence]:
+def _registered(index: ProjectIndex, registries: Sequence[Collection]) -> Dict[str, Occurrence]:
     """Registered names: registry statements and decorators, then qualified registry collections."""
     registered: Dict[str, Occurrence] = {}
     for facts in sorted(index.facts, key=lambda f: f.path):
         for registration in facts.registrations:
             for m in registration.names:
                 registered.setdefault(m.name, Occurrence(m.name, facts.path, m.line, m.column))
-    for registry in index.config.registries:
-        if "::" in registry:
-            for occurrence in _qualified_registry(index, resolver, registry).members.members:
-                registered.setdefault(occurrence.name, occurrence)
+    for registry in registries:
+        for occurrence in registry.members.members:
+            registered.setdefault(occurrence.name, occurrence)
     return registered
 
 
