@@ -1,12 +1,14 @@
 """Spread per-file work over the cores: a fork pool used only when the work is worth it.
 
 Workers inherit the job's state at fork time (no pickling of configuration). Inside a
-daemonic process (a flake8 -j worker) no children may be started, so work runs serially.
+daemonic process (a flake8 -j worker) no children may be started, and a process with other
+threads must not fork, so there work runs serially.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from typing import Any, Callable, List, Optional, Sequence
 
 _STATE: Any = None  # what worker functions read; set before the pool forks
@@ -46,7 +48,9 @@ class WorkPool:
 
 
 def _default_jobs() -> int:
-    if multiprocessing.current_process().daemon or "fork" not in multiprocessing.get_all_start_methods():
+    # Forking a process that runs other threads (the language server) can deadlock a child.
+    if multiprocessing.current_process().daemon or threading.active_count() > 1 \
+            or "fork" not in multiprocessing.get_all_start_methods():
         return 1
     try:
         available = len(os.sched_getaffinity(0))
