@@ -69,6 +69,7 @@ class IndexCache:
 
     def __init__(self, directory: Path, fingerprint: str) -> None:
         self.directory = directory
+        self.fingerprint = fingerprint
         self.path = directory / f"index-{__version__}-{fingerprint}.json"
         self.written_ns = 0
         self.warnings: list = []
@@ -79,18 +80,19 @@ class IndexCache:
         except FileNotFoundError:
             return {}
         except OSError as exc:
-            self.warnings.append(f"cache not read ({exc.strerror or exc}); running without it")
+            self._warn(f"cache not read ({exc.strerror or exc}); running without it")
             return {}
         try:
             document = json.loads(raw)
             return self._decode(document)
         except (ValueError, TypeError, KeyError, IndexError, RecursionError):
-            self.warnings.append(f"cache file {self.path.name} is corrupt; rebuilding it")
+            self._warn(f"cache file {self.path.name} is corrupt; rebuilding it")
             return {}
 
     def _decode(self, document: Any) -> Dict[str, CachedFile]:
         if not isinstance(document, dict) or document.get("schema") != SCHEMA \
-                or document.get("tool") != __version__ or not isinstance(document.get("files"), dict):
+                or document.get("tool") != __version__ or document.get("config") != self.fingerprint \
+                or not isinstance(document.get("files"), dict):
             raise ValueError("foreign cache")
         written = document.get("written")
         if not isinstance(written, int):
@@ -118,6 +120,11 @@ class IndexCache:
                                       None, partial, encoded)
         return entries
 
+    def _warn(self, text: str) -> None:
+        """One warning per run at most: the first problem is the one to fix."""
+        if not self.warnings:
+            self.warnings.append(text)
+
     def is_fresh(self, entry: CachedFile, stat: os.stat_result) -> bool:
         """Size and mtime match, and the mtime is old enough that an edit would have moved it."""
         return (entry.size == stat.st_size and entry.mtime_ns == stat.st_mtime_ns
@@ -127,6 +134,7 @@ class IndexCache:
         document = {
             "schema": SCHEMA,
             "tool": __version__,
+            "config": self.fingerprint,
             "written": time.time_ns(),
             "files": {
                 rel: [e.size, e.mtime_ns, e.digest, e.signals.guarded, e.signals.registers,
@@ -148,7 +156,7 @@ class IndexCache:
                 _remove(temporary)
                 raise
         except OSError as exc:
-            self.warnings.append(f"cache not written ({exc.strerror or exc}); results are unaffected")
+            self._warn(f"cache not written ({exc.strerror or exc}); results are unaffected")
 
 
 def _stored_facts(entry: CachedFile) -> Optional[list]:

@@ -1,5 +1,8 @@
 """Which files belong to the project, and the module name of each.
 
+Symbolic links are not followed, to files or to directories: a link can lead out of the
+tree (or loop), and a link inside it would only count a file twice.
+
 Works on strings with os.scandir: on a 3,400-file tree, pathlib objects made discovery
 the largest cost of a warm run.
 """
@@ -81,7 +84,7 @@ def _walk(directory: str, rel: str, root_prefix: str, exclude: Sequence[str]) ->
                 if exclude and is_excluded(root_prefix + child, exclude):
                     continue
                 yield from _walk(entry.path, child + "/", root_prefix, exclude)
-            elif name.endswith(".py") and entry.is_file():
+            elif name.endswith(".py") and entry.is_file(follow_symlinks=False):
                 if exclude and is_excluded(root_prefix + child, exclude):
                     continue
                 yield child

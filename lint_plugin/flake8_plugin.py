@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import io
 import multiprocessing
 import os
 import tempfile
 import time
+import tokenize
 from pathlib import Path
 from typing import Dict, Iterator, Optional, Sequence, Tuple, Type
 
@@ -43,7 +45,7 @@ class ArchsyncChecker:
         self.lines = lines
 
     def run(self) -> Iterator[Tuple[int, int, str, Type["ArchsyncChecker"]]]:
-        path = Path(self.filename).resolve()
+        path = Path(os.path.abspath(self.filename))  # as named: a symlink is not followed out of the tree
         root = find_root(path)
         try:
             rel = path.relative_to(root).as_posix()
@@ -81,6 +83,16 @@ def _describe_fix(payload) -> str:
     return " [fix: " + "; ".join(parts) + "]" if parts else ""
 
 
+def _decode_as_flake8(data: bytes) -> str:
+    """The text flake8 builds from a file: its declared encoding, else latin-1, BOM dropped."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        text = data.decode("latin-1")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
 def _report_for(root: Path):
     if root not in _REPORTS:
         _REPORTS[root] = _run(root, None)
@@ -105,7 +117,7 @@ def _unsaved_text(path: Path, lines: Sequence[str]) -> Optional[bytes]:
     """The text flake8 checks, when it is not what the file on disk holds (stdin), else None."""
     text = "".join(lines)
     try:
-        on_disk = path.read_bytes().decode("utf-8-sig", "replace")
+        on_disk = _decode_as_flake8(path.read_bytes())
     except OSError:
         return text.encode("utf-8")
     if on_disk.replace("\r\n", "\n") == text.replace("\r\n", "\n"):

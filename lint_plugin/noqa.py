@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import tokenize
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Mapping, Optional
+from typing import Dict, List, Mapping, Optional, Tuple
 
 from .diagnostics import Diagnostic
 
@@ -19,10 +20,11 @@ def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[s
     """True when the reported line carries a `# noqa` that covers the diagnostic's code."""
     data = overrides.get(diagnostic.path) if overrides else None
     text = data.decode("utf-8", "replace") if data is not None else _text(str(root / diagnostic.path))
-    if "noqa" not in text.lower():
-        return False  # the common case: nothing to read, no tokenizing
-    lines = text.splitlines(keepends=True)
-    if _file_noqa(text):
+    view = _view(text)
+    if view is None:
+        return False  # the common case: no `noqa` anywhere, nothing to tokenize
+    lines, file_wide = view
+    if file_wide:
         return True
     if not 0 < diagnostic.line <= len(lines):
         return False
@@ -37,12 +39,25 @@ def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[s
 
 
 @lru_cache(maxsize=64)
-def _file_noqa(text: str) -> bool:
-    return any(_NOQA_FILE.match(line) for line in text.splitlines())
+def _view(text: str) -> Optional[Tuple[List[str], bool]]:
+    """(lines, whole file exempt) of a text holding `noqa`, else None; once per text."""
+    if "noqa" not in text.lower():
+        return None
+    lines = text.splitlines(keepends=True)
+    return lines, any(_NOQA_FILE.match(line) for line in lines)
+
+
+def _text(path: str) -> str:
+    """The file as it is now (keyed by size and mtime, so long-lived processes see edits)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return ""
+    return _read(path, stat.st_size, stat.st_mtime_ns)
 
 
 @lru_cache(maxsize=256)
-def _text(path: str) -> str:
+def _read(path: str, size: int, mtime_ns: int) -> str:
     try:
         return Path(path).read_bytes().decode("utf-8", "replace")
     except OSError:

@@ -67,6 +67,9 @@ class Predicate:
 
 
 _EMPTY = ResolvedSet(())
+# References and delegations are followed this many links deep: deeper chains are
+# reported as partly analysed instead of exhausting the interpreter's stack.
+MAX_CHAIN = 200
 
 
 class Resolver:
@@ -77,6 +80,7 @@ class Resolver:
         self._collections: Dict[Tuple[str, str], ResolvedSet] = {}
         self._predicates: Dict[str, Optional[Predicate]] = {}
         self._active: Set[Tuple[str, str]] = set()
+        self._predicate_depth = 0
 
     # -- collections -----------------------------------------------------------
     def parts(self, facts: FileFacts, parts: Iterable[Part]) -> ResolvedSet:
@@ -103,6 +107,8 @@ class Resolver:
             return self._collections[key]
         if key in self._active:
             return ResolvedSet((), (f"`{ref.name}` refers to itself ({ref.module})",))
+        if len(self._active) >= MAX_CHAIN:
+            return ResolvedSet((), (f"`{ref.name}` is more than {MAX_CHAIN} references deep ({ref.module})",))
         self._active.add(key)
         try:
             result = self._lookup(ref)
@@ -130,9 +136,8 @@ class Resolver:
         if self.index.module(f"{ref.module}.{ref.name}") is not None:
             return ResolvedSet((), (f"`{ref.name}` is a module ({facts.path})",))
         for star in facts.star_imports:
-            found = self.ref(Ref(star, ref.name, ref.line))
-            if found.members or not found.unknown[0].startswith("cannot resolve"):
-                return found
+            if _defines(self.index.module(star), ref.name):
+                return self.ref(Ref(star, ref.name, ref.line))
         if facts.star_imports:
             return ResolvedSet((), (f"`{ref.name}` may come from a star import in {facts.path}",))
         return ResolvedSet((), (f"cannot resolve `{ref.name}` in {facts.path}",))
@@ -148,7 +153,10 @@ class Resolver:
         key = f"{module}:{qualname}"
         if key in self._predicates:
             return self._predicates[key]
+        if self._predicate_depth >= MAX_CHAIN:
+            return None  # a delegation chain this deep is not followed further
         self._predicates[key] = None  # cycle guard
+        self._predicate_depth += 1
         facts = self.index.module(module)
         result: Optional[Predicate] = None
         if facts is not None:
@@ -159,6 +167,7 @@ class Resolver:
                 target = _imported(facts, qualname)
                 if target is not None and target[1] is not None:
                     result = self.predicate(target[0], target[1], name_ok, universe)
+        self._predicate_depth -= 1
         self._predicates[key] = result
         return result
 
@@ -184,6 +193,14 @@ class Resolver:
                            f"matches nothing while nothing is registered")
         return Predicate(f"{facts.module}:{fact.name}", fact.name, facts.path, fact.line, fact.column,
                          frozenset(names), own, frozenset(delegates), tuple(unknown))
+
+
+def _defines(facts: Optional[FileFacts], name: str) -> bool:
+    """Does a module bind `name` at module level (a collection, constant or import)?"""
+    if facts is None:
+        return False
+    return (any(c.name == name for c in facts.collections) or any(c[0] == name for c in facts.constants)
+            or any(i[0] == name for i in facts.imports))
 
 
 def _imported(facts: FileFacts, name: str) -> Optional[Tuple[str, Optional[str]]]:

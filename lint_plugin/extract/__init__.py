@@ -7,7 +7,9 @@ other modules are left as `Ref`s for the index to resolve.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
+import warnings
 from typing import List, Optional, Sequence, Tuple
 
 from ..facts import FileFacts
@@ -21,10 +23,12 @@ def extract_file(source: bytes, path: str, module: str, registries: Sequence[str
                  name_pattern: str) -> FileFacts:
     """Parse `source` and read its facts; a file that does not parse carries `error`."""
     try:
-        tree = ast.parse(source, filename=path)
+        with warnings.catch_warnings():  # the analysed code's warnings are not ours to show or obey
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, filename=path)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return FileFacts(path=path, module=module, error=_parse_error(exc))
-    ctx = ModuleContext(path, module, is_package, source.splitlines(), re.compile(name_pattern))
+    ctx = ModuleContext(path, module, is_package, _utf8_lines(source), re.compile(name_pattern))
     reader = ModuleReader(ctx, registries, _quoted_lines(source, name_pattern))
     try:
         reader.read(tree)
@@ -52,7 +56,9 @@ def extract_registrations(snippets: Sequence[Tuple[int, bytes]], path: str, modu
     reader = ModuleReader(ctx, registries, ())
     for first_line, text in snippets:
         try:
-            tree = ast.parse(text)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError):
             return None
         ast.increment_lineno(tree, first_line - 1)
@@ -78,7 +84,19 @@ def _quoted_lines(source: bytes, name_pattern: str) -> List[int]:
     return lines
 
 
+def _utf8_lines(source: bytes) -> List[bytes]:
+    """The lines as the parser sees them: decoded per the file's encoding, BOM dropped, and
+    re-encoded as UTF-8, since that is what ast column offsets count in."""
+    try:
+        text = importlib.util.decode_source(source)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        text = source.decode("utf-8", "replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n").encode("utf-8", "surrogatepass").split(b"\n")
+
+
 def _parse_error(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError) and exc.lineno is None:
+        return f"cannot parse: {exc.msg}"
     if isinstance(exc, SyntaxError):
         return f"syntax error at line {exc.lineno}: {exc.msg}"
     if isinstance(exc, ValueError):

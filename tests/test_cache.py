@@ -1,0 +1,557 @@
+"""The index cache under attack: corrupt, foreign, unwritable, missing, full, stale.
+
+Each test runs the real `archsync` console script on a small project in tmp_path (one
+healthy ARC101 is always expected) and compares with `archsync check --no-cache` on the same
+tree: the diagnostics and the exit code must be identical, stderr may carry at most one
+`archsync: warning:` line besides the summary, never a traceback, and wherever the cache
+directory is writable a valid cache must be left behind (one the engine's own loader
+accepts without a warning, and a following run uses silently).
+
+Design points taken as given (from lint_plugin/cache.py): one JSON file per tool version and
+configuration fingerprint, `<cache-dir>/index-<version>-<fingerprint>.json`; a file is
+trusted when size and mtime match and the mtime is older than the cache write by more than
+2 s (racy-git protection), otherwise its bytes are hashed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import pytest
+
+from lint_plugin import __version__
+from lint_plugin.cache import IndexCache
+from lint_plugin.config import load_config
+
+ARCHSYNC = Path(sys.executable).parent / "archsync"
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+MODELS = (
+    "class Qwen3_5ForCausalLM:\n    pass\n\n\n"
+    "class Qwen3_5ForConditionalGeneration:\n    pass\n\n\n"
+    "EntryClass = [Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration]\n"
+)
+PREDICATE = ('def is_qwen3_5(config): return config.architectures[0] in '
+             '("Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration")\n')
+GUARDED = 'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'
+HEALTHY = ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+           "but missing from X_ARCHS")
+SUMMARY = re.compile(r"archsync: (?:no problems|1 problem|\d+ problems) \(\d+ files, \d+ analysed\)")
+WARNING = "archsync: warning: "
+DAY_NS = 86_400 * 10**9
+
+
+# -- running ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Result:
+    args: Tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def lines(self) -> List[str]:
+        return [line for line in self.stdout.splitlines() if line.strip()]
+
+    @property
+    def err_lines(self) -> List[str]:
+        return [line for line in self.stderr.splitlines() if line.strip()]
+
+    @property
+    def warnings(self) -> List[str]:
+        return [line for line in self.err_lines if line.startswith(WARNING)]
+
+    @property
+    def others(self) -> List[str]:
+        return [line for line in self.err_lines if not line.startswith(WARNING)]
+
+    def __str__(self) -> str:
+        return (f"$ {' '.join(self.args)}\n[exit {self.returncode}]\n"
+                f"--- stdout\n{self.stdout[-3000:]}--- stderr\n{self.stderr[-3000:]}")
+
+
+def run(args: Sequence[str], cwd: Path, *, prefix: Sequence[str] = (), env: Optional[Dict[str, str]] = None,
+        timeout: float = 120) -> Result:
+    full_env = dict(os.environ)
+    full_env.pop("PYTHONPATH", None)
+    full_env["PYTHONDONTWRITEBYTECODE"] = "1"
+    full_env.update(env or {})
+    command = [*map(str, prefix), *map(str, args)]
+    proc = subprocess.run(command, cwd=str(cwd), env=full_env, capture_output=True, text=True, timeout=timeout)
+    result = Result(tuple(command), proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, str(result)
+    return result
+
+
+def archsync(*args, cwd: Path, **kwargs) -> Result:
+    return run([ARCHSYNC, *args], cwd, **kwargs)
+
+
+# -- the project and its cache -------------------------------------------------------------------
+
+def make_project(root: Path, config: str = "") -> Path:
+    (root / "pkg").mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "demo"\n' + (f"\n{config.strip()}\n" if config else ""))
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "models.py").write_text(MODELS)
+    (root / "pkg" / "config.py").write_text(PREDICATE)
+    (root / "pkg" / "overrides.py").write_text(GUARDED)
+    return root
+
+
+def set_config(root: Path, config: str) -> None:
+    (root / "pyproject.toml").write_text('[project]\nname = "demo"\n\n' + config.strip() + "\n")
+
+
+def age_files(root: Path, seconds: int = 86_400) -> None:
+    """Move every source file's mtime into the past, so the cache trusts size+mtime for it."""
+    then = time.time() - seconds
+    for path in root.rglob("*.py"):
+        os.utime(path, (then, then))
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    return make_project(tmp_path / "proj")
+
+
+def cache_file(root: Path) -> Path:
+    """The cache file of the project's current configuration."""
+    config = load_config(root)
+    return root / config.cache_dir / f"index-{__version__}-{config.fingerprint()}.json"
+
+
+def assert_valid_cache(root: Path) -> None:
+    """The engine's own loader accepts it without a warning, and it describes the project's files."""
+    path = cache_file(root)
+    assert path.is_file(), f"no cache at {path}"
+    document = json.loads(path.read_bytes())
+    assert isinstance(document, dict) and document.get("tool") == __version__, document
+    assert {"pkg/models.py", "pkg/config.py", "pkg/overrides.py"} <= set(document["files"]), document
+    cache = IndexCache(path.parent, load_config(root).fingerprint())
+    entries = cache.load()
+    assert cache.warnings == [] and set(entries) == set(document["files"]), cache.warnings
+    assert not list(path.parent.glob(".index-*.tmp")), "a temporary file was left behind"
+
+
+def survives(root: Path, *, writable: bool = True, prefix: Sequence[str] = (), max_warnings: int = 1) -> Result:
+    """Same result as --no-cache, at most one warning, and (if writable) a valid cache afterwards."""
+    baseline = archsync("check", "--no-cache", cwd=root, prefix=prefix)
+    assert baseline.warnings == [], baseline
+    result = archsync("check", cwd=root, prefix=prefix)
+    assert result.stdout == baseline.stdout, (result, baseline)
+    assert result.returncode == baseline.returncode, (result, baseline)
+    assert len(result.warnings) <= max_warnings, f"more than one warning:\n{result}"
+    assert result.others == baseline.others and SUMMARY.fullmatch(result.others[0]), (result, baseline)
+    if writable:
+        assert_valid_cache(root)
+        again = archsync("check", cwd=root, prefix=prefix)
+        assert (again.stdout, again.returncode, again.warnings) == (baseline.stdout, baseline.returncode, []), again
+    return result
+
+
+def warm(root: Path) -> Path:
+    """A valid cache for the current tree; returns its path."""
+    result = archsync("check", cwd=root)
+    assert result.lines == [HEALTHY] and result.warnings == [], result
+    assert_valid_cache(root)
+    return cache_file(root)
+
+
+# -- corrupt and foreign content -----------------------------------------------------------------
+
+def _valid_document(path: Path) -> dict:
+    return json.loads(path.read_bytes())
+
+
+def _entry_of(document: dict, rel: str) -> list:
+    return document["files"][rel]
+
+
+CORRUPTIONS = {
+    "truncated": lambda raw, doc: raw[: len(raw) // 2],
+    "truncated-to-one-byte": lambda raw, doc: raw[:1],
+    "empty": lambda raw, doc: b"",
+    "garbage-bytes": lambda raw, doc: b"\x00\xff\xfe garbage \x80\x81" * 50,
+    "nul-filled": lambda raw, doc: b"\x00" * len(raw),
+    "utf16": lambda raw, doc: raw.decode().encode("utf-16"),
+    "json-list": lambda raw, doc: b"[1, 2, 3]",
+    "json-null": lambda raw, doc: b"null",
+    "json-string": lambda raw, doc: b'"index"',
+    "json-empty-object": lambda raw, doc: b"{}",
+    "deeply-nested-json": lambda raw, doc: b"[" * 200_000 + b"]" * 200_000,
+    "wrong-schema": lambda raw, doc: json.dumps({**doc, "schema": 999}).encode(),
+    "written-not-int": lambda raw, doc: json.dumps({**doc, "written": "yesterday"}).encode(),
+    "files-is-list": lambda raw, doc: json.dumps({**doc, "files": [1, 2]}).encode(),
+    "entry-too-short": lambda raw, doc: json.dumps(
+        {**doc, "files": {**doc["files"], "pkg/config.py": [1, 2]}}).encode(),
+    "entry-wrong-types": lambda raw, doc: json.dumps(
+        {**doc, "files": {**doc["files"], "pkg/config.py": ["1", 2, 3, "no", "no", "x", "y", 5]}}).encode(),
+    "entry-infinite-size": lambda raw, doc: json.dumps(
+        {**doc, "files": {**doc["files"], "pkg/config.py": [float("inf")] + _entry_of(doc, "pkg/config.py")[1:]}}
+    ).encode(),
+    "facts-garbage": lambda raw, doc: json.dumps(
+        {**doc, "files": {**doc["files"], "pkg/config.py": _entry_of(doc, "pkg/config.py")[:7] + [[False, [1, 2]]]}}
+    ).encode(),
+    "facts-of-another-file": lambda raw, doc: json.dumps(
+        {**doc, "files": {**doc["files"], "pkg/config.py":
+                          _entry_of(doc, "pkg/config.py")[:7] + [_entry_of(doc, "pkg/overrides.py")[7]]}}
+    ).encode(),
+    "facts-deeply-nested": lambda raw, doc: json.dumps(
+        {**doc, "files": {**doc["files"], "pkg/config.py": _entry_of(doc, "pkg/config.py")[:7] + ["NESTED"]}}
+    ).encode().replace(b'"NESTED"', b"[false," + b"[" * 50_000 + b"]" * 50_000 + b"]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPTIONS))
+def test_corrupt_cache_is_survived_and_rebuilt(project, name):
+    path = warm(project)
+    raw = path.read_bytes()
+    path.write_bytes(CORRUPTIONS[name](raw, json.loads(raw)))
+    survives(project)
+
+
+@pytest.mark.parametrize("aged", [False, True], ids=["fresh-files", "aged-files"])
+def test_corrupt_cache_with_trusted_mtimes(project, aged):
+    """Corruption when size+mtime would otherwise be trusted: still the right result."""
+    if aged:
+        age_files(project)
+    path = warm(project)
+    document = json.loads(path.read_bytes())
+    # Claim facts for a file from another entry while keeping the entry's shape valid.
+    document["files"]["pkg/overrides.py"][7] = document["files"]["pkg/config.py"][7]
+    path.write_text(json.dumps(document))
+    survives(project)
+
+
+def test_another_versions_cache_file_is_ignored(project):
+    path = warm(project)
+    document = json.loads(path.read_bytes())
+    # A different version's file beside ours (its own name) and garbage under a third name.
+    other = path.with_name(path.name.replace(f"index-{__version__}-", "index-0.0.0-"))
+    other.write_text(json.dumps({**document, "tool": "0.0.0"}))
+    path.with_name("index-9.9.9-0000000000000000.json").write_bytes(b"\x00garbage")
+    path.unlink()
+    result = survives(project, max_warnings=0)
+    assert other.exists(), "another version's cache is not ours to delete"
+    assert result.warnings == []
+
+
+def test_another_versions_content_under_our_name_is_rejected(project):
+    age_files(project)
+    path = warm(project)
+    document = json.loads(path.read_bytes())
+    # Make it claim that nothing matters in any file: trusted, that would hide the ARC101.
+    for entry in document["files"].values():
+        entry[3:8] = [False, False, [], [], None]
+    document["tool"] = "0.0.0"
+    path.write_text(json.dumps(document))
+    survives(project)
+
+
+CONFIG_A = ""  # defaults
+CONFIG_B = '[tool.archsync]\nregistries = ["Nothing"]\nguard = ["*_LIST"]\nname-pattern = "zzz"\n'
+CONFIG_C = '[tool.archsync]\nguard = ["*_ARCHS", "*_LIST"]\n'
+
+
+def test_switching_configurations_back_and_forth(project):
+    """Each configuration keeps its own cache; switching never shows another's results."""
+    age_files(project)
+    (project / "pkg" / "extra.py").write_text('Y_LIST = ["Qwen3_5ForConditionalGeneration"]\n')
+    expected = {}
+    for config in (CONFIG_A, CONFIG_B, CONFIG_C):
+        set_config(project, config)
+        expected[config] = archsync("check", "--no-cache", cwd=project)
+    assert len({r.stdout for r in expected.values()}) == 3, "the three configurations should disagree"
+    for config in (CONFIG_A, CONFIG_B, CONFIG_C, CONFIG_A, CONFIG_C, CONFIG_B, CONFIG_A):
+        set_config(project, config)
+        result = archsync("check", cwd=project)
+        assert (result.stdout, result.returncode) == (expected[config].stdout, expected[config].returncode), result
+        assert result.warnings == [], result
+        assert_valid_cache(project)
+
+
+def test_another_configurations_content_under_our_name_is_rejected(project):
+    """A cache written under configuration B, renamed to A's file name (a CI cache restored
+    under the wrong key, a copied directory): A must not trust B's signals and facts.
+
+    The file name carries the fingerprint; the document itself must too (it carries the tool
+    version), or this gives a wrong, silently clean result.
+    """
+    age_files(project)
+    set_config(project, CONFIG_B)
+    assert archsync("check", cwd=project).lines == []
+    foreign = cache_file(project)
+    set_config(project, CONFIG_A)
+    ours = cache_file(project)
+    assert foreign != ours
+    shutil.copyfile(foreign, ours)
+    result = survives(project)
+    assert result.lines == [HEALTHY], result
+
+
+# -- where the cache lives -----------------------------------------------------------------------
+
+_NO_DAC = ("setpriv", "--inh-caps=-dac_override,-dac_read_search",
+           "--bounding-set=-dac_override,-dac_read_search", "--")
+
+
+def unprivileged(probe_dir: Path) -> Tuple[str, ...]:
+    """A prefix under which permission bits apply (as root they do not), or skip."""
+    if os.geteuid() != 0:
+        return ()
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: permission bits cannot be enforced")
+    probe = probe_dir / "probe"
+    probe.write_text("x")
+    probe.chmod(0)
+    try:
+        denied = subprocess.run([*_NO_DAC, "cat", str(probe)], capture_output=True).returncode != 0
+    finally:
+        probe.chmod(0o644)
+        probe.unlink()
+    if not denied:
+        pytest.skip("running as root and dropping CAP_DAC_OVERRIDE did not enforce permissions")
+    return _NO_DAC
+
+
+def test_read_only_empty_cache_directory(project, tmp_path):
+    prefix = unprivileged(tmp_path)
+    directory = project / ".archsync_cache"
+    directory.mkdir()
+    directory.chmod(0o555)
+    try:
+        result = survives(project, writable=False, prefix=prefix)
+        assert len(result.warnings) == 1 and "cache not written" in result.warnings[0], result
+        assert list(directory.iterdir()) == []
+    finally:
+        directory.chmod(0o755)
+
+
+def test_read_only_cache_directory_with_a_stale_cache(project, tmp_path):
+    """The cache is read, cannot be rewritten, and the edited file still wins."""
+    prefix = unprivileged(tmp_path)
+    age_files(project)
+    path = warm(project)
+    before = path.read_bytes()
+    (project / "pkg" / "overrides.py").write_text(
+        'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n')
+    path.parent.chmod(0o555)
+    try:
+        result = survives(project, writable=False, prefix=prefix)
+        assert result.lines == [] and result.returncode == EXIT_CLEAN, result
+    finally:
+        path.parent.chmod(0o755)
+    assert path.read_bytes() == before, "the read-only cache changed"
+
+
+def test_read_only_project(project, tmp_path):
+    """No cache directory and a read-only project root: one warning, the same result."""
+    prefix = unprivileged(tmp_path)
+    project.chmod(0o555)
+    try:
+        result = survives(project, writable=False, prefix=prefix)
+        assert len(result.warnings) == 1, result
+    finally:
+        project.chmod(0o755)
+    assert not (project / ".archsync_cache").exists()
+
+
+def test_read_only_cache_file_in_a_writable_directory(project):
+    path = warm(project)
+    (project / "pkg" / "overrides.py").write_text(
+        'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n')
+    path.chmod(0o444)
+    result = survives(project)
+    assert result.lines == [], result
+
+
+@pytest.mark.parametrize("cache_dir", [".archsync_cache", "nested/deeper/cache", "ABSOLUTE"])
+def test_missing_cache_directory_is_created(project, tmp_path, cache_dir):
+    if cache_dir == "ABSOLUTE":
+        cache_dir = str(tmp_path / "elsewhere" / "cache")
+    set_config(project, f'[tool.archsync]\ncache-dir = "{cache_dir}"\n')
+    result = survives(project, max_warnings=0)
+    assert result.lines == [HEALTHY] and result.warnings == [], result
+    directory = Path(cache_dir) if os.path.isabs(cache_dir) else project / cache_dir
+    assert cache_file(project).parent == directory
+    assert (directory / ".gitignore").is_file() and (directory / "CACHEDIR.TAG").is_file()
+
+
+def test_cache_path_that_is_a_file(project):
+    (project / ".archsync_cache").write_text("I am a file\n")
+    result = survives(project, writable=False)
+    assert len(result.warnings) == 1, result
+    assert (project / ".archsync_cache").read_text() == "I am a file\n"
+
+
+def test_cache_file_that_is_a_directory(project):
+    path = warm(project)
+    path.unlink()
+    path.mkdir()
+    (path / "keep").write_text("x")
+    result = survives(project, writable=False)
+    assert len(result.warnings) == 1, result
+    assert (path / "keep").read_text() == "x"
+
+
+def test_cache_directory_that_is_a_dangling_symlink(project):
+    os.symlink("/nonexistent/archsync-cache-target", project / ".archsync_cache")
+    result = survives(project, writable=False)
+    assert len(result.warnings) == 1, result
+
+
+# -- a full disk ---------------------------------------------------------------------------------
+
+_FULL_DISK = r'''
+set -e
+mount -t tmpfs -o size=64k tmpfs "$CACHE"
+if [ -n "$SEED" ]; then cp -a "$SEED"/. "$CACHE"/; fi
+dd if=/dev/zero of="$CACHE/zz-fill" bs=1k 2>/dev/null || true
+set +e
+"$@"
+rc=$?
+ls -A "$CACHE" > "$LISTING"
+for f in "$CACHE"/index-*.json; do [ -e "$f" ] && cp "$f" "$AFTER"/; done
+exit $rc
+'''
+
+
+def _full_disk_prefix(tmp_path: Path) -> Tuple[str, ...]:
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("a full disk is simulated with a tiny tmpfs in a private mount namespace (needs root)")
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount -t tmpfs -o size=4k tmpfs {tmp_path}"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {probe.stderr.decode(errors='replace').strip()}")
+    return ("unshare", "-m", "sh", "-c", _FULL_DISK, "sh")
+
+
+@pytest.mark.parametrize("seeded", [False, True], ids=["empty-full-disk", "full-disk-holding-an-old-cache"])
+def test_full_disk(project, tmp_path, seeded):
+    prefix = _full_disk_prefix(tmp_path)
+    mount_point = tmp_path / "cachefs"
+    mount_point.mkdir()
+    after = tmp_path / "after"
+    after.mkdir()
+    seed = tmp_path / "seed"
+    set_config(project, f'[tool.archsync]\ncache-dir = "{mount_point}"\n')
+    if seeded:
+        # An old cache for a tree whose guarded file has changed since: it is read, and cannot be replaced.
+        set_config(project, f'[tool.archsync]\ncache-dir = "{seed}"\n')
+        age_files(project)
+        assert archsync("check", cwd=project).lines == [HEALTHY]
+        set_config(project, f'[tool.archsync]\ncache-dir = "{mount_point}"\n')
+        (project / "pkg" / "overrides.py").write_text(
+            'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n')
+    env = {"CACHE": str(mount_point), "SEED": str(seed) if seeded else "", "LISTING": str(tmp_path / "listing"),
+           "AFTER": str(after)}
+    baseline = archsync("check", "--no-cache", cwd=project)
+    result = run([ARCHSYNC, "check"], project, prefix=prefix, env=env)
+    assert (result.stdout, result.returncode) == (baseline.stdout, baseline.returncode), (result, baseline)
+    assert result.others == baseline.others, result
+    assert len(result.warnings) == 1 and "cache not written" in result.warnings[0], result
+    listing = (tmp_path / "listing").read_text().split()
+    assert not [name for name in listing if name.endswith(".tmp")], f"temporary file left on the full disk: {listing}"
+    if seeded:
+        kept = list(after.glob("index-*.json"))
+        assert len(kept) == 1 and json.loads(kept[0].read_bytes())["tool"] == __version__, \
+            "the old cache must survive a failed write intact"
+
+
+# -- staleness: the result always follows the files ----------------------------------------------
+
+def test_edit_with_restored_mtime_but_new_size_is_noticed(project):
+    """Content edited, mtime reset to the cached value, size changed: the file wins."""
+    age_files(project)
+    path = warm(project)
+    overrides = project / "pkg" / "overrides.py"
+    stat = overrides.stat()
+    overrides.write_text('X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n')
+    os.utime(overrides, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert overrides.stat().st_size != stat.st_size
+    entry = json.loads(path.read_bytes())["files"]["pkg/overrides.py"]
+    assert entry[1] == stat.st_mtime_ns, "the cache should hold the old mtime"
+    result = archsync("check", cwd=project)
+    assert result.lines == [] and result.returncode == EXIT_CLEAN, result
+    assert_valid_cache(project)
+
+
+def test_same_size_edit_within_two_seconds_of_the_cache_write_is_noticed(project):
+    """Racy-git protection: an mtime-preserving, same-size edit right after a run is not missed."""
+    overrides = project / "pkg" / "overrides.py"
+    now = time.time()
+    os.utime(overrides, (now, now))
+    path = warm(project)
+    document = json.loads(path.read_bytes())
+    entry = document["files"]["pkg/overrides.py"]
+    mtime_ns = entry[1]
+    if mtime_ns < document["written"] - 2_000_000_000:
+        pytest.skip("the first run took more than 2 s: the edit would not be racy")
+    text = overrides.read_text()
+    edited = text.replace("X_ARCHS", "Z_ARCHS")
+    assert len(edited) == len(text)
+    overrides.write_text(edited)
+    os.utime(overrides, ns=(mtime_ns, mtime_ns))
+    assert overrides.stat().st_size == entry[0] and overrides.stat().st_mtime_ns == mtime_ns
+    result = archsync("check", cwd=project)
+    assert result.lines == [HEALTHY.replace("X_ARCHS", "Z_ARCHS")], result
+    assert_valid_cache(project)
+
+
+def test_deleted_and_renamed_files_leave_no_ghosts(project):
+    age_files(project)
+    warm(project)
+    (project / "pkg" / "overrides.py").rename(project / "pkg" / "moved.py")
+    result = archsync("check", cwd=project)
+    assert result.lines == [HEALTHY.replace("pkg/overrides.py", "pkg/moved.py")], result
+    (project / "pkg" / "moved.py").unlink()
+    result = archsync("check", cwd=project)
+    assert result.lines == [] and result.returncode == EXIT_CLEAN, result
+    # A file recreated where a deleted one was is judged afresh (its mtime is new).
+    (project / "pkg" / "moved.py").write_text(GUARDED.replace("X_ARCHS", "W_ARCHS"))
+    result = archsync("check", cwd=project)
+    assert result.lines == [HEALTHY.replace("pkg/overrides.py", "pkg/moved.py").replace("X_ARCHS", "W_ARCHS")], result
+
+
+def test_no_cache_neither_reads_nor_writes(project):
+    result = archsync("check", "--no-cache", cwd=project)
+    assert result.lines == [HEALTHY] and result.warnings == [], result
+    assert not (project / ".archsync_cache").exists()
+    directory = project / ".archsync_cache"
+    directory.mkdir()
+    garbage = directory / cache_file(project).name
+    garbage.write_bytes(b"\x00garbage")
+    result = archsync("check", "--no-cache", cwd=project)
+    assert result.lines == [HEALTHY] and result.warnings == [], result
+    assert garbage.read_bytes() == b"\x00garbage"
+
+
+# -- in-memory caches of a long-running process ----------------------------------------------------
+
+def test_repeated_runs_in_one_process_follow_edits(project):
+    """An editor integration (LSP) calls the engine again and again in one process: nothing kept
+    in memory (facts, the text read for `# noqa`) may outlive an edit of the file it came from."""
+    from lint_plugin.engine import run as engine_run
+
+    overrides = project / "pkg" / "overrides.py"
+
+    def codes():
+        return [(d.path, d.code) for d in engine_run(project).diagnostics]
+
+    assert codes() == [("pkg/overrides.py", "ARC101")]
+    overrides.write_text(GUARDED.rstrip("\n") + "  # noqa: ARC101\n")
+    assert codes() == [], "a # noqa added after the first run is ignored by the next one"
+    overrides.write_text(GUARDED)
+    assert codes() == [("pkg/overrides.py", "ARC101")], "a # noqa removed after a run still suppresses"
+    overrides.write_text('X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n')
+    assert codes() == []
