@@ -54,7 +54,8 @@ class CachedFile:
                 raise ValueError("facts of another file")
         except (ValueError, TypeError, IndexError, RecursionError):
             return CachedFile(self.size, self.mtime_ns, self.digest, self.signals)
-        return CachedFile(self.size, self.mtime_ns, self.digest, self.signals, facts, self.partial)
+        # keep the stored form too: saving it again needs no re-encoding
+        return CachedFile(self.size, self.mtime_ns, self.digest, self.signals, facts, self.partial, self.encoded)
 
 
 def digest(data: bytes) -> str:
@@ -160,10 +161,10 @@ class IndexCache:
 
 
 def _stored_facts(entry: CachedFile) -> Optional[list]:
+    if entry.encoded is not None:  # unchanged since loaded (new facts never carry `encoded`)
+        return [entry.partial, entry.encoded]
     if entry.facts is not None:
         return [entry.partial, encode_facts(entry.facts)]
-    if entry.encoded is not None:
-        return [entry.partial, entry.encoded]
     return None
 
 

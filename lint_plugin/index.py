@@ -84,11 +84,14 @@ class ProjectIndex:
                 self._records[source.module] = entry
             else:
                 stale.append((source, stat.st_size, stat.st_mtime_ns, entry))
-        for (source, _, _, _), result in zip(stale, pool.map(_scan_worker, stale)):
+        for (source, _, _, entry), result in zip(stale, pool.map(_scan_worker, stale)):
             if isinstance(result, str):
                 self.unreadable[source.rel] = result
-            else:
-                self._records[source.module] = result
+                continue
+            self._records[source.module] = result
+            # a file re-hashed only because its mtime is recent changes nothing to store
+            if entry is None or (entry.size, entry.mtime_ns, entry.digest) != (result.size, result.mtime_ns,
+                                                                                result.digest):
                 self._dirty = True
         for module, record in self._records.items():
             if record.signals.guarded:
