@@ -69,7 +69,8 @@ Example:
 Fix: add the name to B or remove it from A.
 Exempt: `[[tool.archsync.exempt]]` with subject = A, or `# noqa: ARC103`.
 """),
-    _rule("ARC104", "sibling-variant-missing", "a collection or family holds one variant of a registered pair but not the other", """
+    _rule("ARC104", "sibling-variant-missing",
+          "a collection or family holds one variant of a registered pair but not the other", """
 What: a guarded collection or a family holds `<Stem>ForConditionalGeneration` while the
 registered `<Stem>ForCausalLM` is absent, or the reverse. Suffix pairs come from
 `siblings` (default [["ForConditionalGeneration", "ForCausalLM"]]; `siblings = []` turns
@@ -84,7 +85,8 @@ Fix: add the sibling, or exempt it when the list is deliberately one-sided (for 
 a multimodal-only allow-list).
 Exempt: `[[tool.archsync.exempt]]` or `# noqa: ARC104`.
 """),
-    _rule("ARC201", "unknown-architecture", "a guarded collection or a family names an architecture nothing registers", """
+    _rule("ARC201", "unknown-architecture",
+          "a guarded collection or a family names an architecture nothing registers", """
 What: a name in a guarded collection or in a family predicate's own literal that no
 registration (see `registries`) provides, with a did-you-mean when a registered name is
 close. Only when the project registers something.

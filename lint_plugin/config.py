@@ -213,7 +213,8 @@ def _validate(table: Any, source: str, prefix: str, text: str, from_pack: bool, 
             values["siblings"] = _sibling_pairs(value, where)
         elif key in _TABLE_LIST_KEYS:
             if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-                raise ConfigError(f"{where}: expected an array of tables ([[{prefix + '.' if prefix else ''}{raw_key}]])")
+                header = f"{prefix + '.' if prefix else ''}{raw_key}"
+                raise ConfigError(f"{where}: expected an array of tables ([[{header}]])")
             reader = {"mirror": _mirror, "subset": _subset, "exempt": _exemption, "cover": _cover}[key]
             items = []
             for i, item in enumerate(value):
@@ -300,7 +301,8 @@ def _only_keys(item: Dict[str, Any], where: str, allowed: set) -> None:
 
 def _table_line(text: str, dotted: str, index: int) -> int:
     """Line of the index-th `[[dotted]]` header, for pointing at an exemption."""
-    pattern = re.compile(r"^[ \t]*\[\[\s*" + r"\s*\.\s*".join(re.escape(p) for p in dotted.split(".")) + r"\s*\]\]", re.M)
+    keys = r"\s*\.\s*".join(re.escape(p) for p in dotted.split("."))
+    pattern = re.compile(r"^[ \t]*\[\[\s*" + keys + r"\s*\]\]", re.M)
     matches = list(pattern.finditer(text))
     if index < len(matches):
         return text.count("\n", 0, matches[index].start()) + 1

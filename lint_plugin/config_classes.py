@@ -78,7 +78,8 @@ class ConfigClasses:
         model = self.find(Ref(module, arch, 0))
         result: Tuple[Optional[ClassId], str] = (None, f"class {arch} not found from {module}")
         if model is not None:
-            result = (None, model[1].config_note or f"{arch} has no `config` annotation on __init__ and no config_class")
+            missing = f"{arch} has no `config` annotation on __init__ and no config_class"
+            result = (None, model[1].config_note or missing)
             queue, seen = [model], set()
             while queue:
                 facts, cls = queue.pop(0)

@@ -87,8 +87,8 @@ def build_model(index: ProjectIndex) -> Model:
         for family in mirror.families:
             _named_family(config, predicates, family, f"{mirror.origin}.families")
     collections = tuple(dict.fromkeys(_guarded_collections(index, resolver) + list(named.values())))
-    covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families")) for cover in config.covers
-                   for c in cover.collections for f in cover.families)
+    covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
+                   for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
     return Model(collections, families, predicates, registered, named, registries, covers, overlapping)
 

@@ -184,7 +184,8 @@ class ModuleReader:
                 self._grow(name, operand(self.ctx, arg, {}, 0))
             if call.keywords:
                 self._grow(name, [Literal(tuple(
-                    Member(k.arg, getattr(k, "lineno", call.lineno), self.ctx.column(k) if hasattr(k, "col_offset") else 1)
+                    Member(k.arg, getattr(k, "lineno", call.lineno),
+                           self.ctx.column(k) if hasattr(k, "col_offset") else 1)
                     for k in call.keywords if k.arg))])
         else:
             self._grow(name, [Unknown(f"grown by {name}.{func.attr}()", call.lineno)])
@@ -237,7 +238,8 @@ class ModuleReader:
             if not isinstance(literal, (ast.Set, ast.List, ast.Tuple, ast.Call, ast.Dict)):
                 continue
             parts = collection_parts(self.ctx, literal, {})
-            if parts and any(isinstance(p, Literal) and any(self.ctx.is_name(m.name) for m in p.members) for p in parts):
+            names = (m.name for p in (parts or ()) if isinstance(p, Literal) for m in p.members)
+            if parts and any(self.ctx.is_name(name) for name in names):
                 name = f"{scope}@{line}"
                 if all(c.name != name for c in self.anonymous):
                     self.anonymous.append(CollectionFact(name, line, self.ctx.column(literal), parts))

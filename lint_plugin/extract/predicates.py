@@ -23,7 +23,8 @@ class _Tests:
         self.delegates: List[Ref] = []
 
 
-def read_predicate(ctx: ModuleContext, node: ast.AST, qualname: str, class_name: Optional[str]) -> Optional[PredicateFact]:
+def read_predicate(ctx: ModuleContext, node: ast.AST, qualname: str,
+                   class_name: Optional[str]) -> Optional[PredicateFact]:
     """A PredicateFact when every value the function returns is a name test (or a constant
     reached after one), e.g. `return x in S`, or `for a in archs: if a in S: return True`."""
     local: Dict[str, ast.expr] = {}

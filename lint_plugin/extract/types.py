@@ -22,12 +22,13 @@ def read_class(ctx: ModuleContext, node: ast.ClassDef) -> ClassFact:
     note: Optional[str] = None
     wrapped: List[Ref] = []
     for item in node.body:
-        if isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "config_class" for t in item.targets):
+        names = [t.id for t in item.targets if isinstance(t, ast.Name)] if isinstance(item, ast.Assign) else []
+        if "config_class" in names:
             config = _class_ref(ctx, item.value) or config
             if config is None:
                 note = f"config_class = {short(item.value)} is chosen at run time"
-        elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name) \
-                and item.targets[0].id.endswith(("_cls", "_class")) and isinstance(item.value, (ast.Name, ast.Attribute)):
+        elif len(names) == 1 and names[0].endswith(("_cls", "_class")) \
+                and isinstance(item.value, (ast.Name, ast.Attribute)):
             ref = ctx.ref(item.value)
             if ref is not None:
                 wrapped.append(ref)

@@ -68,7 +68,8 @@ def _sequence(ctx: ModuleContext, node: ast.expr, local: Dict[str, ast.expr], de
     return (Literal(tuple(members)),) + tuple(parts)
 
 
-def _dict_literal(ctx: ModuleContext, node: ast.Dict, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
+def _dict_literal(ctx: ModuleContext, node: ast.Dict, local: Dict[str, ast.expr],
+                  depth: int) -> Optional[Tuple[Part, ...]]:
     """A dict keyed by name: its keys are the collection; `**other` adds other's keys."""
     members: List[Member] = []
     parts: List[Part] = []
@@ -124,7 +125,8 @@ def _environment_read(node: ast.expr) -> Optional[ast.Call]:
     return None
 
 
-def _dict_call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
+def _dict_call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr],
+               depth: int) -> Optional[Tuple[Part, ...]]:
     """`dict(Name=..., **other)`: keyword names are the keys."""
     members: List[Member] = []
     parts: List[Part] = []
