@@ -66,7 +66,6 @@ class Predicate:
         return next((c for n, c in self.conditions if n == name), None)
 
 
-_EMPTY = ResolvedSet(())
 # References and delegations are followed this many links deep: deeper chains are
 # reported as partly analysed instead of exhausting the interpreter's stack.
 MAX_CHAIN = 200

@@ -94,12 +94,7 @@ def _call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth:
         if not node.args:
             return (Literal(()),)
         if len(node.args) == 1:
-            inner = collection_parts(ctx, node.args[0], local, depth + 1)
-            if inner is None and isinstance(node.args[0], ast.Call):
-                env = _environment_read(node.args[0])
-                if env is not None:
-                    return (Unknown(f"read from an environment variable by {dotted_name(env.func)}()", env.lineno),)
-            return inner
+            return collection_parts(ctx, node.args[0], local, depth + 1)
         return None
     if isinstance(func, ast.Name) and func.id == "dict":
         return _dict_call(ctx, node, local, depth)
