@@ -33,8 +33,17 @@ _SESSION_DIR = Path(tempfile.mkdtemp(prefix="archsync-fixtures-")).resolve()
 atexit.register(shutil.rmtree, _SESSION_DIR, True)
 FIXTURES = Path(shutil.copytree(SOURCE_FIXTURES, _SESSION_DIR / "fixtures", ignore=_IGNORED))
 SGLANG_BUG = FIXTURES / "sglang_qwen3_5" / "bug"
-SGLANG_FIXED = FIXTURES / "sglang_qwen3_5" / "fixed"
+SGLANG_PATCH = SOURCE_FIXTURES / "sglang_qwen3_5" / "fix.patch"  # the upstream fix, as `archsync fix` writes it
 SHAPES = FIXTURES / "shapes"
+
+
+def _apply_patch(tree: Path, patch: Path) -> Path:
+    subprocess.run(["git", "apply", "-p1", str(patch)], cwd=tree, check=True, capture_output=True)
+    return tree
+
+
+# The seed's fixed tree is the bug tree with its fix applied, never a second copy to keep in sync.
+SGLANG_FIXED = _apply_patch(Path(shutil.copytree(SGLANG_BUG, FIXTURES / "sglang_qwen3_5" / "fixed")), SGLANG_PATCH)
 
 ARCHSYNC = Path(sys.executable).parent / "archsync"
 
@@ -154,7 +163,7 @@ def tree(tmp_path):
     """Copy a pristine fixture tree to a fresh temporary directory: `tree("shapes/guard")`."""
 
     def copy(name: str, into: Optional[str] = None) -> Path:
-        return copy_tree(SOURCE_FIXTURES / name, tmp_path / (into or Path(name).name))
+        return copy_tree(FIXTURES / name, tmp_path / (into or Path(name).name))
 
     return copy
 

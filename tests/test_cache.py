@@ -28,8 +28,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pytest
 
 from lint_plugin import __version__
-from lint_plugin.cache import IndexCache
 from lint_plugin.config import load_config
+from lint_plugin.project.cache import IndexCache
 
 ARCHSYNC = Path(sys.executable).parent / "archsync"
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -541,7 +541,7 @@ def test_no_cache_neither_reads_nor_writes(project):
 def test_repeated_runs_in_one_process_follow_edits(project):
     """An editor integration (LSP) calls the engine again and again in one process: nothing kept
     in memory (facts, the text read for `# noqa`) may outlive an edit of the file it came from."""
-    from lint_plugin.engine import run as engine_run
+    from lint_plugin.pipeline import run as engine_run
 
     overrides = project / "pkg" / "overrides.py"
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import List
 
 from lint_plugin import __version__
-from lint_plugin.cache import IndexCache
 from lint_plugin.config import load_config
+from lint_plugin.project.cache import IndexCache
 
 ARCHSYNC = Path(sys.executable).parent / "archsync"
 ROUNDS = 20

@@ -434,7 +434,8 @@ def test_arc901_lists_three_architectures_then_counts_the_rest(tree):
     assert [line for line in result.lines if ": ARC901 " in line] == [
         f"{where}:{defined_at(root / where, family)}:1: ARC901 {family}() is only partly analysed: config class "
         f"unknown for 4 registered architectures: {listed} and 1 more ({read} part)"
-        for family, read in (("recurrent_config", "2 names read still take"), ("conv_state_config", "1 name read still takes"))
+        for family, read in (("recurrent_config", "2 names read still take"),
+                             ("conv_state_config", "1 name read still takes"))
     ], result
 
 

@@ -16,8 +16,17 @@ from typing import Optional, Sequence
 
 import pytest
 
-from lint_plugin import fixer
-from lint_plugin.fixer import AddMember, FixResult, RemoveMember, TextEdit, apply_fixes
+from lint_plugin.diagnostics import FixRequest
+from lint_plugin.fix import editor as fixer
+from lint_plugin.fix.editor import FixResult, TextEdit, apply_fixes
+
+
+def AddMember(collection, line, name, peers=()):
+    return FixRequest("add", "f.py", collection, line, name, tuple(peers))
+
+
+def RemoveMember(line, column, name):
+    return FixRequest("remove", "f.py", "", line, name, (), column)
 
 _NEWLINE = re.compile(r"\r\n?|\n")
 
@@ -486,8 +495,8 @@ def test_collections_that_are_not_literals_are_refused():
 def test_request_in_the_header_and_of_unknown_type():
     source = b'# header\nX = ["A"]\n'
     check(source, [AddMember("X", 1, "B")], source, refused=["no assignment to X at line 1"])
-    result = apply_fixes(source, ["not a request"])  # type: ignore[list-item]
-    assert [r.reason for r in result.refused] == ["unknown request str"] and result.source is source
+    result = apply_fixes(source, [FixRequest("move", "f.py", "X", 2, "B")])
+    assert [r.reason for r in result.refused] == ["unknown fix action 'move'"] and result.source is source
 
 
 def test_refusal_leaves_other_requests_applied():

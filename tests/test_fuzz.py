@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lint_plugin.config import Config
-from lint_plugin.engine import run_with
 from lint_plugin.extract import extract_file
+from lint_plugin.pipeline import run_with
 
 try:  # optional: grammatical Python from the CPython grammar
     import hypothesmith
@@ -325,9 +325,9 @@ def reference_module(draw, index: int) -> str:
     for _ in range(draw(st.integers(1, 5))):
         name = draw(st.sampled_from(REF_NAMES))
         lines.append(draw(st.sampled_from([
-            lambda: f"{name} = {value()}",
-            lambda: f"{name} |= {value()}",
-            lambda: f"{name}.update({value()})",
+            lambda name=name: f"{name} = {value()}",
+            lambda name=name: f"{name} |= {value()}",
+            lambda name=name: f"{name}.update({value()})",
             lambda: f"def {draw(st.sampled_from(PRED_NAMES))}(c):\n    return c.architectures[0] in {value()}",
             lambda: (f"def {draw(st.sampled_from(PRED_NAMES))}(c):\n    return "
                      f"{draw(st.sampled_from(PRED_NAMES))}(c) or {draw(st.sampled_from(PRED_NAMES))}(c)"),

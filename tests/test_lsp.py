@@ -442,7 +442,7 @@ def test_position_conversion():
     """Engine (1-based line, code point column) -> LSP (0-based line, UTF-16 units), LSP line breaks only."""
     from lsprotocol.types import Position, Range
 
-    from lint_plugin.lsp import Positions
+    from lint_plugin.frontends.lsp import Positions
 
     text = "a = 1\r\nb = '\U0001F642', \"X\"\rc\x0cd = 2\n"
     positions = Positions(text)
@@ -465,7 +465,7 @@ def test_an_engine_crash_is_logged_and_publishes_nothing(monkeypatch):
 
     from lsprotocol.types import MessageType
 
-    from lint_plugin import lsp
+    from lint_plugin.frontends import lsp
 
     server = lsp.ArchsyncLanguageServer()
     sent = []

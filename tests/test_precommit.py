@@ -19,7 +19,7 @@ from typing import Dict, List
 
 import pytest
 
-from conftest import REPO, SOURCE_FIXTURES, Result, arc101, copy_tree
+from conftest import FIXTURES, REPO, Result, arc101, copy_tree
 
 pytest.importorskip("pre_commit", reason="needs pre-commit (pip install pre-commit)")
 
@@ -87,7 +87,7 @@ class Workspace:
 
     def project(self, fixture: str, name: str) -> Path:
         """A git repository holding a copy of a fixture tree, everything committed."""
-        root = copy_tree(SOURCE_FIXTURES / fixture, self.base / name)
+        root = copy_tree(FIXTURES / fixture, self.base / name)
         _commit_all(root, self.env, "initial")
         return root
 

@@ -292,7 +292,7 @@ def test_no_network_access_with_sockets_blocked(tmp_path, front_end):
     marker = tmp_path / "network-attempts"
     if front_end == "archsync":
         code = _NO_NETWORK.replace("ENTRY", repr(str(ARCHSYNC))) + \
-            "from lint_plugin.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+            "from lint_plugin.frontends.cli import main\nsys.exit(main(sys.argv[1:]))\n"
         args = ["check"]
     else:
         code = _NO_NETWORK.replace("ENTRY", repr("flake8")) + \

@@ -12,8 +12,8 @@ import re
 import warnings
 from typing import List, Optional, Sequence, Tuple
 
-from ..facts import FileFacts
 from .context import ModuleContext
+from .facts import FileFacts
 from .module import ModuleReader
 
 __all__ = ["extract_file", "extract_registrations"]

@@ -5,7 +5,7 @@ import ast
 import re
 from typing import Dict, List, Optional, Tuple
 
-from ..facts import Ref
+from .facts import Ref
 
 
 class ModuleContext:

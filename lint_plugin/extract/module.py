@@ -6,7 +6,8 @@ import bisect
 import re
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..facts import (
+from .context import ModuleContext, dotted_name, is_str, short
+from .facts import (
     ClassFact,
     CollectionFact,
     Literal,
@@ -18,13 +19,12 @@ from ..facts import (
     TypePredicateFact,
     Unknown,
 )
-from .context import ModuleContext, dotted_name, is_str, short
 from .predicates import read_predicate
+from .shapes import GROWTH_METHODS
 from .types import read_class, read_type_predicate
 from .values import collection_parts, operand
 
 _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
-_GROWTH_METHODS = ("update", "add", "append", "extend", "__setitem__")
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -51,7 +51,7 @@ class ModuleReader:
         self.registry_names = frozenset(r for r in registries if not r.startswith("@") and "::" not in r)
         self.registry_decorators = frozenset(r[1:] for r in registries if r.startswith("@"))
         self.quoted_lines = sorted(quoted_lines)
-        self.collections: Dict[str, List] = {}  # name -> [line, column, parts]
+        self.collections: Dict[str, Tuple[int, int, List[Part]]] = {}  # name -> (line, column, parts)
         self.anonymous: List[CollectionFact] = []
         self.predicates: List[PredicateFact] = []
         self.registrations: List[RegistrationFact] = []
@@ -115,7 +115,7 @@ class ModuleReader:
             if parts is None and _CONSTANT_NAME.fullmatch(name) and isinstance(value, (ast.Call, ast.Subscript)):
                 parts = (Unknown(f"assigned the result of `{short(value)}`", stmt.lineno),)
             if parts is not None:
-                self.collections[name] = [stmt.lineno, self.ctx.column(stmt), list(parts)]
+                self.collections[name] = (stmt.lineno, self.ctx.column(stmt), list(parts))
             else:
                 self.collections.pop(name, None)
 
@@ -169,7 +169,7 @@ class ModuleReader:
 
     def _growth_call(self, call: ast.Call, function: Optional[str]) -> None:
         func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in _GROWTH_METHODS
+        if not (isinstance(func, ast.Attribute) and func.attr in GROWTH_METHODS
                 and isinstance(func.value, ast.Name) and func.value.id in self.collections):
             return
         name = func.value.id

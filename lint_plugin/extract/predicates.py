@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
-from ..facts import Literal, Member, Part, Pattern, PredicateFact, Ref, Unknown
 from .context import ModuleContext, is_str
+from .facts import Literal, Member, Part, Pattern, PredicateFact, Ref, Unknown
 from .values import collection_parts
 
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
@@ -50,13 +50,13 @@ def read_predicate(ctx: ModuleContext, node: ast.AST, qualname: str,
     return PredicateFact(qualname, node.lineno, ctx.column(node), tuple(found.parts), tuple(found.delegates))  # type: ignore[attr-defined]
 
 
-def _returns_with_guards(node: ast.AST) -> Iterator[tuple]:
+def _returns_with_guards(node: ast.AST) -> Iterator[Tuple[ast.Return, Optional[ast.expr]]]:
     """(return statement, the `if` test directly guarding it or None), nested defs excluded.
 
     Walks statements only: a return is never inside an expression, which keeps this
     cheap on large functions.
     """
-    stack: List[tuple] = [(s, None) for s in node.body]  # type: ignore[attr-defined]
+    stack: List[Tuple[ast.stmt, Optional[ast.expr]]] = [(s, None) for s in node.body]  # type: ignore[attr-defined]
     while stack:
         child, guard = stack.pop()
         if isinstance(child, ast.Return):
@@ -145,7 +145,7 @@ class _TestReader:
                 into.parts.extend(parts)
                 return True
         for side in (node.right, node.left):
-            if isinstance(side, (ast.Name, ast.Attribute)) and side not in self.local:
+            if isinstance(side, (ast.Name, ast.Attribute)):
                 parts = collection_parts(self.ctx, side, self.local)
                 if parts:
                     into.parts.extend(parts)
@@ -187,7 +187,7 @@ def _names_a_list(node: ast.expr) -> bool:
     """`config.architectures` (plural, not indexed) holds names; `arch` or `archs[0]` is one."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
             and len(node.args) >= 2 and is_str(node.args[1]):
-        return node.args[1].value.endswith("s")  # type: ignore[attr-defined]
+        return str(node.args[1].value).endswith("s")  # type: ignore[attr-defined]
     if isinstance(node, ast.Attribute):
         return node.attr.endswith("s")
     if isinstance(node, ast.Name):

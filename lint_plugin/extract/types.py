@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 from typing import Iterator, List, Optional
 
-from ..facts import ClassFact, Ref, TypePredicateFact, TypeTest
 from .context import ModuleContext, is_str, short
+from .facts import ClassFact, Ref, TypePredicateFact, TypeTest
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -22,16 +22,17 @@ def read_class(ctx: ModuleContext, node: ast.ClassDef) -> ClassFact:
     note: Optional[str] = None
     wrapped: List[Ref] = []
     for item in node.body:
-        names = [t.id for t in item.targets if isinstance(t, ast.Name)] if isinstance(item, ast.Assign) else []
-        if "config_class" in names:
-            config = _class_ref(ctx, item.value) or config
-            if config is None:
-                note = f"config_class = {short(item.value)} is chosen at run time"
-        elif len(names) == 1 and names[0].endswith(("_cls", "_class")) \
-                and isinstance(item.value, (ast.Name, ast.Attribute)):
-            ref = ctx.ref(item.value)
-            if ref is not None:
-                wrapped.append(ref)
+        if isinstance(item, ast.Assign):
+            names = [t.id for t in item.targets if isinstance(t, ast.Name)]
+            if "config_class" in names:
+                config = _class_ref(ctx, item.value) or config
+                if config is None:
+                    note = f"config_class = {short(item.value)} is chosen at run time"
+            elif len(names) == 1 and names[0].endswith(("_cls", "_class")) \
+                    and isinstance(item.value, (ast.Name, ast.Attribute)):
+                ref = ctx.ref(item.value)
+                if ref is not None:
+                    wrapped.append(ref)
         elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) \
                 and item.target.id == "config_class" and item.value is not None:
             config = _class_ref(ctx, item.value) or config

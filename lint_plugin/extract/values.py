@@ -4,10 +4,10 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Tuple
 
-from ..facts import Literal, Member, Part, Unknown
 from .context import ModuleContext, dotted_name, is_str, short
+from .facts import Literal, Member, Part, Unknown
+from .shapes import COLLECTION_CALLS, SET_METHODS
 
-_COLLECTION_CALLS = {"set", "frozenset", "tuple", "list", "sorted"}
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _ENV_CALLS = {"os.getenv", "os.environ.get", "getenv", "environ.get"}
 _MAX_DEPTH = 60
@@ -55,7 +55,7 @@ def _sequence(ctx: ModuleContext, node: ast.expr, local: Dict[str, ast.expr], de
     parts: List[Part] = []
     for element in node.elts:  # type: ignore[attr-defined]
         if is_str(element):
-            members.append(Member(element.value, element.lineno, ctx.column(element)))  # type: ignore[attr-defined]
+            members.append(Member(element.value, element.lineno, ctx.column(element)))
         elif isinstance(element, ast.Starred):
             parts.extend(operand(ctx, element.value, local, depth))
         elif isinstance(element, (ast.Name, ast.Attribute)):
@@ -90,7 +90,7 @@ def _dict_literal(ctx: ModuleContext, node: ast.Dict, local: Dict[str, ast.expr]
 
 def _call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
     func = node.func
-    if isinstance(func, ast.Name) and func.id in _COLLECTION_CALLS and not node.keywords:
+    if isinstance(func, ast.Name) and func.id in COLLECTION_CALLS and not node.keywords:
         if not node.args:
             return (Literal(()),)
         if len(node.args) == 1:
@@ -98,7 +98,7 @@ def _call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth:
         return None
     if isinstance(func, ast.Name) and func.id == "dict":
         return _dict_call(ctx, node, local, depth)
-    if isinstance(func, ast.Attribute) and func.attr in ("union", "keys", "copy") and not node.keywords:
+    if isinstance(func, ast.Attribute) and func.attr in SET_METHODS and not node.keywords:
         base = collection_parts(ctx, func.value, local, depth + 1)
         if base is None:
             return None

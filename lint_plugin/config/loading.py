@@ -1,0 +1,234 @@
+"""`[tool.archsync]` in the project's pyproject.toml, and rule packs: reading and validation.
+
+Every mistake becomes a `ConfigError` naming the file and the key path, which the
+front ends turn into one message and exit code 2. Rule packs (`extends`) are plain
+configuration tables read from TOML files shipped in the wheel; nothing here can
+load or run code.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import AbstractSet, Any, Callable, Dict, Optional, Set, Tuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+from .packs import pack_path
+from .settings import Config, ConfigError, Cover, Exemption, Mirror, Subset
+
+_LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "config-maps")
+_STR_KEYS = ("name-pattern", "cache-dir")
+_KNOWN = _LIST_KEYS + _STR_KEYS + ("mirror", "subset", "exempt", "cover", "siblings")
+
+
+def find_root(start: Path) -> Path:
+    """Nearest directory at or above `start` holding pyproject.toml, else `start`'s directory."""
+    start = start.resolve()
+    base = start if start.is_dir() else start.parent
+    for candidate in (base, *base.parents):
+        if (candidate / "pyproject.toml").is_file():
+            return candidate
+    return base
+
+
+def load_config(root: Path, codes: Optional[AbstractSet[str]] = None) -> Config:
+    """Read `[tool.archsync]` from `root/pyproject.toml` (absent file or table: defaults).
+
+    `codes` are the rule codes an exemption may name (the rule registry's); None checks
+    nothing about them, so this layer needs no knowledge of the rules.
+    """
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return Config(root=root)
+    text = _read_toml_text(pyproject)
+    document = _parse_toml(text, str(pyproject))
+    tool = document.get("tool", {})
+    table = tool.get("archsync") if isinstance(tool, dict) else None
+    if table is None:
+        return Config(root=root)
+    return config_from_table(root, table, str(pyproject), text, codes)
+
+
+def config_from_table(root: Path, table: Any, source: str, text: str = "",
+                      codes: Optional[AbstractSet[str]] = None) -> Config:
+    """Validate a `[tool.archsync]` table merged over the packs it extends.
+
+    Errors name `source` (the file's full path); the origins that diagnostics quote
+    (`pyproject.toml: tool.archsync.mirror[0]`) name it relative to the project root.
+    """
+    values = _Validator(codes).table(table, source, "tool.archsync", text, from_pack=False, label=Path(source).name)
+    merged: Dict[str, Any] = {}
+    for pack in values.get("extends", ()):
+        _merge(merged, _load_pack(pack, source, codes))
+    _merge(merged, values)
+    return Config(root=root, source=source, **merged)
+
+
+def _load_pack(name: str, source: str, codes: Optional[AbstractSet[str]]) -> Dict[str, Any]:
+    path = pack_path(name, source)
+    text = _read_toml_text(path)
+    values = _Validator(codes).table(_parse_toml(text, str(path)), f"rule pack {name!r} ({path.name})", "", text,
+                                     from_pack=True, label=f"rule pack {name!r}")
+    if "extends" in values:
+        raise ConfigError(f"rule pack {name!r}: packs cannot extend other packs")
+    return values
+
+
+def _merge(into: Dict[str, Any], values: Dict[str, Any]) -> None:
+    """Lists and tables from later sources are appended; single values replace."""
+    for key, value in values.items():
+        if isinstance(value, tuple) and key in into and key not in ("siblings",):
+            into[key] = tuple(dict.fromkeys(into[key] + value)) if key in _LIST_KEYS else into[key] + value
+        else:
+            into[key] = value
+
+
+_TableReader = Callable[[Dict[str, Any], str, int, bool, str], Any]
+
+
+class _Validator:
+    """Checks one table (the project's or a pack's) key by key."""
+
+    def __init__(self, codes: Optional[AbstractSet[str]]) -> None:
+        self.codes = codes
+        self.readers: Dict[str, Tuple[str, _TableReader]] = {
+            "mirror": ("mirrors", _mirror), "subset": ("subsets", _subset),
+            "exempt": ("exemptions", self._exemption), "cover": ("covers", _cover),
+        }
+
+    def table(self, table: Any, source: str, prefix: str, text: str, from_pack: bool, label: str) -> Dict[str, Any]:
+        if not isinstance(table, dict):
+            raise ConfigError(f"{source}: {prefix or 'pack'}: expected a table")
+        values: Dict[str, Any] = {}
+        for raw_key, value in table.items():
+            key = raw_key.replace("_", "-")
+            dotted = f"{prefix + '.' if prefix else ''}{raw_key}"
+            where = f"{source}: {dotted}"
+            if key in _LIST_KEYS:
+                values[key.replace("-", "_")] = _strings(value, where)
+            elif key in _STR_KEYS:
+                if not isinstance(value, str) or not value:
+                    raise ConfigError(f"{where}: expected a non-empty string, got {_describe(value)}")
+                if key == "name-pattern":
+                    try:
+                        re.compile(value)
+                    except re.error as exc:
+                        raise ConfigError(f"{where}: invalid regular expression: {exc}") from None
+                values[key.replace("-", "_")] = value
+            elif key == "siblings":
+                values["siblings"] = _sibling_pairs(value, where)
+            elif key in self.readers:
+                if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+                    raise ConfigError(f"{where}: expected an array of tables ([[{dotted}]])")
+                field_name, reader = self.readers[key]
+                values[field_name] = tuple(
+                    reader(item, f"{where}[{i}]", _table_line(text, dotted, i), from_pack, f"{label}: {dotted}[{i}]")
+                    for i, item in enumerate(value))
+            else:
+                known = ", ".join(sorted(_KNOWN))
+                raise ConfigError(f"{where}: unknown key (known keys: {known})")
+        return values
+
+    def _exemption(self, item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Exemption:
+        _only_keys(item, where, {"subject", "members", "codes", "reason"})
+        subject = _required(item, "subject", where)
+        if not isinstance(subject, str):
+            raise ConfigError(f"{where}.subject: expected a string, got {_describe(subject)}")
+        members = _strings(_required(item, "members", where), f"{where}.members")
+        codes = _strings(item.get("codes", []), f"{where}.codes")
+        for code in codes:
+            if self.codes is not None and code not in self.codes:
+                raise ConfigError(f"{where}.codes: {code!r} is not an archsync code "
+                                  f"(`archsync rules` lists them, like 'ARC101')")
+        reason = item.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise ConfigError(f"{where}.reason: every exemption needs a reason (a non-empty string)")
+        return Exemption(subject, members, codes, reason.strip(), origin, line, from_pack)
+
+
+def _mirror(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Mirror:
+    _only_keys(item, where, {"collections", "families"})
+    collections = _strings(_required(item, "collections", where), f"{where}.collections")
+    if len(collections) < 2:
+        raise ConfigError(f"{where}.collections: a mirror needs at least two collections")
+    families = _strings(item.get("families", []), f"{where}.families")
+    return Mirror(collections, families, origin)
+
+
+def _cover(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Cover:
+    _only_keys(item, where, {"collections", "families"})
+    collections = _strings(_required(item, "collections", where), f"{where}.collections")
+    families = _strings(_required(item, "families", where), f"{where}.families")
+    if not collections or not families:
+        raise ConfigError(f"{where}: a cover needs at least one collection and one family")
+    return Cover(collections, families, origin)
+
+
+def _subset(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Subset:
+    _only_keys(item, where, {"of", "in"})
+    of = _required(item, "of", where)
+    into = _required(item, "in", where)
+    for key, value in (("of", of), ("in", into)):
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}.{key}: expected a string, got {_describe(value)}")
+    return Subset(of, into, origin)
+
+
+def _sibling_pairs(value: Any, where: str) -> Tuple[Tuple[str, str], ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) and s for s in p) for p in value
+    ):
+        raise ConfigError(f"{where}: expected a list of [suffix, suffix] pairs, got {_describe(value)}")
+    return tuple((a, b) for a, b in value)
+
+
+def _strings(value: Any, where: str) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of strings, got {_describe(value)}")
+    return tuple(value)
+
+
+def _required(item: Dict[str, Any], key: str, where: str) -> Any:
+    if key not in item:
+        raise ConfigError(f"{where}: missing required key {key!r}")
+    return item[key]
+
+
+def _only_keys(item: Dict[str, Any], where: str, allowed: Set[str]) -> None:
+    for key in item:
+        if key not in allowed:
+            raise ConfigError(f"{where}.{key}: unknown key (known keys: {', '.join(sorted(allowed))})")
+
+
+def _table_line(text: str, dotted: str, index: int) -> int:
+    """Line of the index-th `[[dotted]]` header, for pointing at an exemption."""
+    keys = r"\s*\.\s*".join(re.escape(p) for p in dotted.split("."))
+    pattern = re.compile(r"^[ \t]*\[\[\s*" + keys + r"\s*\]\]", re.M)
+    matches = list(pattern.finditer(text))
+    if index < len(matches):
+        return text.count("\n", 0, matches[index].start()) + 1
+    return 1
+
+
+def _read_toml_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+
+
+def _parse_toml(text: str, source: str) -> Dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: invalid TOML: {exc}") from None
+
+
+def _describe(value: Any) -> str:
+    text = f"{type(value).__name__} {value!r}"
+    return text if len(text) <= 80 else text[:77] + "..."
+

@@ -1,0 +1,110 @@
+"""The validated settings of one project: `Config` and the contracts it declares.
+
+Plain frozen values: every stage reads them, none changes them, and `fingerprint()`
+binds caches to everything that can change a result.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Tuple
+
+DEFAULT_NAME_PATTERN = r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*"
+DEFAULT_SIBLINGS = (("ForConditionalGeneration", "ForCausalLM"),)
+
+
+class ConfigError(Exception):
+    """A configuration problem the user must fix; the message says where."""
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """Collections that must hold the same names (optionally only those of `families`)."""
+
+    collections: Tuple[str, ...]
+    families: Tuple[str, ...]
+    origin: str  # "file: key path", for messages
+
+
+@dataclass(frozen=True)
+class Cover:
+    """Every name of each family must be in each collection (ARC101, without the overlap test)."""
+
+    collections: Tuple[str, ...]
+    families: Tuple[str, ...]
+    origin: str
+
+
+@dataclass(frozen=True)
+class Subset:
+    """Every name in `of` must be in `into` (a collection, or "registered")."""
+
+    of: str
+    into: str
+    origin: str
+
+
+@dataclass(frozen=True)
+class Exemption:
+    """A deliberate difference, recorded with its reason."""
+
+    subject: str
+    members: Tuple[str, ...]
+    codes: Tuple[str, ...]
+    reason: str
+    origin: str
+    line: int  # line of its table in `origin`'s file (1 when unknown)
+    from_pack: bool
+
+
+@dataclass(frozen=True)
+class Config:
+    """Validated settings; every field has a working default."""
+
+    root: Path
+    src: Tuple[str, ...] = (".",)
+    exclude: Tuple[str, ...] = ()
+    guard: Tuple[str, ...] = ("*_ARCHS",)
+    families: Tuple[str, ...] = ()
+    registries: Tuple[str, ...] = ("EntryClass",)
+    name_pattern: str = DEFAULT_NAME_PATTERN
+    cache_dir: str = ".archsync_cache"
+    config_maps: Tuple[str, ...] = ()  # `path.py::NAME` dicts from architecture name to config class
+    siblings: Tuple[Tuple[str, str], ...] = DEFAULT_SIBLINGS
+    extends: Tuple[str, ...] = ()
+    mirrors: Tuple[Mirror, ...] = ()
+    covers: Tuple[Cover, ...] = ()
+    subsets: Tuple[Subset, ...] = ()
+    exemptions: Tuple[Exemption, ...] = ()
+    source: str = field(default="defaults", compare=False)
+
+    @property
+    def name_regex(self) -> "re.Pattern[str]":
+        return re.compile(self.name_pattern)
+
+    @property
+    def qualified_registries(self) -> Tuple[str, ...]:
+        """Registries named `path.py::NAME`: collections whose names are registered."""
+        return tuple(r for r in self.registries if "::" in r)
+
+    @property
+    def named_collections(self) -> Tuple[str, ...]:
+        """Collection names the configuration refers to (kept by the prefilter)."""
+        names = [c for m in self.mirrors for c in m.collections] + [c for v in self.covers for c in v.collections]
+        names += [s.of for s in self.subsets] + [s.into for s in self.subsets if s.into != "registered"]
+        return tuple(dict.fromkeys(names))
+
+    @property
+    def named_families(self) -> Tuple[str, ...]:
+        """Predicates the configuration names (`families`, covers, scoped mirrors)."""
+        names = list(self.families) + [f for v in self.covers for f in v.families]
+        names += [f for m in self.mirrors for f in m.families]
+        return tuple(dict.fromkeys(names))
+
+    def fingerprint(self) -> str:
+        """A stable digest of everything that affects results (for caches)."""
+        data = {k: v for k, v in self.__dict__.items() if k not in ("root", "source", "cache_dir")}
+        return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()[:16]

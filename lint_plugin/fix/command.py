@@ -1,0 +1,153 @@
+"""`archsync fix`: apply the fixes the report planned, byte-safe and atomic.
+
+Each file's edits come from `editor.apply_fixes` (libcst locates, text is spliced). Before
+anything is written, the whole project is checked again with the new texts standing in
+for the files: a fix must remove its diagnostic and introduce none. A file changed since
+it was read is not overwritten, and nothing outside the project root is written.
+"""
+from __future__ import annotations
+
+import difflib
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, TextIO, Tuple
+
+from ..config import ConfigError
+from ..diagnostics import Diagnostic
+from ..pipeline import Report, run_with
+from ..project.files import Unreadable, digest, read_file, write_atomic
+from ..rules import BY_CODE
+from .editor import apply_fixes
+
+
+@dataclass(frozen=True)
+class FileFix:
+    """The planned new text of one file and what it answers."""
+
+    path: str  # root-relative
+    before: bytes
+    after: bytes
+    fixed: Tuple[Diagnostic, ...]
+    refused: Tuple[Tuple[Diagnostic, str], ...]
+
+
+@dataclass(frozen=True)
+class FixOutcome:
+    files: Tuple[FileFix, ...]
+    remaining: Tuple[Diagnostic, ...]  # what `check` would report after the fixes
+    problems: Tuple[str, ...]  # files left alone, and why
+
+
+# New diagnostics of these codes after a fix mean the edit damaged something.
+_DAMAGE = frozenset(rule.code for rule in BY_CODE.values() if rule.flags_damage)
+
+
+def selected(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
+    """flake8-style prefix selection."""
+    if select and not code.startswith(tuple(select)):
+        return False
+    return not (ignore and code.startswith(tuple(ignore)))
+
+
+def plan(report: Report, select: Sequence[str], ignore: Sequence[str]) -> FixOutcome:
+    """Plan every selected fix, re-check the project with the fixed texts, keep what holds."""
+    root = report.root
+    by_file: Dict[str, List[Diagnostic]] = defaultdict(list)
+    for d in report.diagnostics:
+        if d.fix is not None and selected(d.code, select, ignore):
+            by_file[d.fix.path].append(d)
+    files: List[FileFix] = []
+    problems: List[str] = []
+    for rel, diagnostics in sorted(by_file.items()):
+        target = _inside_root(root, rel)
+        if target is None:
+            problems.append(f"{rel}: outside the project root; not written")
+            continue
+        before = read_file(target)
+        if isinstance(before, Unreadable):
+            problems.append(f"{rel}: cannot read ({before.reason})")
+            continue
+        result = apply_fixes(before, list(dict.fromkeys(d.fix for d in diagnostics if d.fix is not None)))
+        reasons = {r.request: r.reason for r in result.refused}
+        fixed = tuple(d for d in diagnostics if d.fix in result.applied)
+        refused = tuple((d, reasons[d.fix]) for d in diagnostics if d.fix is not None and d.fix in reasons)
+        files.append(FileFix(rel, before, result.source, fixed, refused))
+    changed = [f for f in files if f.after != f.before]
+    try:
+        after = run_with(report.config, {f.path: f.after for f in changed}) if changed else report
+    except ConfigError as exc:  # the edits moved something the configuration names
+        problems.append(f"the fixes were not written: with them the configuration no longer holds ({exc})")
+        return FixOutcome(tuple(FileFix(f.path, f.before, f.before, (), f.refused) for f in files),
+                          report.diagnostics, tuple(problems))
+    before_ids = {_identity(d) for d in report.diagnostics}
+    after_ids = {_identity(d) for d in after.diagnostics}
+    kept: List[FileFix] = []
+    for fix in files:
+        unresolved = [d for d in fix.fixed if _identity(d) in after_ids]
+        broken = sorted({d.code for d in after.diagnostics if d.path == fix.path and d.code in _DAMAGE
+                         and _identity(d) not in before_ids})
+        if fix.after != fix.before and (unresolved or broken):
+            why = f"introduced {', '.join(broken)}" if broken else "did not resolve its diagnostics"
+            problems.append(f"{fix.path}: the fix {why} on re-check; not written")
+            kept.append(FileFix(fix.path, fix.before, fix.before, (), fix.refused))
+        else:
+            kept.append(fix)
+    if any(k.after == k.before and f.after != f.before for k, f in zip(kept, files)):
+        after = run_with(report.config, {k.path: k.after for k in kept if k.after != k.before})
+    return FixOutcome(tuple(kept), after.diagnostics, tuple(problems))
+
+
+def write(root: Path, outcome: FixOutcome) -> List[str]:
+    """Write each changed file atomically, unless it changed since it was read."""
+    problems = []
+    for fix in outcome.files:
+        if fix.after == fix.before:
+            continue
+        target = _inside_root(root, fix.path)
+        if target is None:
+            problems.append(f"{fix.path}: outside the project root; not written")
+            continue
+        current = read_file(target)
+        if isinstance(current, Unreadable):
+            problems.append(f"{fix.path}: not written ({current.reason})")
+            continue
+        if digest(current) != digest(fix.before):
+            problems.append(f"{fix.path}: changed since it was read; not written")
+            continue
+        try:
+            write_atomic(target, fix.after, target.stat().st_mode)
+        except OSError as exc:
+            problems.append(f"{fix.path}: not written ({exc.strerror or exc})")
+    return problems
+
+
+def unified_diff(fix: FileFix) -> str:
+    """A unified diff of one file's fix, as text (undecodable bytes escaped)."""
+    before = fix.before.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    after = fix.after.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    lines = difflib.unified_diff(before, after, f"a/{fix.path}", f"b/{fix.path}")
+    text = "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _inside_root(root: Path, rel: str) -> Optional[Path]:
+    target = (root / rel)
+    try:
+        target.resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        return None
+    return target
+
+
+def _identity(d: Diagnostic) -> Tuple[str, str, Optional[str], Optional[str]]:
+    return (d.code, d.path, d.subject, d.member)
+
+
+def report_lines(outcome: FixOutcome, out: TextIO = sys.stderr) -> None:
+    for fix in outcome.files:
+        for d, reason in fix.refused:
+            print(f"archsync: not fixed: {fix.path}:{d.line}:{d.column}: {d.code} {reason}", file=out)
+    for problem in outcome.problems:
+        print(f"archsync: {problem}", file=out)

@@ -1,0 +1,213 @@
+"""`archsync` command line: thin front ends over `engine.run`."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from .. import __version__
+
+FORMATS = ("text", "json", "github", "sarif")  # as lint_plugin.formats renders them
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # file names need not be valid in the terminal's encoding
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_ERROR
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="archsync",
+        description="Keep architecture registries, whitelists and family predicates in sync.",
+    )
+    parser.add_argument("--version", action="version", version=f"archsync {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser("check", help="report drift between registries, whitelists and families")
+    check.add_argument("path", nargs="?", default=".",
+                       help="a project directory or a path inside it (default: .); '-' reads one file from stdin")
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="with '-': the path of the file whose unsaved text is on stdin")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    check.set_defaults(handler=_check)
+
+    fix = commands.add_parser("fix", help="add missing names and remove duplicates where archsync can edit")
+    fix.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
+    fix.add_argument("--diff", action="store_true", help="print a unified diff and write nothing")
+    fix.add_argument("--select", default="", metavar="CODES", help="comma-separated codes or prefixes to fix")
+    fix.add_argument("--ignore", default="", metavar="CODES", help="comma-separated codes or prefixes not to fix")
+    fix.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    fix.set_defaults(handler=_fix, stdin_filename=None)
+
+    show = commands.add_parser("show", help="draw the family x collection membership matrix")
+    show.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
+    show.add_argument("--format", choices=("text", "markdown", "html"), default="text")
+    show.add_argument("--all", action="store_true", help="include families and collections that never meet")
+    show.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    show.set_defaults(handler=_show)
+
+    rules = commands.add_parser("rules", help="list every rule code")
+    rules.set_defaults(handler=_rules)
+
+    explain = commands.add_parser("explain", help="print a rule's documentation")
+    explain.add_argument("code", help="a rule code, e.g. ARC101")
+    explain.set_defaults(handler=_explain)
+
+    lsp = commands.add_parser("lsp", help="run the language server on stdin/stdout (needs the 'lsp' extra)")
+    lsp.set_defaults(handler=_lsp)
+    return parser
+
+
+def _analyse(args: argparse.Namespace):
+    """Run the engine or print why not; returns a report or an exit code."""
+    from ..config import ConfigError, find_root
+    from ..pipeline import run
+
+    overrides = None
+    target = Path(args.path)
+    if args.path == "-" or getattr(args, "stdin_filename", None):
+        if args.path != "-" or not getattr(args, "stdin_filename", None):
+            print("archsync: error: reading stdin needs both '-' and --stdin-filename PATH", file=sys.stderr)
+            return EXIT_ERROR
+        target = Path(args.stdin_filename)
+        root = find_root(target.parent if not target.is_dir() else target)
+        try:
+            rel = target.resolve().relative_to(root).as_posix()
+        except ValueError:
+            print(f"archsync: error: {args.stdin_filename} is outside the project at {root}", file=sys.stderr)
+            return EXIT_ERROR
+        overrides = {rel: sys.stdin.buffer.read()}
+    elif not target.exists():
+        print(f"archsync: error: {args.path}: no such file or directory", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        report = run(target, overrides, use_cache=not args.no_cache)
+    except ConfigError as exc:
+        print(f"archsync: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    for warning in report.warnings:
+        print(f"archsync: warning: {warning}", file=sys.stderr)
+    return report
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .formats import render
+
+    report = _analyse(args)
+    if isinstance(report, int):
+        return report
+    shown = Path(args.stdin_filename) if args.path == "-" else Path(args.path)
+    diagnostics = _within(report.root, shown, report.diagnostics)
+    sys.stdout.write(render(args.format, diagnostics, report.root))
+    sys.stdout.flush()
+    if args.format == "text":
+        count = len(diagnostics)
+        summary = f"{count} problem{'s' if count != 1 else ''}" if count else "no problems"
+        print(f"archsync: {summary} ({report.files} files, {report.parsed} analysed)", file=sys.stderr)
+    return EXIT_FINDINGS if diagnostics else EXIT_CLEAN
+
+
+def _fix(args: argparse.Namespace) -> int:
+    from ..fix import command as fix_command
+    from .formats import render
+
+    report = _analyse(args)
+    if isinstance(report, int):
+        return report
+    select = [c.strip().upper() for c in args.select.split(",") if c.strip()]
+    ignore = [c.strip().upper() for c in args.ignore.split(",") if c.strip()]
+    outcome = fix_command.plan(report, select, ignore)
+    changed = [f for f in outcome.files if f.after != f.before]
+    if args.diff:
+        sys.stdout.write("".join(fix_command.unified_diff(f) for f in changed))
+        problems = []
+    else:
+        problems = fix_command.write(report.root, outcome)
+        remaining = _within(report.root, Path(args.path), outcome.remaining)
+        sys.stdout.write(render("text", remaining, report.root))
+    sys.stdout.flush()
+    fix_command.report_lines(outcome)
+    for problem in problems:
+        print(f"archsync: {problem}", file=sys.stderr)
+    fixed = sum(len(f.fixed) for f in changed)
+    remaining = _within(report.root, Path(args.path), outcome.remaining)
+    verb = "would fix" if args.diff else "fixed"
+    print(f"archsync: {verb} {fixed} problem{'s' if fixed != 1 else ''} in {len(changed)} "
+          f"file{'s' if len(changed) != 1 else ''}; {len(remaining)} remaining", file=sys.stderr)
+    if args.diff:  # nothing was written: what the diff shows is still to do
+        return EXIT_FINDINGS if changed or remaining or problems else EXIT_CLEAN
+    return EXIT_FINDINGS if remaining or problems else EXIT_CLEAN
+
+
+def _show(args: argparse.Namespace) -> int:
+    from .show import build_matrix, render_html, render_markdown, render_text
+
+    report = _analyse(args)
+    if isinstance(report, int):
+        return report
+    matrix = build_matrix(report.model.families, report.model.collections, args.all)
+    render = {"text": render_text, "markdown": render_markdown, "html": render_html}[args.format]
+    sys.stdout.write(render(matrix))
+    return EXIT_CLEAN
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from ..rules import RULES
+
+    for rule in RULES:
+        print(f"{rule.code}  {rule.name:<26} {rule.summary}")
+    return EXIT_CLEAN
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from ..rules import BY_CODE, explain
+
+    code = args.code.upper()
+    if code not in BY_CODE:
+        print(f"archsync: error: unknown rule {args.code!r}; `archsync rules` lists them", file=sys.stderr)
+        return EXIT_ERROR
+    sys.stdout.write(explain(code))
+    return EXIT_CLEAN
+
+
+def _lsp(args: argparse.Namespace) -> int:
+    try:
+        from .lsp import serve
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("pygls", "lsprotocol"):
+            raise
+        print("archsync: error: the language server needs pygls: pip install 'flake8-archsync[lsp]'", file=sys.stderr)
+        return EXIT_ERROR
+    return serve()
+
+
+def _within(root: Path, target: Path, diagnostics) -> List:
+    """Diagnostics in files under `target` (the whole project is still analysed)."""
+    target = target.resolve()
+    if target == root:
+        return list(diagnostics)
+    try:
+        rel = target.relative_to(root).as_posix()
+    except ValueError:
+        return list(diagnostics)
+    return [d for d in diagnostics if d.path == rel or d.path.startswith(rel + "/")]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""flake8 front end: the project index is built once per process, then each file gets its share.
+
+flake8 calls the plugin once per file (per worker with `-j N`); drift is cross-file, so
+the whole project is analysed on the first call and the report is kept for the rest.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import multiprocessing
+import os
+import tempfile
+import time
+import tokenize
+from pathlib import Path
+from typing import Dict, Iterator, Optional, Sequence, Tuple, Type
+
+from .. import __version__
+from ..config import ConfigError, find_root
+from ..rules import arc900_configuration_error as configuration_error
+
+_REPORTS: Dict[Path, object] = {}
+
+
+class ArchsyncChecker:
+    """flake8 entry point for the ARC codes."""
+
+    name = "flake8-archsync"
+    version = __version__
+    show_fixes = False
+
+    @classmethod
+    def add_options(cls, manager) -> None:
+        manager.add_option(
+            "--archsync-show-fixes", action="store_true", parse_from_config=True,
+            help="append each ARC diagnostic's fix (the text to insert or remove, and where)",
+        )
+
+    @classmethod
+    def parse_options(cls, options) -> None:
+        cls.show_fixes = bool(getattr(options, "archsync_show_fixes", False))
+
+    def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
+        self.filename = filename
+        self.lines = lines
+
+    def run(self) -> Iterator[Tuple[int, int, str, Type["ArchsyncChecker"]]]:
+        path = Path(os.path.abspath(self.filename))  # as named: a symlink is not followed out of the tree
+        root = find_root(path)
+        try:
+            rel = path.relative_to(root).as_posix()
+        except ValueError:
+            return
+        buffer = _unsaved_text(path, self.lines)
+        report = _report_for(root) if buffer is None else _report_with_buffer(root, rel, buffer)
+        if isinstance(report, ConfigError):
+            if path == _first_file(root, path):
+                yield 1, 0, configuration_error.message(report), type(self)
+            return
+        mine = [d for d in report.diagnostics if d.path == rel]
+        fixes = {}
+        if self.show_fixes and any(d.fix for d in mine):
+            from ..fix.payloads import fix_payloads
+
+            fixes = fix_payloads(root, mine, None if buffer is None else {rel: buffer})
+        for i, d in enumerate(mine):
+            yield d.line, d.column - 1, f"{d.code} {d.message}{_describe_fix(fixes.get(i))}", type(self)
+
+
+def _describe_fix(payload) -> str:
+    """` [fix: insert '...' at 40:1]`: a fix in a form flake8's one-line output can carry."""
+    if not payload:
+        return ""
+    if payload.get("refused"):
+        return f" [no automatic fix: {payload['refused']}]"
+    parts = []
+    for edit in payload["edits"]:
+        where = f"{edit['start_line']}:{edit['start_column']}"
+        if edit["end_line"] == edit["start_line"] and edit["end_column"] == edit["start_column"]:
+            parts.append(f"insert {edit['new_text']!r} at {where}")
+        else:
+            parts.append(f"replace {where}-{edit['end_line']}:{edit['end_column']} with {edit['new_text']!r}")
+    return " [fix: " + "; ".join(parts) + "]" if parts else ""
+
+
+def _decode_as_flake8(data: bytes) -> str:
+    """The text flake8 builds from a file: its declared encoding, else latin-1, BOM dropped."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        text = data.decode("latin-1")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _report_for(root: Path):
+    if root not in _REPORTS:
+        _REPORTS[root] = _run(root, None)
+    return _REPORTS[root]
+
+
+def _report_with_buffer(root: Path, rel: str, buffer: bytes):
+    """An editor's unsaved buffer (flake8 reading stdin) stands in for the file on disk."""
+    return _run(root, {rel: buffer})
+
+
+def _run(root: Path, overrides):
+    from ..pipeline import run
+
+    try:
+        return run(root, overrides)
+    except ConfigError as exc:
+        return exc
+
+
+def _unsaved_text(path: Path, lines: Sequence[str]) -> Optional[bytes]:
+    """The text flake8 checks, when it is not what the file on disk holds (stdin), else None."""
+    text = "".join(lines)
+    try:
+        on_disk = _decode_as_flake8(path.read_bytes())
+    except OSError:
+        return text.encode("utf-8")
+    if on_disk.replace("\r\n", "\n") == text.replace("\r\n", "\n"):
+        return None
+    return text.encode("utf-8")
+
+
+_FIRST: Dict[Path, Path] = {}
+
+
+def _first_file(root: Path, path: Path) -> Path:
+    """A configuration error is reported once per flake8 run, on the first file checked.
+
+    With `flake8 -j N` every worker process sees the error; an exclusive marker file
+    keyed by the flake8 main process (pid and start time) lets only the first one speak.
+    """
+    if root not in _FIRST:
+        _FIRST[root] = path if _claim_run_marker(root) else Path()
+    return _FIRST[root]
+
+
+def _claim_run_marker(root: Path) -> bool:
+    if multiprocessing.current_process().name == "MainProcess":
+        return True
+    main_pid = os.getppid()
+    try:
+        started = Path(f"/proc/{main_pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        started = "0"
+    digest = hashlib.sha256(f"{main_pid}:{started}:{root}".encode()).hexdigest()[:16]
+    marker = Path(tempfile.gettempdir()) / f"archsync-arc900-{digest}"
+    _remove_old_markers(marker.parent)
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return False
+    except OSError:
+        return True  # cannot coordinate: better twice than never
+    return True
+
+
+def _remove_old_markers(directory: Path, max_age_s: float = 3600.0) -> None:
+    """Markers only matter while one flake8 run lasts; clear those of runs long gone."""
+    now = time.time()
+    for old in directory.glob("archsync-arc900-*"):
+        try:
+            if now - old.stat().st_mtime > max_age_s:
+                old.unlink()
+        except OSError:
+            pass

@@ -1,0 +1,102 @@
+"""Output formats for `archsync check`: text, JSON, GitHub workflow annotations, SARIF 2.1.0."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Sequence
+
+from .. import __version__
+from ..diagnostics import Diagnostic
+from ..rules import BY_CODE, Rule, explain
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# How each severity of the rule registry is spelt by SARIF and by GitHub annotations.
+_SARIF_LEVEL = {"warning": "error", "information": "note"}
+_GITHUB_COMMAND = {"warning": "error", "information": "notice"}
+
+
+def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path) -> str:
+    return {"text": _text, "json": _json, "github": _github, "sarif": _sarif}[kind](diagnostics, root)
+
+
+def display_path(root: Path, rel: str) -> str:
+    """A diagnostic's path as the user reads it: relative to the current directory."""
+    path = root / rel
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def _text(diagnostics: Sequence[Diagnostic], root: Path) -> str:
+    return "".join(f"{display_path(root, d.path)}:{d.line}:{d.column}: {d.code} {d.message}\n" for d in diagnostics)
+
+
+def _json(diagnostics: Sequence[Diagnostic], root: Path) -> str:
+    """The stable document; `fix` (null when none) carries the request and its text edits."""
+    from ..fix.payloads import fix_payloads
+
+    fixes = fix_payloads(root, diagnostics) if any(d.fix for d in diagnostics) else {}
+    items = [dict(d.to_json(), fix=fixes.get(i)) for i, d in enumerate(diagnostics)]
+    return json.dumps({"version": 1, "diagnostics": items}, indent=2) + "\n"
+
+
+def _github(diagnostics: Sequence[Diagnostic], root: Path) -> str:
+    """Workflow commands: one annotation per diagnostic (`::error`, `::notice` for what archsync could not see)."""
+    lines = []
+    for d in diagnostics:
+        rule = BY_CODE.get(d.code)
+        properties = ",".join(f"{key}={_escape_property(value)}" for key, value in (
+            ("file", display_path(root, d.path)), ("line", str(d.line)), ("col", str(d.column)),
+            ("title", f"{d.code} {rule.name}" if rule else d.code)))
+        command = _GITHUB_COMMAND[rule.severity] if rule else "error"
+        lines.append(f"::{command} {properties}::{_escape_data(d.code + ' ' + d.message)}\n")
+    return "".join(lines)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _sarif(diagnostics: Sequence[Diagnostic], root: Path) -> str:
+    used = sorted({d.code for d in diagnostics} | set(BY_CODE))
+    rules: List[Dict[str, Any]] = [_sarif_rule(BY_CODE[code]) if code in BY_CODE else {"id": code} for code in used]
+    index = {code: i for i, code in enumerate(used)}
+    results = [{
+        "ruleId": d.code,
+        "ruleIndex": index[d.code],
+        "level": _SARIF_LEVEL[BY_CODE[d.code].severity] if d.code in BY_CODE else "error",
+        "message": {"text": d.message},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": d.path, "uriBaseId": "%SRCROOT%"},
+            "region": {"startLine": d.line, "startColumn": d.column},
+        }}],
+        **({"properties": {"subject": d.subject, "member": d.member}} if d.subject else {}),
+    } for d in diagnostics]
+    document = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "archsync", "version": __version__,
+                                "informationUri": "https://pypi.org/project/flake8-archsync/", "rules": rules}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": root.resolve().as_uri() + "/"}},
+            "results": results,
+        }],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+def _sarif_rule(rule: Rule) -> Dict[str, Any]:
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.what},
+        "help": {"text": explain(rule.code)},
+        "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
+    }

@@ -1,0 +1,49 @@
+"""One run, as a table of contents: discover -> prefilter and facts -> resolve -> rules -> report.
+
+Every front end (the CLI, the flake8 plugin, the language server, `archsync fix`) calls
+`run` or `run_with`; nothing here prints, and nothing below it knows who asked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Optional, Tuple
+
+from . import rules
+from .config import Config, find_root, load_config
+from .diagnostics import Diagnostic
+from .project import IndexCache, ProjectIndex, discover
+from .report import report
+from .resolve import Model, build_model, choose_files
+
+
+@dataclass(frozen=True)
+class Report:
+    """What one run found, with the figures the front ends may show."""
+
+    root: Path
+    config: Config
+    diagnostics: Tuple[Diagnostic, ...]
+    model: Model
+    files: int
+    parsed: int
+    warnings: Tuple[str, ...] = ()
+
+
+def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True) -> Report:
+    """Check the project that holds `path`; may raise ConfigError."""
+    root = find_root(path)
+    return run_with(load_config(root, rules.CODES), overrides, use_cache)
+
+
+def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True) -> Report:
+    """Check a project whose configuration is loaded; `overrides` stand in for files on disk."""
+    files = discover(config)
+    cache = IndexCache(config.root / config.cache_dir, config.fingerprint()) if use_cache else None
+    with ProjectIndex(config, files, overrides, cache) as index:  # byte prefilter, facts of what may matter
+        choose_files(index)  # and of the files those reference
+    model = build_model(index)  # names resolved across modules
+    diagnostics = report(rules.check(model), model, overrides)
+    index.save_cache()
+    return Report(config.root, config, diagnostics, model, len(files), index.parsed,
+                  tuple(cache.warnings) if cache is not None else ())

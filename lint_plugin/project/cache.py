@@ -1,0 +1,168 @@
+"""The index cache: per-file signals and facts, keyed by content, tool version and configuration.
+
+One JSON file per (tool version, configuration fingerprint) under the cache directory,
+validated on load and replaced atomically (temporary file plus rename), so concurrent
+processes (flake8 -j workers, editors, pre-commit) never see a torn file: the last
+writer wins and every reader sees a complete one. A file is trusted when its size and
+mtime match; when they do not (or the mtime is too recent to be trusted), its bytes are
+hashed and compared.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from .. import __version__
+from ..extract.facts import FileFacts
+from .codec import decode_facts, encode_facts
+from .files import write_atomic
+from .prefilter import Signals
+
+SCHEMA = 1
+RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
+
+
+@dataclass(frozen=True)
+class CachedFile:
+    """What is known about one file's bytes."""
+
+    size: int
+    mtime_ns: int
+    digest: str
+    signals: Signals
+    facts: Optional[FileFacts] = None
+    partial: bool = False  # facts hold registrations only
+    # facts as stored, decoded only when the index needs them (most are never needed)
+    encoded: Optional[List[Any]] = field(default=None, compare=False, repr=False)
+
+    @property
+    def has_facts(self) -> bool:
+        return self.facts is not None or self.encoded is not None
+
+    def decoded(self, rel: str) -> "CachedFile":
+        """This record with its stored facts decoded; without them if they do not decode."""
+        if self.facts is not None or self.encoded is None:
+            return self
+        try:
+            facts = decode_facts(self.encoded)
+            if facts.path != rel:
+                raise ValueError("facts of another file")
+        except (ValueError, TypeError, IndexError, RecursionError):
+            return CachedFile(self.size, self.mtime_ns, self.digest, self.signals)
+        # keep the stored form too: saving it again needs no re-encoding
+        return CachedFile(self.size, self.mtime_ns, self.digest, self.signals, facts, self.partial, self.encoded)
+
+
+class IndexCache:
+    """Load and save the cache file for one project, version and configuration.
+
+    Entries are validated on load; each file's facts are validated when first decoded, and
+    facts that do not decode are dropped (the file is parsed again), never trusted."""
+
+    def __init__(self, directory: Path, fingerprint: str) -> None:
+        self.directory = directory
+        self.fingerprint = fingerprint
+        self.path = directory / f"index-{__version__}-{fingerprint}.json"
+        self.written_ns = 0
+        self.warnings: List[str] = []
+
+    def load(self) -> Dict[str, CachedFile]:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            self._warn(f"cache not read ({exc.strerror or exc}); running without it")
+            return {}
+        try:
+            document = json.loads(raw)
+            return self._decode(document)
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+            self._warn(f"cache file {self.path.name} is corrupt; rebuilding it")
+            return {}
+
+    def _decode(self, document: Any) -> Dict[str, CachedFile]:
+        if not isinstance(document, dict) or document.get("schema") != SCHEMA \
+                or document.get("tool") != __version__ or document.get("config") != self.fingerprint \
+                or not isinstance(document.get("files"), dict):
+            raise ValueError("foreign cache")
+        written = document.get("written")
+        if not isinstance(written, int):
+            raise ValueError("no write time")
+        self.written_ns = written
+        entries = {}
+        for rel, item in document["files"].items():
+            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 8:
+                raise ValueError("bad entry")
+            size, mtime_ns, file_digest, guarded, registers, quoted, referenced, facts = item
+            if not (isinstance(size, int) and isinstance(mtime_ns, int) and isinstance(file_digest, str)
+                    and isinstance(guarded, bool) and isinstance(registers, bool)
+                    and isinstance(quoted, list) and all(isinstance(q, str) for q in quoted)
+                    and isinstance(referenced, list) and all(isinstance(r, str) for r in referenced)):
+                raise ValueError("bad entry")
+            partial = False
+            encoded = None
+            if facts is not None:
+                if not (isinstance(facts, list) and len(facts) == 2 and isinstance(facts[0], bool)
+                        and isinstance(facts[1], list)):
+                    raise ValueError("bad facts")
+                partial, encoded = facts
+            entries[rel] = CachedFile(size, mtime_ns, file_digest,
+                                      Signals(guarded, registers, frozenset(quoted), frozenset(referenced)),
+                                      None, partial, encoded)
+        return entries
+
+    def _warn(self, text: str) -> None:
+        """One warning per run at most: the first problem is the one to fix."""
+        if not self.warnings:
+            self.warnings.append(text)
+
+    def is_fresh(self, entry: CachedFile, stat: os.stat_result) -> bool:
+        """Size and mtime match, and the mtime is old enough that an edit would have moved it."""
+        return (entry.size == stat.st_size and entry.mtime_ns == stat.st_mtime_ns
+                and stat.st_mtime_ns < self.written_ns - RACY_NS)
+
+    def save(self, entries: Dict[str, CachedFile]) -> None:
+        document = {
+            "schema": SCHEMA,
+            "tool": __version__,
+            "config": self.fingerprint,
+            "written": time.time_ns(),
+            "files": {
+                rel: [e.size, e.mtime_ns, e.digest, e.signals.guarded, e.signals.registers,
+                      sorted(e.signals.quoted), sorted(e.signals.referenced),
+                      _stored_facts(e)]
+                for rel, e in sorted(entries.items())
+            },
+        }
+        data = json.dumps(document, separators=(",", ":")).encode()
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            _mark_cache_directory(self.directory)
+            write_atomic(self.path, data)
+        except OSError as exc:
+            self._warn(f"cache not written ({exc.strerror or exc}); results are unaffected")
+
+
+def _stored_facts(entry: CachedFile) -> Optional[List[Any]]:
+    if entry.encoded is not None:  # unchanged since loaded (new facts never carry `encoded`)
+        return [entry.partial, entry.encoded]
+    if entry.facts is not None:
+        return [entry.partial, encode_facts(entry.facts)]
+    return None
+
+
+def _mark_cache_directory(directory: Path) -> None:
+    """Keep the cache out of version control and backups, as other tools do."""
+    for name, text in ((".gitignore", "# Created by archsync.\n*\n"),
+                       ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n# archsync cache\n")):
+        marker = directory / name
+        if not marker.exists():
+            try:
+                marker.write_text(text)
+            except OSError:
+                pass

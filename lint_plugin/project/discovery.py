@@ -1,0 +1,92 @@
+"""Which files belong to the project, and the module name of each.
+
+Symbolic links are not followed, to files or to directories: a link can lead out of the
+tree (or loop), and a link inside it would only count a file twice.
+
+Works on strings with os.scandir: on a 3,400-file tree, pathlib objects made discovery
+the largest cost of a warm run.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from typing import Iterator, List, Sequence, Tuple
+
+from ..config import Config
+
+_SKIPPED_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "site-packages"})
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A project file: its absolute path, path relative to the root, and module name."""
+
+    path: str
+    rel: str
+    module: str
+    is_package: bool
+
+
+def discover(config: Config) -> List[SourceFile]:
+    """Every `*.py` under the configured source roots, sorted, minus skipped directories."""
+    root = str(config.root)
+    seen = set()
+    found: List[SourceFile] = []
+    for src in config.src:
+        base = os.path.normpath(os.path.join(root, src))
+        if not os.path.isdir(base):
+            continue
+        base_rel = os.path.relpath(base, root).replace(os.sep, "/")
+        prefix = "" if base_rel == "." else base_rel + "/"
+        for rel_to_base in _walk(base, "", prefix, config.exclude):
+            rel = prefix + rel_to_base
+            if rel in seen:
+                continue
+            seen.add(rel)
+            module, is_package = module_name(rel_to_base)
+            found.append(SourceFile(os.path.join(base, rel_to_base), rel, module, is_package))
+    found.sort(key=lambda f: f.rel)
+    return found
+
+
+def module_name(rel: str) -> Tuple[str, bool]:
+    """Dotted module name of a '/'-separated path relative to its source root."""
+    parts = rel[:-3].split("/") if rel.endswith(".py") else rel.split("/")
+    is_package = parts[-1] == "__init__"
+    if is_package:
+        parts.pop()
+    return ".".join(parts), is_package
+
+
+def is_excluded(rel: str, patterns: Sequence[str]) -> bool:
+    """A root-relative path matches an `exclude` glob, as a whole or by its last part."""
+    name = rel.rsplit("/", 1)[-1]
+    return any(fnmatch.fnmatchcase(rel, p) or fnmatch.fnmatchcase(name, p) or rel.startswith(p.rstrip("/") + "/")
+               for p in patterns)
+
+
+def _walk(directory: str, rel: str, root_prefix: str, exclude: Sequence[str]) -> Iterator[str]:
+    """Paths of `*.py` files below `directory`, relative to the walk's base."""
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if name.startswith("."):
+            continue
+        child = f"{rel}{name}"
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                if name in _SKIPPED_DIRS or os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
+                    continue
+                if exclude and is_excluded(root_prefix + child, exclude):
+                    continue
+                yield from _walk(entry.path, child + "/", root_prefix, exclude)
+            elif name.endswith(".py") and entry.is_file(follow_symlinks=False):
+                if exclude and is_excluded(root_prefix + child, exclude):
+                    continue
+                yield child
+        except OSError:
+            continue

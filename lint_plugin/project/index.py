@@ -1,0 +1,263 @@
+"""The project index: one record per file (byte signals, and facts once parsed), loaded once.
+
+The index keeps the parser away from most files. Building it reads every file's bytes
+(or trusts the cache), takes registrations from their statements alone, and parses the
+files that may hold guarded or named collections. Which other files deserve a full
+parse is a policy of the stage above (`resolve.selection`), which calls `choose`. Any
+other module is extracted on demand when resolution asks for it (`module`), so
+references still resolve.
+"""
+from __future__ import annotations
+
+import os
+from types import TracebackType
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Tuple, Type, Union
+
+from ..config import Config
+from ..extract import extract_file, extract_registrations
+from ..extract.facts import FileFacts
+from .cache import CachedFile, IndexCache
+from .discovery import SourceFile
+from .files import Unreadable, digest, read_file
+from .prefilter import Prefilter, Signals
+from .workers import WorkPool, state
+
+_ScanJob = Tuple[SourceFile, int, int, Optional[CachedFile]]
+_ParseJob = Tuple[SourceFile, bool, Optional[bytes]]
+
+
+class ProjectIndex:
+    """Records by module name, with on-demand extraction of modules nothing chose.
+
+    Use it as a context manager while choosing files: the worker pool lives until exit.
+    """
+
+    def __init__(self, config: Config, files: Iterable[SourceFile],
+                 overrides: Optional[Mapping[str, bytes]] = None, cache: Optional[IndexCache] = None) -> None:
+        self.config = config
+        self.overrides = dict(overrides or {})
+        self.cache = cache
+        self.unreadable: Dict[str, str] = {}
+        self._prefilter = Prefilter(config)
+        self._files: Dict[str, SourceFile] = {}
+        self._records: Dict[str, CachedFile] = {}  # by module
+        # Modules chosen for their facts, which alone are scanned for them (whatever else the
+        # cache holds), so a warm run sees exactly what a cold run sees.
+        self._chosen: Dict[str, bool] = {}  # module -> True: all facts, False: registrations only
+        self._dirty = False
+        self._by_last: Optional[Dict[str, List[str]]] = None
+        self._pool = WorkPool(_JobState(config, self._prefilter))
+        self._scan(files, self.cache.load() if self.cache is not None else {})
+
+    def __enter__(self) -> "ProjectIndex":
+        return self
+
+    def __exit__(self, kind: Optional[Type[BaseException]], value: Optional[BaseException],
+                 traceback: Optional[TracebackType]) -> None:
+        self._pool.close()
+
+    # -- building -------------------------------------------------------------------
+    def _scan(self, files: Iterable[SourceFile], cached: Dict[str, CachedFile]) -> None:
+        """Records for every file (from the cache when fresh); parse what may hold guarded collections."""
+        stale: List[_ScanJob] = []
+        for source in files:
+            if source.module in self._files:
+                continue
+            self._files[source.module] = source
+            entry = cached.get(source.rel)
+            if source.rel in self.overrides:
+                data = self.overrides[source.rel]
+                self._records[source.module] = _scanned(_JobState(self.config, self._prefilter), source, data,
+                                                        len(data), 0, None)
+                continue
+            try:
+                stat = os.stat(source.path)
+            except OSError as exc:
+                self.unreadable[source.rel] = exc.strerror or str(exc)
+                continue
+            if entry is not None and self.cache is not None and self.cache.is_fresh(entry, stat):
+                self._records[source.module] = entry
+            else:
+                stale.append((source, stat.st_size, stat.st_mtime_ns, entry))
+        for (source, _, _, entry), result in zip(stale, self._pool.map(_scan_worker, stale)):
+            if isinstance(result, Unreadable):
+                self.unreadable[source.rel] = result.reason
+                continue
+            self._records[source.module] = result
+            # a file re-hashed only because its mtime is recent changes nothing to store
+            if entry is None or (entry.size, entry.mtime_ns, entry.digest) != (result.size, result.mtime_ns,
+                                                                                result.digest):
+                self._dirty = True
+        for module, record in self._records.items():
+            if record.signals.guarded:
+                self._chosen[module] = True
+            elif record.signals.registers:
+                self._chosen.setdefault(module, False)
+        self._parse_missing()
+
+    def choose(self, modules: Iterable[str]) -> None:
+        """Read the full facts of these modules (in parallel) and let the rules scan them."""
+        for module in modules:
+            self._chosen[module] = True
+        self._parse_missing()
+
+    def _parse_missing(self) -> None:
+        """Facts for chosen files that lack them (full, or registrations only)."""
+        wanted = [self._files[m] for m, full in self._chosen.items()
+                  if self.facts_of(m) is None or (full and self._records[m].partial)]
+        jobs: List[_ParseJob] = [(s, self._chosen[s.module], self.overrides.get(s.rel)) for s in wanted]
+        for source, result in zip(wanted, self._pool.map(_parse_worker, jobs)):
+            if isinstance(result, Unreadable):
+                self.unreadable[source.rel] = result.reason
+                continue
+            facts, partial = result
+            self._store(source, facts, partial)
+
+    def _store(self, source: SourceFile, facts: FileFacts, partial: bool) -> None:
+        record = self._records.get(source.module)
+        if record is not None:
+            self._records[source.module] = CachedFile(record.size, record.mtime_ns, record.digest,
+                                                      record.signals, facts, partial)
+            self._dirty = True
+
+    # -- queries --------------------------------------------------------------------
+    def signals(self) -> Iterator[Tuple[str, Signals]]:
+        """(module, byte signals) of every readable file, for the policy that chooses files."""
+        for module, record in self._records.items():
+            yield module, record.signals
+
+    def is_chosen(self, module: str) -> bool:
+        return self._chosen.get(module, False)
+
+    @property
+    def universe(self) -> FrozenSet[str]:
+        """Every name registered by a registry statement or decorator."""
+        return frozenset(m.name for f in self.facts for r in f.registrations for m in r.names)
+
+    @property
+    def facts(self) -> List[FileFacts]:
+        """Facts of the chosen files: what the rules scan (registrations only where chosen so)."""
+        found = []
+        for module, full in self._chosen.items():
+            facts = self.facts_of(module)
+            if facts is None:
+                continue
+            if not full and (facts.collections or facts.predicates or facts.constants):
+                facts = FileFacts(facts.path, facts.module, registrations=facts.registrations, error=facts.error)
+            found.append(facts)
+        return found
+
+    @property
+    def parsed(self) -> int:
+        """Files whose facts the rules scan in full."""
+        return sum(1 for full in self._chosen.values() if full)
+
+    def module(self, name: str) -> Optional[FileFacts]:
+        """Complete facts of a module, extracting it now if nothing chose it (a `ModuleSource`)."""
+        source = self._files.get(name) or self._by_unique_suffix(name)
+        if source is None:
+            return None
+        if source.module not in self._records:
+            return FileFacts(source.rel, source.module)
+        facts = self.facts_of(source.module)
+        if facts is not None and not self._records[source.module].partial:
+            return facts
+        return self._complete(source)
+
+    def facts_of(self, module: str) -> Optional[FileFacts]:
+        """A record's facts as they are (None before parsing), decoding stored ones on first use."""
+        record = self._records[module]
+        if record.facts is None and record.encoded is not None:
+            record = self._records[module] = record.decoded(self._files[module].rel)
+            if record.facts is None:
+                self._dirty = True  # dropped undecodable facts: they will be stored again
+        return record.facts
+
+    def module_by_path(self) -> Dict[str, str]:
+        return {source.rel: module for module, source in self._files.items()}
+
+    def save_cache(self) -> None:
+        if self.cache is not None and self._dirty:
+            by_path = {self._files[m].rel: r for m, r in self._records.items()
+                       if self._files[m].rel not in self.overrides}
+            self.cache.save(by_path)
+
+    # -- helpers ----------------------------------------------------------------------
+    def _complete(self, source: SourceFile) -> FileFacts:
+        data = self.overrides[source.rel] if source.rel in self.overrides else read_file(source.path)
+        if isinstance(data, Unreadable):
+            self.unreadable[source.rel] = data.reason
+            facts = FileFacts(source.rel, source.module)
+        else:
+            facts = extract_file(data, source.rel, source.module, self.config.registries, source.is_package,
+                                 self.config.name_pattern)
+        self._store(source, facts, partial=False)
+        return facts
+
+    def _by_unique_suffix(self, name: str) -> Optional[SourceFile]:
+        """`pkg.mod` when the project only knows it as `src.pkg.mod` (a src layout)."""
+        if self._by_last is None:
+            self._by_last = {}
+            for module in self._files:
+                self._by_last.setdefault(module.rsplit(".", 1)[-1], []).append(module)
+        suffix = "." + name
+        # Only one leading directory may be missing (`src.pkg.mod` for `pkg.mod`), so an
+        # outside package (`transformers`) never resolves to a project module of that name.
+        candidates = [m for m in self._by_last.get(name.rsplit(".", 1)[-1], ())
+                      if m.endswith(suffix) and "." not in m[: -len(suffix)]]
+        return self._files[candidates[0]] if len(candidates) == 1 else None
+
+
+class _JobState:
+    """What workers need: the configuration and its prefilter (inherited at fork)."""
+
+    def __init__(self, config: Config, prefilter: Prefilter) -> None:
+        self.config = config
+        self.prefilter = prefilter
+
+
+def _scan_worker(job: _ScanJob) -> Union[CachedFile, Unreadable]:
+    """Read one file: digest, byte signals, and the facts the first pass needs."""
+    source, size, mtime_ns, entry = job
+    data = read_file(source.path)
+    if isinstance(data, Unreadable):
+        return data
+    return _scanned(state(), source, data, size, mtime_ns, entry)
+
+
+def _scanned(job: _JobState, source: SourceFile, data: bytes, size: int, mtime_ns: int,
+             entry: Optional[CachedFile]) -> CachedFile:
+    file_digest = digest(data)
+    if entry is not None and entry.digest == file_digest:
+        return CachedFile(size, mtime_ns, file_digest, entry.signals, entry.facts, entry.partial, entry.encoded)
+    signals = job.prefilter.signals(data)
+    facts: Optional[FileFacts] = None
+    partial = False
+    if signals.guarded or signals.registers:
+        facts, partial = _facts_for(job, source, data, full=signals.guarded)
+    return CachedFile(size, mtime_ns, file_digest, signals, facts, partial)
+
+
+def _parse_worker(job: _ParseJob) -> Union[Tuple[FileFacts, bool], Unreadable]:
+    source, full, data = job
+    if data is None:
+        read = read_file(source.path)
+        if isinstance(read, Unreadable):
+            return read
+        data = read
+    return _facts_for(state(), source, data, full)
+
+
+def _facts_for(job: _JobState, source: SourceFile, data: bytes, full: bool) -> Tuple[FileFacts, bool]:
+    """(facts, partial): all facts, or registrations from their statements alone when safe."""
+    config = job.config
+    if not full:
+        snippets = job.prefilter.registration_snippets(data)
+        if snippets is not None:
+            facts = extract_registrations(snippets, source.rel, source.module, config.registries)
+            # aliased class names (`import X as Name`) need the import table: parse it all
+            if facts is not None and not any(b" as " + m.name.encode() in data
+                                             for r in facts.registrations for m in r.names):
+                return facts, True
+    return extract_file(data, source.rel, source.module, config.registries, source.is_package,
+                        config.name_pattern), False

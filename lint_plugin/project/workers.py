@@ -1,0 +1,60 @@
+"""Spread per-file work over the cores: a fork pool used only when the work is worth it.
+
+Workers inherit the job's state at fork time (no pickling of configuration). Inside a
+daemonic process (a flake8 -j worker) no children may be started, and a process with other
+threads must not fork, so there work runs serially.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.pool
+import os
+import threading
+from typing import Any, Callable, List, Optional, Sequence
+
+_STATE: Any = None  # what worker functions read; set before the pool forks
+
+
+def state() -> Any:
+    return _STATE
+
+
+class WorkPool:
+    """`map` runs in worker processes when there is enough work, else in this process."""
+
+    def __init__(self, job_state: Any, jobs: Optional[int] = None, min_items: int = 48) -> None:
+        self.job_state = job_state
+        self.jobs = jobs if jobs is not None else _default_jobs()
+        self.min_items = min_items
+        self._pool: Optional["multiprocessing.pool.Pool"] = None
+
+    def map(self, function: Callable[[Any], Any], items: Sequence[Any]) -> List[Any]:
+        global _STATE
+        _STATE = self.job_state
+        if self.jobs <= 1 or len(items) < self.min_items:
+            return [function(item) for item in items]
+        if self._pool is None:
+            try:
+                self._pool = multiprocessing.get_context("fork").Pool(self.jobs)
+            except (OSError, ValueError, AssertionError):
+                self.jobs = 1
+                return [function(item) for item in items]
+        chunk = max(1, len(items) // (self.jobs * 8))
+        return self._pool.map(function, items, chunksize=chunk)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool = None
+
+
+def _default_jobs() -> int:
+    # Forking a process that runs other threads (the language server) can deadlock a child.
+    if multiprocessing.current_process().daemon or threading.active_count() > 1 \
+            or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    try:
+        available = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        available = os.cpu_count() or 1
+    return max(1, min(available, 8))

@@ -1,0 +1,164 @@
+"""The resolved project: every value the rules look at, built from the index in one place.
+
+`build_model` is the only caller of the resolver and the config-class reader; what it
+returns holds no reference to the index, so every rule is a pure function of a `Model`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, FrozenSet, List, Sequence, Tuple
+
+from ..config import Config, ConfigError, matches_pattern
+from ..extract.facts import FileFacts, Ref, TypePredicateFact
+from ..project.index import ProjectIndex
+from .config_classes import ConfigClasses, type_family
+from .lineage import names_lineage
+from .references import Resolver
+from .values import Collection, Occurrence, Predicate
+
+
+@dataclass(frozen=True)
+class Model:
+    """The resolved project: what the rules and `archsync show` look at."""
+
+    config: Config
+    collections: Tuple[Collection, ...]  # guarded or named by a contract
+    families: Tuple[Predicate, ...]  # lineage and configured families, type families included
+    predicates: Dict[str, Predicate]  # every resolved predicate, by name
+    registered: Dict[str, Occurrence]
+    named: Dict[str, Collection]  # collections the configuration names, by the name it uses
+    registries: Tuple[Collection, ...]  # `path.py::NAME` registries, resolved
+    covers: Tuple[Tuple[Collection, Predicate], ...]  # (collection, family) pairs of [[cover]]
+    overlapping: Tuple[Predicate, ...]  # families ARC101 applies wherever they meet a collection
+    unanalysed: Tuple[Tuple[str, str], ...] = ()  # (path, why) of files that could not be analysed
+
+
+def build_model(index: ProjectIndex) -> Model:
+    """Resolve registrations, predicates, families and collections across modules."""
+    config = index.config
+    resolver = Resolver(index)
+    registries = tuple(_named_collection(index, resolver, r, f"{Path(config.source).name}: tool.archsync.registries")
+                       for r in config.qualified_registries)
+    registered = _registered(index, registries)
+    predicates = _predicates(index, resolver, frozenset(registered))
+    typed = _type_families(index, registered)
+    predicates.update({p.subject: p for p in typed if p.subject not in predicates})
+    overlapping = tuple(
+        p for p in predicates.values()
+        if matches_pattern(config.families, p.path, p.subject) or names_lineage(p.subject, p.names)
+    )
+    named = {name: _named_collection(index, resolver, name, where) for name, where in _contract_names(config)}
+    for mirror in config.mirrors:
+        for family in mirror.families:
+            _named_family(config, predicates, family, f"{mirror.origin}.families")
+    collections = tuple(dict.fromkeys(_guarded_collections(index, resolver) + list(named.values())))
+    covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
+                   for cover in config.covers for c in cover.collections for f in cover.families)
+    families = tuple(dict.fromkeys(overlapping + tuple(typed)))
+    return Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
+                 _unanalysed(index))
+
+
+def _registered(index: ProjectIndex, registries: Sequence[Collection]) -> Dict[str, Occurrence]:
+    """Registered names: registry statements and decorators, then qualified registry collections."""
+    registered: Dict[str, Occurrence] = {}
+    for facts in _in_path_order(index):
+        for registration in facts.registrations:
+            for m in registration.names:
+                registered.setdefault(m.name, Occurrence(m.name, facts.path, m.line, m.column))
+    for registry in registries:
+        for occurrence in registry.members.members:
+            registered.setdefault(occurrence.name, occurrence)
+    return registered
+
+
+def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str]) -> Dict[str, Predicate]:
+    name_regex = index.config.name_regex
+    found: Dict[str, Predicate] = {}
+    for facts in _in_path_order(index):
+        for fact in facts.predicates:
+            predicate = resolver.predicate(facts.module, fact.name, lambda n: name_regex.fullmatch(n) is not None,
+                                           universe)
+            if predicate is not None and (predicate.names or predicate.own):
+                found.setdefault(predicate.subject, predicate)
+    return found
+
+
+def _type_families(index: ProjectIndex, registered: Dict[str, Occurrence]) -> List[Predicate]:
+    """Type-dispatch predicates the configuration names, resolved to architectures."""
+    wanted = index.config.named_families
+    chosen: List[Tuple[FileFacts, TypePredicateFact]] = [
+        (facts, fact) for facts in _in_path_order(index) for fact in facts.type_predicates
+        if matches_pattern(wanted, facts.path, fact.name)]
+    if not chosen:
+        return []
+    mapped: Dict[str, Ref] = {}
+    for facts in index.facts:
+        for mapping in facts.mappings:
+            if matches_pattern(index.config.config_maps, facts.path, mapping.name):
+                for key, ref in mapping.entries:
+                    mapped.setdefault(key, ref)
+    classes = ConfigClasses(index, mapped)
+    modules = index.module_by_path()
+    return [type_family(classes, facts, fact, registered, modules) for facts, fact in chosen]
+
+
+def _contract_names(config: Config) -> List[Tuple[str, str]]:
+    """(collection name, the configuration key that names it), first mention of each."""
+    named: Dict[str, str] = {}
+    for mirror in config.mirrors:
+        for name in mirror.collections:
+            named.setdefault(name, f"{mirror.origin}.collections")
+    for cover in config.covers:
+        for name in cover.collections:
+            named.setdefault(name, f"{cover.origin}.collections")
+    for subset in config.subsets:
+        named.setdefault(subset.of, f"{subset.origin}.of")
+        if subset.into != "registered":
+            named.setdefault(subset.into, f"{subset.origin}.in")
+    return list(named.items())
+
+
+def _named_family(config: Config, predicates: Dict[str, Predicate], name: str, where: str) -> Predicate:
+    found = [p for p in predicates.values() if matches_pattern([name], p.path, p.subject)]
+    if len(found) != 1:
+        what = "no predicate" if not found else "several predicates"
+        raise ConfigError(f"{_in_file(config, where)}: {what} named {name!r} in the project")
+    return found[0]
+
+
+def _in_file(config: Config, where: str) -> str:
+    """A contract's origin as an error names it: the project's file by its full path."""
+    label = Path(config.source).name + ": "
+    return config.source + ": " + where[len(label):] if where.startswith(label) else where
+
+
+def _guarded_collections(index: ProjectIndex, resolver: Resolver) -> List[Collection]:
+    guard = index.config.guard
+    return [resolver.collection(facts, fact) for facts in _in_path_order(index) for fact in facts.collections
+            if matches_pattern(guard, facts.path, fact.name)]
+
+
+def _named_collection(index: ProjectIndex, resolver: Resolver, name: str, where: str) -> Collection:
+    """The one collection a contract names (`NAME` or `path/glob.py::NAME`); `where` is its key."""
+    matches = [(facts, fact) for facts in _in_path_order(index) for fact in facts.collections
+               if matches_pattern([name], facts.path, fact.name)]
+    if not matches:
+        raise ConfigError(f"{_in_file(index.config, where)}: no collection named {name!r} in the project")
+    if len(matches) > 1:
+        found = ", ".join(f"{facts.path}::{fact.name}" for facts, fact in matches[:4])
+        raise ConfigError(f"{_in_file(index.config, where)}: {name!r} names several collections ({found}); "
+                          f"write it as 'path/to/module.py::NAME'")
+    return resolver.collection(*matches[0])
+
+
+def _unanalysed(index: ProjectIndex) -> Tuple[Tuple[str, str], ...]:
+    """Files that do not parse, then files that cannot be read (known once resolution is done)."""
+    found = [(facts.path, facts.error) for facts in index.facts if facts.error]
+    found += [(rel, f"cannot read: {reason}") for rel, reason in index.unreadable.items()]
+    return tuple(found)
+
+
+def _in_path_order(index: ProjectIndex) -> List[FileFacts]:
+    return sorted(index.facts, key=lambda f: f.path)

@@ -1,0 +1,83 @@
+"""What resolution produces: names as written, resolved sets, collections and predicates.
+
+Frozen values with no reference to the index, so the rules are pure functions of them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import FrozenSet, Optional, Tuple
+
+from ..extract.facts import Pattern
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """A name as written somewhere in the project."""
+
+    name: str
+    path: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class ResolvedSet:
+    """The names a collection or test holds, and what could not be followed."""
+
+    members: Tuple[Occurrence, ...]
+    unknown: Tuple[str, ...] = ()
+    patterns: Tuple[Pattern, ...] = ()
+
+    @property
+    def names(self) -> FrozenSet[str]:
+        return frozenset(m.name for m in self.members)
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A resolved collection: module-level, function-local, inline or a decorator's arguments.
+
+    `literals` are its own literals as written (not those of collections it refers to),
+    each in source order: what a duplicate is judged on.
+    """
+
+    subject: str
+    path: str
+    line: int
+    column: int
+    members: ResolvedSet
+    literals: Tuple[Tuple[Occurrence, ...], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.subject
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """A resolved predicate: the names it matches and the predicates it delegates to."""
+
+    key: str  # module:qualname, unique in the project
+    subject: str
+    path: str
+    line: int
+    column: int
+    names: FrozenSet[str]  # the family: own and delegated names, registered ones only
+    own: Tuple[Occurrence, ...]  # names in its own tests, registered or not
+    delegates: FrozenSet[str]  # keys of predicates it delegates to, transitively
+    unknown: Tuple[str, ...] = ()  # what its own tests depend on that could not be followed
+    conditions: Tuple[Tuple[str, str], ...] = ()  # (name, condition) for names matched only sometimes
+    literals: Tuple[Tuple[Occurrence, ...], ...] = ()  # its own test literals as written
+
+    @property
+    def label(self) -> str:
+        """How messages name it: `is_qwen3_5()`."""
+        return f"{self.subject}()"
+
+    @property
+    def where(self) -> str:
+        """How evidence names it: `is_qwen3_5() (pkg/config.py:12)`."""
+        return f"{self.subject}() ({self.path}:{self.line})"
+
+    def condition_of(self, name: str) -> Optional[str]:
+        return next((c for n, c in self.conditions if n == name), None)

@@ -1,0 +1,91 @@
+"""ARC101 family-member-missing: a guarded collection holds part of a family but not all of it."""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Dict, List, Sequence, Tuple
+
+from ..diagnostics import Diagnostic
+from ..resolve import Collection, Model, Predicate
+from .rule import Example, Rule
+
+_MODELS = ("models/qwen3_5.py", "class Qwen3_5ForConditionalGeneration: pass\n"
+                                "class Qwen3_5ForCausalLM: pass\n"
+                                "EntryClass = [Qwen3_5ForConditionalGeneration, Qwen3_5ForCausalLM]\n")
+_PREDICATE = ("configs/model_config.py", "def is_qwen3_5(config):\n"
+                                         "    return config.architectures[0] in (\"Qwen3_5ForConditionalGeneration\", "
+                                         "\"Qwen3_5ForCausalLM\")\n")
+
+
+def check(model: Model) -> List[Diagnostic]:
+    """One diagnostic per (collection, missing name), naming every family that implies the name.
+
+    A collection meets a family when they share a name; a declared cover (collection,
+    family) needs all of the family without that. Delegating families whose parts already
+    name the missing name are left out of the evidence.
+    """
+    return family_member_missing(model.collections, model.overlapping, model.covers)
+
+
+def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],
+                          covers: Sequence[Tuple[Collection, Predicate]] = ()) -> List[Diagnostic]:
+    found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
+    pairs = [(c, f) for c in collections for f in families if c.members.names & f.names]
+    pairs += [pair for pair in covers if pair not in pairs]
+    for collection, family in pairs:
+        for name in family.names - collection.members.names:
+            found[(collection, name)].append(family)
+    diagnostics = []
+    for (collection, name), reporters in found.items():
+        keys = {f.key for f in reporters}
+        reporters = sorted((f for f in reporters if not (f.delegates & keys)),
+                           key=lambda f: (f.path, f.line, f.subject))
+        diagnostics.append(diagnostic(collection, name, reporters))
+    return diagnostics
+
+
+def diagnostic(collection: Collection, name: str, families: Sequence[Predicate]) -> Diagnostic:
+    evidence = " and ".join(f.where + _condition(f, name) for f in families)
+    return Diagnostic(collection.path, collection.line, collection.column, RULE.code,
+                      f"'{name}' is matched by {evidence} but missing from {collection.label}",
+                      subject=collection.subject, member=name)
+
+
+def _condition(family: Predicate, name: str) -> str:
+    condition = family.condition_of(name)
+    return f" [only {condition}]" if condition else ""
+
+
+RULE = Rule(
+    code="ARC101",
+    name="family-member-missing",
+    summary="a guarded collection holds part of a family but not all of it",
+    what="A guarded collection (by default any module-level `*_ARCHS`) holds at least one name of a family (the "
+         "names a predicate such as `is_qwen3_5()` matches, limited to registered names) but not all of them. "
+         "Reported once per (collection, missing name) at the collection's definition, naming every family that "
+         "implies the name.",
+    why="A new variant lands in the predicate and the registry but not in the whitelist; the server takes the "
+        "wrong branch at launch (SGLang PR #35297).",
+    fix_doc="Add the name to the collection (`archsync fix` does it where the collection is a literal).",
+    exempt_doc="`# noqa: ARC101` on the reported line, or\n"
+               "    [[tool.archsync.exempt]]\n"
+               "    subject = \"_MAMBA_EXTRA_BUFFER_ARCHS\"\n"
+               "    members = [\"Qwen3_5ForCausalLM\"]\n"
+               "    reason = \"why this difference is intended\"",
+    examples=(
+        Example("a whitelist that holds the multimodal Qwen3.5 but not its text-only twin", (
+            _MODELS, _PREDICATE,
+            ("arg_groups/overrides.py",
+             "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\"Qwen3_5ForConditionalGeneration\"})\n"),
+        ), ("arg_groups/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+            "(configs/model_config.py:1) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",)),
+        Example("a whitelist that holds the whole family", (
+            _MODELS, _PREDICATE,
+            ("arg_groups/overrides.py", "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\n"
+                                        "    \"Qwen3_5ForConditionalGeneration\",\n"
+                                        "    \"Qwen3_5ForCausalLM\",\n})\n"),
+        )),
+    ),
+    check=check,
+    fix="add",
+    one_per_pair=True,
+)

@@ -1,0 +1,83 @@
+"""ARC104 sibling-variant-missing: one variant of a registered pair is held, the other is not."""
+from __future__ import annotations
+
+from typing import Dict, Iterable, List, Mapping, Sequence, Tuple
+
+from ..diagnostics import Diagnostic
+from ..resolve import Model, Occurrence
+from .rule import Example, Rule
+
+_MODELS = ("models/gemma3.py", "class Gemma3ForConditionalGeneration: pass\n"
+                               "class Gemma3ForCausalLM: pass\n"
+                               "EntryClass = [Gemma3ForConditionalGeneration, Gemma3ForCausalLM]\n")
+
+
+def check(model: Model) -> List[Diagnostic]:
+    """Collections on all they hold; families on their own literal only, so delegates do not repeat it."""
+    registered, siblings = model.registered, model.config.siblings
+    if not registered or not siblings:
+        return []
+    subjects = [(c.subject, c.label, c.path, c.line, c.column, c.members.names) for c in model.collections]
+    subjects += [(f.subject, f.label, f.path, f.line, f.column, frozenset(o.name for o in f.own))
+                 for f in model.overlapping if f.own]
+    return [diagnostic(subject, label, path, line, column, name, sibling, registered[sibling])
+            for subject, label, path, line, column, held in subjects
+            for name, sibling in sorted(missing_siblings(held, registered, siblings))]
+
+
+def missing_siblings(held: Iterable[str], registered: Mapping[str, Occurrence],
+                     siblings: Sequence[Tuple[str, str]]) -> List[Tuple[str, str]]:
+    """(held name, its registered sibling that is not held)."""
+    held = frozenset(held)
+    found: Dict[str, str] = {}
+    for name in held:
+        for first, second in siblings:
+            for suffix, other in ((first, second), (second, first)):
+                if name.endswith(suffix) and len(name) > len(suffix):
+                    sibling = name[: -len(suffix)] + other
+                    if sibling in registered and sibling not in held:
+                        found.setdefault(sibling, name)
+    return [(name, sibling) for sibling, name in found.items()]
+
+
+def diagnostic(subject: str, label: str, path: str, line: int, column: int, name: str, sibling: str,
+               where: Occurrence) -> Diagnostic:
+    return Diagnostic(path, line, column, RULE.code,
+                      f"'{sibling}' is missing from {label}, which holds its sibling '{name}' "
+                      f"('{sibling}' is registered at {where.path}:{where.line})",
+                      subject=subject, member=sibling)
+
+
+
+
+RULE = Rule(
+    code="ARC104",
+    name="sibling-variant-missing",
+    summary="a collection or family holds one variant of a registered pair but not the other",
+    what="A guarded collection or a family holds `<Stem>ForConditionalGeneration` while the registered "
+         "`<Stem>ForCausalLM` is absent, or the reverse. Suffix pairs come from `siblings` (default "
+         "[[\"ForConditionalGeneration\", \"ForCausalLM\"]]; `siblings = []` turns the rule off). Quiet where "
+         "ARC101 already reports the same name; a family is judged on its own literal, so predicates that "
+         "delegate do not repeat it.",
+    why="Text-only checkpoints of multimodal models (and the reverse) are registered separately and forgotten in "
+        "the lists that gate their behaviour (vLLM PR #47252, TensorRT-LLM issue #18849).",
+    fix_doc="Add the sibling, or exempt it when the list is deliberately one-sided (for example a multimodal-only "
+            "allow-list).",
+    exempt_doc="`[[tool.archsync.exempt]]` or `# noqa: ARC104`.",
+    examples=(
+        Example("a whitelist with the multimodal Gemma 3 but not the text-only one", (
+            _MODELS,
+            ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\"]\n"),
+        ), ("layers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from SLIDING_WINDOW_ARCHS, which holds "
+            "its sibling 'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at "
+            "models/gemma3.py:9)",)),
+        Example("both variants held", (
+            _MODELS,
+            ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", "
+                                    "\"Gemma3ForCausalLM\"]\n"),
+        )),
+    ),
+    check=check,
+    fix="add",
+    one_per_pair=True,
+)

@@ -1,0 +1,63 @@
+"""ARC301 duplicate-member: the same name is written twice in one literal."""
+from __future__ import annotations
+
+from typing import Dict, List, Sequence, Tuple
+
+from ..diagnostics import Diagnostic
+from ..resolve import Model, Occurrence
+from .rule import Example, Rule
+
+
+def check(model: Model) -> List[Diagnostic]:
+    """Each literal as written (not the resolved set): a name may rightly come from two places."""
+    found: List[Diagnostic] = []
+    for collection in model.collections:
+        found += duplicate_members(collection.subject, collection.label, collection.literals)
+    for family in model.overlapping:
+        found += duplicate_members(family.subject, family.label, family.literals)
+    return found
+
+
+def duplicate_members(subject: str, label: str, literals: Sequence[Tuple[Occurrence, ...]]) -> List[Diagnostic]:
+    """The later occurrence of each name written twice in one literal."""
+    diagnostics = []
+    for literal in literals:
+        seen: Dict[str, Occurrence] = {}
+        for member in literal:
+            if member.name in seen:
+                diagnostics.append(diagnostic(subject, label, member, seen[member.name]))
+            else:
+                seen[member.name] = member
+    return diagnostics
+
+
+def diagnostic(subject: str, label: str, duplicate: Occurrence, first: Occurrence) -> Diagnostic:
+    return Diagnostic(duplicate.path, duplicate.line, duplicate.column, RULE.code,
+                      f"'{duplicate.name}' is listed twice in {label} (first at line {first.line})",
+                      subject=subject, member=duplicate.name)
+
+
+RULE = Rule(
+    code="ARC301",
+    name="duplicate-member",
+    summary="the same name is written twice in one literal",
+    what="A guarded collection or a family predicate lists the same string twice in one literal. The later "
+         "occurrence is reported.",
+    why="Usually a merge artefact; sometimes the second copy was meant to be a new variant.",
+    fix_doc="Remove the duplicate (`archsync fix`), or correct it to the intended name.",
+    exempt_doc="`# noqa: ARC301` on the duplicate's line.",
+    examples=(
+        Example("a name written twice", (
+            ("cache.py", "_RADIX_ARCHS = [\n    \"FalconH1ForCausalLM\",\n    \"NemotronHForCausalLM\",\n"
+                         "    \"FalconH1ForCausalLM\",\n]\n"),
+        ), ("cache.py:4:5: ARC301 'FalconH1ForCausalLM' is listed twice in _RADIX_ARCHS (first at line 2)",)),
+        Example("the same name in two literals of one collection", (
+            ("cache.py", "_BASE_ARCHS = [\"FalconH1ForCausalLM\"]\n"
+                         "_RADIX_ARCHS = _BASE_ARCHS + [\"FalconH1ForCausalLM\"]\n"),
+        )),
+    ),
+    check=check,
+    fix="remove",
+    one_per_pair=True,
+    flags_damage=True,
+)

@@ -1,0 +1,36 @@
+"""ARC902 file-not-analysed: a file that may hold architecture names could not be analysed."""
+from __future__ import annotations
+
+from typing import List
+
+from ..diagnostics import Diagnostic
+from ..resolve import Model
+from .rule import Example, Rule
+
+
+def check(model: Model) -> List[Diagnostic]:
+    return [diagnostic(path, reason) for path, reason in model.unanalysed]
+
+
+def diagnostic(path: str, reason: str) -> Diagnostic:
+    return Diagnostic(path, 1, 1, RULE.code, f"file not analysed: {reason}")
+
+
+RULE = Rule(
+    code="ARC902",
+    name="file-not-analysed",
+    summary="a file that may hold architecture names could not be analysed",
+    what="A file that passed the byte prefilter does not parse or cannot be read. The rest of the project is still "
+         "checked, but names in this file take no part.",
+    why="A whitelist in a file that does not parse is invisible; saying so is better than a silent gap.",
+    fix_doc="Fix the syntax error or the permissions; exclude generated files with `exclude`.",
+    exempt_doc="`exclude` the file.",
+    examples=(
+        Example("a whitelist in a file that does not parse", (
+            ("cache.py", "_RADIX_ARCHS = frozenset({\"KimiLinearForCausalLM\"}\n"),
+        ), ("cache.py:1:1: ARC902 file not analysed: syntax error at line 1: '(' was never closed",)),
+    ),
+    check=check,
+    severity="information",
+    flags_damage=True,
+)
