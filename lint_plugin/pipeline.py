@@ -43,7 +43,7 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
     with ProjectIndex(config, files, overrides, cache) as index:  # byte prefilter, facts of what may matter
         choose_files(index)  # and of the files those reference
     model = build_model(index)  # names resolved across modules
-    diagnostics = report(rules.check(model), model, overrides)
+    diagnostics = report(rules.check(model), config, overrides)
     index.save_cache()
     return Report(config.root, config, diagnostics, model, len(files), index.parsed,
                   tuple(cache.warnings) if cache is not None else ())

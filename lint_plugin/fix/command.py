@@ -148,6 +148,7 @@ def _identity(d: Diagnostic) -> Tuple[str, str, Optional[str], Optional[str]]:
 def report_lines(outcome: FixOutcome, out: TextIO = sys.stderr) -> None:
     for fix in outcome.files:
         for d, reason in fix.refused:
-            print(f"archsync: not fixed: {fix.path}:{d.line}:{d.column}: {d.code} {reason}", file=out)
+            member = f" '{d.member}'" if d.member else ""
+            print(f"archsync: not fixed: {fix.path}:{d.line}:{d.column}: {d.code}{member}: {reason}", file=out)
     for problem in outcome.problems:
         print(f"archsync: {problem}", file=out)

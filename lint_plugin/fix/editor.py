@@ -307,10 +307,12 @@ def _target(doc: _Document, request: FixRequest, offset: int) -> Tuple[List[cst.
                                       f"{request.name!r} to")
                     return [call], True, span
         raise _Refuse(f"no @{decorator_name}(...) decorator on {function} at line {request.line}")
-    if "@" in label:  # "<function>@<line>": a literal written in a membership test
+    if "@" in label:  # "<function>@<line>": a literal in a membership test, or a local one it tests
         function = label.rpartition("@")[0]
         tests = [(node.comparator, scope) for node, scope in _walk(root) if isinstance(node, cst.ComparisonTarget)
                  and isinstance(node.operator, (cst.In, cst.NotIn)) and _on_line(doc, span, node.comparator, line)]
+        tests += [(value, scope) for node, scope in _walk(root) for value in [_assigned(node)[1]]
+                  if value is not None and _assigned(node)[0] and doc.line_of(span(node)[0]) == line]
         tests.sort(key=lambda t: (doc.line_of(_outer(span, t[0])[0]) != line, not _same_name(t[1], function)))
         if not tests:
             raise _Refuse(f"no membership test against a literal at line {request.line}")

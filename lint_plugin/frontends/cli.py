@@ -63,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     show.set_defaults(handler=_show)
 
     rules = commands.add_parser("rules", help="list every rule code")
+    rules.add_argument("--format", choices=("text", "markdown"), default="text",
+                       help="markdown prints the table the README holds")
     rules.set_defaults(handler=_rules)
 
     explain = commands.add_parser("explain", help="print a rule's documentation")
@@ -168,8 +170,11 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from ..rules import RULES
+    from ..rules import RULES, rules_table
 
+    if args.format == "markdown":
+        sys.stdout.write(rules_table())
+        return EXIT_CLEAN
     for rule in RULES:
         print(f"{rule.code}  {rule.name:<26} {rule.summary}")
     return EXIT_CLEAN

@@ -6,6 +6,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
+from .fixes import add_to
 from .rule import Example, Rule
 
 _MODELS = ("models/qwen3_5.py", "class Qwen3_5ForConditionalGeneration: pass\n"
@@ -23,11 +24,12 @@ def check(model: Model) -> List[Diagnostic]:
     family) needs all of the family without that. Delegating families whose parts already
     name the missing name are left out of the evidence.
     """
-    return family_member_missing(model.collections, model.overlapping, model.covers)
+    return family_member_missing(model.collections, model.overlapping, model.covers, model.config.siblings)
 
 
 def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],
-                          covers: Sequence[Tuple[Collection, Predicate]] = ()) -> List[Diagnostic]:
+                          covers: Sequence[Tuple[Collection, Predicate]] = (),
+                          siblings: Sequence[Tuple[str, str]] = ()) -> List[Diagnostic]:
     found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
     pairs = [(c, f) for c in collections for f in families if c.members.names & f.names]
     pairs += [pair for pair in covers if pair not in pairs]
@@ -39,15 +41,16 @@ def family_member_missing(collections: Sequence[Collection], families: Sequence[
         keys = {f.key for f in reporters}
         reporters = sorted((f for f in reporters if not (f.delegates & keys)),
                            key=lambda f: (f.path, f.line, f.subject))
-        diagnostics.append(diagnostic(collection, name, reporters))
+        diagnostics.append(diagnostic(collection, name, reporters, siblings))
     return diagnostics
 
 
-def diagnostic(collection: Collection, name: str, families: Sequence[Predicate]) -> Diagnostic:
+def diagnostic(collection: Collection, name: str, families: Sequence[Predicate],
+               siblings: Sequence[Tuple[str, str]] = ()) -> Diagnostic:
     evidence = " and ".join(f.where + _condition(f, name) for f in families)
     return Diagnostic(collection.path, collection.line, collection.column, RULE.code,
                       f"'{name}' is matched by {evidence} but missing from {collection.label}",
-                      subject=collection.subject, member=name)
+                      subject=collection.subject, member=name, fix=add_to(collection, name, siblings))
 
 
 def _condition(family: Predicate, name: str) -> str:

@@ -6,6 +6,7 @@ from typing import FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 from ..config import Mirror
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
+from .fixes import add_to
 from .rule import Example, Rule
 
 _CONFIG = ("pyproject.toml", "[tool.archsync]\n\n[[tool.archsync.mirror]]\n"
@@ -17,12 +18,13 @@ _MODELS = ("models.py", "class KimiLinearForCausalLM: pass\nclass Qwen3NextForCa
 def check(model: Model) -> List[Diagnostic]:
     found: List[Diagnostic] = []
     for mirror in model.config.mirrors:
-        found += mirror_drift(mirror, [model.named[c] for c in mirror.collections], model.predicates)
+        found += mirror_drift(mirror, [model.named[c] for c in mirror.collections], model.predicates,
+                              model.config.siblings)
     return found
 
 
 def mirror_drift(mirror: Mirror, collections: Sequence[Collection],
-                 families: Mapping[str, Predicate]) -> List[Diagnostic]:
+                 families: Mapping[str, Predicate], siblings: Sequence[Tuple[str, str]] = ()) -> List[Diagnostic]:
     """A name in one mirrored collection and not another, reported where it is missing."""
     scope: Optional[FrozenSet[str]] = None
     if mirror.families:
@@ -37,15 +39,16 @@ def mirror_drift(mirror: Mirror, collections: Sequence[Collection],
                 if (scope is not None and name not in scope) or (lacking.subject, name) in reported:
                     continue
                 reported.add((lacking.subject, name))
-                diagnostics.append(diagnostic(mirror, lacking, other, name))
+                diagnostics.append(diagnostic(mirror, lacking, other, name, siblings))
     return diagnostics
 
 
-def diagnostic(mirror: Mirror, lacking: Collection, other: Collection, name: str) -> Diagnostic:
+def diagnostic(mirror: Mirror, lacking: Collection, other: Collection, name: str,
+               siblings: Sequence[Tuple[str, str]] = ()) -> Diagnostic:
     return Diagnostic(lacking.path, lacking.line, lacking.column, RULE.code,
                       f"'{name}' is in {other.label} ({other.path}:{other.line}) but missing from "
                       f"{lacking.label}, which must mirror it ({mirror.origin})",
-                      subject=lacking.subject, member=name)
+                      subject=lacking.subject, member=name, fix=add_to(lacking, name, siblings))
 
 
 RULE = Rule(

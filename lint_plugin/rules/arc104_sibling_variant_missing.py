@@ -1,10 +1,11 @@
 """ARC104 sibling-variant-missing: one variant of a registered pair is held, the other is not."""
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Mapping, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Model, Occurrence
+from .fixes import add_to
 from .rule import Example, Rule
 
 _MODELS = ("models/gemma3.py", "class Gemma3ForConditionalGeneration: pass\n"
@@ -17,12 +18,14 @@ def check(model: Model) -> List[Diagnostic]:
     registered, siblings = model.registered, model.config.siblings
     if not registered or not siblings:
         return []
-    subjects = [(c.subject, c.label, c.path, c.line, c.column, c.members.names) for c in model.collections]
-    subjects += [(f.subject, f.label, f.path, f.line, f.column, frozenset(o.name for o in f.own))
-                 for f in model.overlapping if f.own]
-    return [diagnostic(subject, label, path, line, column, name, sibling, registered[sibling])
-            for subject, label, path, line, column, held in subjects
-            for name, sibling in sorted(missing_siblings(held, registered, siblings))]
+    found = [diagnostic(c.subject, c.label, c.path, c.line, c.column, name, sibling, registered[sibling],
+                        add_to(c, sibling, siblings))
+             for c in model.collections for name, sibling in sorted(missing_siblings(c.members.names, registered,
+                                                                                     siblings))]
+    found += [diagnostic(f.subject, f.label, f.path, f.line, f.column, name, sibling, registered[sibling])
+              for f in model.overlapping if f.own
+              for name, sibling in sorted(missing_siblings((o.name for o in f.own), registered, siblings))]
+    return found
 
 
 def missing_siblings(held: Iterable[str], registered: Mapping[str, Occurrence],
@@ -41,11 +44,11 @@ def missing_siblings(held: Iterable[str], registered: Mapping[str, Occurrence],
 
 
 def diagnostic(subject: str, label: str, path: str, line: int, column: int, name: str, sibling: str,
-               where: Occurrence) -> Diagnostic:
+               where: Occurrence, fix: Optional[FixRequest] = None) -> Diagnostic:
     return Diagnostic(path, line, column, RULE.code,
                       f"'{sibling}' is missing from {label}, which holds its sibling '{name}' "
                       f"('{sibling}' is registered at {where.path}:{where.line})",
-                      subject=subject, member=sibling)
+                      subject=subject, member=sibling, fix=fix)
 
 
 
@@ -70,7 +73,7 @@ RULE = Rule(
             ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\"]\n"),
         ), ("layers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from SLIDING_WINDOW_ARCHS, which holds "
             "its sibling 'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at "
-            "models/gemma3.py:9)",)),
+            "models/gemma3.py:3)",)),
         Example("both variants held", (
             _MODELS,
             ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", "

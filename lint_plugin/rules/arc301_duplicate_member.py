@@ -5,6 +5,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Model, Occurrence
+from .fixes import remove
 from .rule import Example, Rule
 
 
@@ -34,7 +35,7 @@ def duplicate_members(subject: str, label: str, literals: Sequence[Tuple[Occurre
 def diagnostic(subject: str, label: str, duplicate: Occurrence, first: Occurrence) -> Diagnostic:
     return Diagnostic(duplicate.path, duplicate.line, duplicate.column, RULE.code,
                       f"'{duplicate.name}' is listed twice in {label} (first at line {first.line})",
-                      subject=subject, member=duplicate.name)
+                      subject=subject, member=duplicate.name, fix=remove(subject, duplicate))
 
 
 RULE = Rule(

@@ -1,0 +1,125 @@
+"""`archsync fix` keeps its promises: the edit is the upstream fix, `--diff` writes nothing,
+selection is flake8's, a fix that would not hold after a re-check is not written, a file changed
+since it was read is left alone, and nothing outside the project root is written.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from conftest import EXIT_CLEAN, EXIT_FINDINGS, SGLANG_FIXED, SGLANG_PATCH, archsync, write
+from lint_plugin import pipeline
+from lint_plugin.diagnostics import FixRequest
+from lint_plugin.fix import command
+
+OVERRIDES = "sglang/srt/arg_groups/overrides.py"
+REMAINING_ARC101 = [
+    "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+    "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+    "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+]
+
+
+def _with_duplicate(root):
+    """The seed bug plus a duplicate in the sparse-indexer list (line 60)."""
+    path = root / OVERRIDES
+    text = path.read_text(encoding="utf-8")
+    old = '_NSA_PREFILL_CP_ARCHS = frozenset({"DeepseekV32ForCausalLM"})'
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, '_NSA_PREFILL_CP_ARCHS = frozenset({"DeepseekV32ForCausalLM", '
+                                      '"DeepseekV32ForCausalLM"})'), encoding="utf-8")
+    return root
+
+
+def test_fix_writes_the_upstream_fix_and_the_project_is_clean(tree):
+    root = tree("sglang_qwen3_5/bug")
+    result = archsync("fix", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.lines == []
+    assert result.err_lines == ["archsync: fixed 4 problems in 1 file; 0 remaining"]
+    assert (root / OVERRIDES).read_bytes() == (SGLANG_FIXED / OVERRIDES).read_bytes()
+    assert archsync("check", cwd=root).returncode == EXIT_CLEAN
+
+
+def test_diff_prints_the_patch_and_writes_nothing(tree):
+    root = tree("sglang_qwen3_5/bug")
+    before = (root / OVERRIDES).read_bytes()
+    stamp = os.stat(root / OVERRIDES).st_mtime_ns
+    result = archsync("fix", "--diff", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result  # what the diff shows is still to do
+    assert result.stdout == SGLANG_PATCH.read_text(encoding="utf-8")
+    assert result.err_lines == ["archsync: would fix 4 problems in 1 file; 0 remaining"]
+    assert (root / OVERRIDES).read_bytes() == before and os.stat(root / OVERRIDES).st_mtime_ns == stamp
+
+
+def test_select_and_ignore_take_codes_and_prefixes_as_flake8_does(tree):
+    root = _with_duplicate(tree("sglang_qwen3_5/bug"))
+    result = archsync("fix", "--select", "arc3", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result
+    assert result.lines == REMAINING_ARC101
+    assert result.err_lines == ["archsync: fixed 1 problem in 1 file; 4 remaining"]
+    assert '_NSA_PREFILL_CP_ARCHS = frozenset({"DeepseekV32ForCausalLM"})' in (root / OVERRIDES).read_text()
+
+    root = _with_duplicate(tree("sglang_qwen3_5/bug", into="ignored"))
+    result = archsync("fix", "--select", "ARC1,ARC3", "--ignore", "ARC301", cwd=root)
+    assert result.lines == [
+        "sglang/srt/arg_groups/overrides.py:64:62: ARC301 'DeepseekV32ForCausalLM' is listed twice in "
+        "_NSA_PREFILL_CP_ARCHS (first at line 64)"]
+    assert result.err_lines == ["archsync: fixed 4 problems in 1 file; 1 remaining"]
+
+
+def test_a_collection_that_is_no_literal_is_refused_with_its_reason(tree):
+    root = tree("sglang_qwen3_5/bug")
+    write(root / "sglang/srt/arg_groups/lists.py", '_DCP_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n')
+    write(root / "sglang/srt/arg_groups/dcp.py", "from .lists import _DCP_ARCHS as _BASE\n\n_DCP_OK_ARCHS = _BASE\n")
+    result = archsync("fix", "--select", "ARC101", cwd=root)
+    # The alias cannot be edited; the list it is bound to can, and fixing it fixes the alias too.
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.err_lines == [
+        f"archsync: not fixed: sglang/srt/arg_groups/dcp.py:3:1: ARC101 '{name}': _DCP_OK_ARCHS is bound to `_BASE` "
+        f"and it is imported from .lists; add the name where `_BASE` is defined"
+        for name in ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration")
+    ] + ["archsync: fixed 7 problems in 2 files; 0 remaining"]
+    assert (root / "sglang/srt/arg_groups/dcp.py").read_text() == "from .lists import _DCP_ARCHS as _BASE\n\n" \
+                                                                  "_DCP_OK_ARCHS = _BASE\n"
+
+
+def test_a_fix_that_does_not_hold_after_the_recheck_is_not_written(tree):
+    """A plan whose edit lands in the wrong list: the re-check still reports, so nothing is written."""
+    root = tree("sglang_qwen3_5/bug")
+    report = pipeline.run(root, use_cache=False)
+    first = report.diagnostics[0]
+    assert first.fix is not None
+    wrong = FixRequest("add", first.fix.path, "_NSA_PREFILL_CP_ARCHS", 60, first.fix.name)
+    report = dataclasses.replace(report, diagnostics=(dataclasses.replace(first, fix=wrong),))
+    outcome = command.plan(report, [], [])
+    assert outcome.problems == (f"{OVERRIDES}: the fix did not resolve its diagnostics on re-check; not written",)
+    assert [f.after == f.before for f in outcome.files] == [True]
+    assert command.write(root, outcome) == []
+    assert (root / OVERRIDES).read_bytes() == (tree("sglang_qwen3_5/bug", into="pristine") / OVERRIDES).read_bytes()
+
+
+def test_a_file_changed_since_it_was_read_is_left_alone(tree):
+    root = tree("sglang_qwen3_5/bug")
+    outcome = command.plan(pipeline.run(root, use_cache=False), [], [])
+    edited = (root / OVERRIDES).read_bytes() + b"# edited in the editor meanwhile\n"
+    (root / OVERRIDES).write_bytes(edited)
+    assert command.write(root, outcome) == [f"{OVERRIDES}: changed since it was read; not written"]
+    assert (root / OVERRIDES).read_bytes() == edited
+
+
+def test_nothing_outside_the_project_root_is_written(tree, tmp_path):
+    root = tree("sglang_qwen3_5/bug")
+    outside = write(tmp_path / "outside.py", 'X_ARCHS = ["A"]\n')
+    report = pipeline.run(root, use_cache=False)
+    escape = FixRequest("add", "../outside.py", "X_ARCHS", 1, "B")
+    report = dataclasses.replace(report, diagnostics=(dataclasses.replace(report.diagnostics[0], fix=escape),))
+    outcome = command.plan(report, [], [])
+    assert outcome.problems == ("../outside.py: outside the project root; not written",)
+    assert command.write(root, outcome) == []
+    assert outside.read_text() == 'X_ARCHS = ["A"]\n'

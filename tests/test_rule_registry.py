@@ -1,0 +1,125 @@
+"""The rule registry is the one source of what a code is: its module, docs, examples and front-end metadata.
+
+Each rule's examples are small projects with the exact `archsync check` output written beside
+them in the rule module; here every one of them is run through the real pipeline (in process,
+milliseconds each), so `archsync explain` never shows an example that is not true.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import EXIT_CLEAN, EXIT_ERROR, REPO, archsync
+from lint_plugin import pipeline, rules
+from lint_plugin.frontends import lsp
+from lint_plugin.rules import BY_CODE, RULES
+
+EXAMPLES = [(rule.code, i, example) for rule in RULES for i, example in enumerate(rule.examples)]
+
+
+def write_project(root: Path, files) -> Path:
+    for path, text in files:
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    if not (root / "pyproject.toml").exists():
+        (root / "pyproject.toml").write_text("", encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("code, index, example", EXAMPLES, ids=[f"{c}-{i}" for c, i, _ in EXAMPLES])
+def test_every_example_prints_exactly_what_it_says(tmp_path, code, index, example):
+    report = pipeline.run(write_project(tmp_path, example.files), use_cache=False)
+    assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in report.diagnostics] == list(example.expect)
+
+
+def test_every_rule_that_checks_has_an_example_that_fires_and_one_that_does_not():
+    for rule in RULES:
+        if rule.check is None and not rule.examples:
+            continue  # reported by a front end (ARC900): nothing to run
+        fires = [e for e in rule.examples if any(f": {rule.code} " in line for line in e.expect)]
+        assert fires, f"{rule.code} has no example that reports it"
+        if rule.code not in ("ARC901", "ARC902"):  # what archsync cannot read has no quiet twin to show
+            assert any(not e.expect for e in rule.examples), f"{rule.code} has no example it accepts"
+
+
+def test_modules_are_named_after_their_code_and_name():
+    for rule in RULES:
+        module = REPO / "lint_plugin" / "rules" / f"{rule.code.lower()}_{rule.name.replace('-', '_')}.py"
+        assert module.is_file(), module
+    assert [rule.code for rule in RULES] == sorted(BY_CODE)
+
+
+def test_the_readme_table_is_the_registry(tmp_path):
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = re.search(r"<!-- rules-table -->\n(.*?)<!-- /rules-table -->", readme, re.S)
+    assert table is not None, "README.md has no <!-- rules-table --> section"
+    printed = archsync("rules", "--format", "markdown", cwd=tmp_path)
+    assert printed.stdout == rules.rules_table()
+    assert table.group(1) == printed.stdout, "paste `archsync rules --format markdown` into README.md"
+
+
+def test_archsync_rules_lists_the_registry_in_priority_order(tmp_path):
+    result = archsync("rules", cwd=tmp_path)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.lines == [
+        "ARC101  family-member-missing      a guarded collection holds part of a family but not all of it",
+        "ARC102  mirror-drift               collections declared as mirrors do not hold the same names",
+        "ARC103  subset-broken              a name of one collection is missing from a collection that must "
+        "contain it",
+        "ARC104  sibling-variant-missing    a collection or family holds one variant of a registered pair but "
+        "not the other",
+        "ARC201  unknown-architecture       a guarded collection or a family names an architecture nothing "
+        "registers",
+        "ARC202  stale-exemption            an exemption no longer suppresses anything",
+        "ARC301  duplicate-member           the same name is written twice in one literal",
+        "ARC900  configuration-error        the configuration is invalid (flake8 only; the CLI exits 2)",
+        "ARC901  partly-analysed            a guarded collection or family depends on something archsync "
+        "cannot follow",
+        "ARC902  file-not-analysed          a file that may hold architecture names could not be analysed",
+    ]
+
+
+def test_explain_shows_the_examples_and_their_output(tmp_path):
+    result = archsync("explain", "arc104", cwd=tmp_path)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.stdout == rules.explain("ARC104")
+    assert "Example: a whitelist with the multimodal Gemma 3 but not the text-only one\n" in result.stdout
+    assert "    # layers/attention.py\n    SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\"]\n" \
+        in result.stdout
+    assert "    $ archsync check\n    layers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from " \
+           "SLIDING_WINDOW_ARCHS" in result.stdout
+    assert "    (nothing: archsync check exits 0)\n" in result.stdout
+
+
+def test_explain_an_unknown_code_is_an_error(tmp_path):
+    result = archsync("explain", "ARC199", cwd=tmp_path)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.err_lines == ["archsync: error: unknown rule 'ARC199'; `archsync rules` lists them"]
+
+
+def test_priority_is_registry_order_among_rules_that_compete_for_a_pair():
+    competing = [rule.code for rule in RULES if rule.one_per_pair]
+    assert competing == ["ARC101", "ARC102", "ARC103", "ARC104", "ARC201", "ARC301"]
+
+
+def test_editor_severity_comes_from_the_registry():
+    positions = lsp.Positions("X = 1\n")
+    for rule in RULES:
+        d = pipeline.Diagnostic("a.py", 1, 1, rule.code, "m")
+        expected = {"warning": lsp.types.DiagnosticSeverity.Warning,
+                    "information": lsp.types.DiagnosticSeverity.Information}[rule.severity]
+        assert lsp.to_lsp(d, positions).severity == expected, rule.code
+
+
+def test_an_exemption_naming_a_code_that_does_not_exist_is_a_configuration_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.archsync]\n\n[[tool.archsync.exempt]]\nsubject = "X_ARCHS"\nmembers = ["A"]\ncodes = ["ARC109"]\n'
+        'reason = "r"\n', encoding="utf-8")
+    result = archsync("check", cwd=tmp_path)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.err_lines == [
+        f"archsync: error: {tmp_path / 'pyproject.toml'}: tool.archsync.exempt[0].codes: 'ARC109' is not an "
+        f"archsync code (`archsync rules` lists them, like 'ARC101')"]
