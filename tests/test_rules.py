@@ -14,7 +14,6 @@ import pytest
 from conftest import (
     EXIT_CLEAN,
     EXIT_ERROR,
-    REPO,
     RULE_FIXTURES,
     add_config,
     archsync,
