@@ -1,8 +1,8 @@
-"""Helpers for driving the real `archsync` and `flake8` programs as subprocesses.
+"""The one harness: driving the real `archsync`, `flake8` and other programs as subprocesses.
 
-Nothing here imports the engine: every test runs the installed console script
-(`archsync`, next to the running interpreter) or `python -m flake8`, exactly as a
-user would, and looks at stdout, stderr and the exit code.
+End-to-end tests run the installed console script (`archsync`, next to the running
+interpreter) or `python -m flake8`, exactly as a user would, and look at stdout, stderr
+and the exit code. In-process tests (rules, extraction, the editor) import the engine.
 
 The fixture trees are never checked in place: the tool may write a cache into the
 project it checks, so the whole `fixtures/` directory is copied once per session
@@ -21,7 +21,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import pytest
 
@@ -52,6 +52,9 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PathLike = Union[str, Path]
 
 
+WARNING = "archsync: warning: "
+
+
 @dataclass(frozen=True)
 class Result:
     """What a finished subprocess printed and returned."""
@@ -67,37 +70,62 @@ class Result:
         return [line for line in self.stdout.splitlines() if line.strip()]
 
     @property
+    def err_lines(self) -> List[str]:
+        return [line for line in self.stderr.splitlines() if line.strip()]
+
+    @property
+    def warnings(self) -> List[str]:
+        """archsync's own warnings on stderr."""
+        return [line for line in self.err_lines if line.startswith(WARNING)]
+
+    @property
+    def others(self) -> List[str]:
+        """Every other stderr line (the summary, errors)."""
+        return [line for line in self.err_lines if not line.startswith(WARNING)]
+
+    @property
     def json(self):
         return json.loads(self.stdout)
 
     def __str__(self) -> str:  # shown by pytest when an assertion fails
         return (f"$ {' '.join(self.args)}\n[exit {self.returncode}]\n"
-                f"--- stdout\n{self.stdout}--- stderr\n{self.stderr}")
+                f"--- stdout\n{self.stdout[-3000:]}--- stderr\n{self.stderr[-3000:]}")
 
 
-def _run(args: Sequence[str], cwd: PathLike) -> Result:
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    proc = subprocess.run(
-        [str(a) for a in args], cwd=str(cwd), env=env, capture_output=True, text=True, timeout=300,
-    )
-    result = Result(tuple(str(a) for a in args), proc.returncode, proc.stdout, proc.stderr)
-    # No front end may ever crash with a traceback, whatever it is asked to do.
-    assert "Traceback" not in result.stderr, str(result)
-    assert "Traceback" not in result.stdout, str(result)
+def run(args: Sequence[PathLike], cwd: PathLike, *, prefix: Sequence[PathLike] = (),
+        env: Optional[Dict[str, str]] = None, timeout: float = 180, traceback_ok: bool = False) -> Result:
+    """Run a real program (`prefix` first: `unshare`, `setpriv`, ...) and capture what it says.
+
+    Output is decoded leniently, so a test about undecodable bytes sees them as U+FFFD.
+    No front end may ever crash with a traceback, whatever it is asked to do, unless the
+    test is about a traceback (`traceback_ok`).
+    """
+    full_env = dict(os.environ)
+    full_env.pop("PYTHONPATH", None)
+    full_env["PYTHONDONTWRITEBYTECODE"] = "1"
+    full_env.update(env or {})
+    command = [str(a) for a in (*prefix, *args)]
+    try:
+        proc = subprocess.run(command, cwd=str(cwd), env=full_env, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"`{' '.join(command)[:300]}` did not finish within {timeout} s")
+    result = Result(tuple(command), proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                    proc.stderr.decode("utf-8", "replace"))
+    if not traceback_ok:
+        assert "Traceback" not in result.stderr, str(result)
+        assert "Traceback" not in result.stdout, str(result)
     return result
 
 
-def archsync(*args: PathLike, cwd: PathLike) -> Result:
+def archsync(*args: PathLike, cwd: PathLike, **options) -> Result:
     """Run the installed `archsync` console script."""
     assert ARCHSYNC.exists(), f"console script not installed next to {sys.executable}"
-    return _run([str(ARCHSYNC), *map(str, args)], cwd)
+    return run([ARCHSYNC, *args], cwd, **options)
 
 
-def flake8(*args: PathLike, cwd: PathLike, select: str = "ARC") -> Result:
+def flake8(*args: PathLike, cwd: PathLike, select: str = "ARC", **options) -> Result:
     """Run real flake8 (isolated from any user or project flake8 configuration)."""
-    return _run([sys.executable, "-m", "flake8", "--isolated", f"--select={select}", *map(str, args)], cwd)
+    return run([sys.executable, "-m", "flake8", "--isolated", f"--select={select}", *args], cwd, **options)
 
 
 def flake8_lines(result: Result) -> List[str]:
@@ -108,36 +136,6 @@ def flake8_lines(result: Result) -> List[str]:
 def only(code: str, lines: Iterable[str]) -> List[str]:
     """The lines of one diagnostic code (for fixtures where other rules may also speak)."""
     return [line for line in lines if f": {code} " in line]
-
-
-def line_of(path: Path, needle: str) -> int:
-    """1-based number of the one line of `path` that contains `needle`."""
-    hits = [i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in text]
-    assert len(hits) == 1, f"{needle!r} occurs on lines {hits} of {path}, expected exactly once"
-    return hits[0]
-
-
-def assigned_at(path: Path, name: str) -> int:
-    """Line of the one module-level assignment `name = ...` / `name: T = ...` in `path`."""
-    pattern = re.compile(rf"{re.escape(name)}\s*(?::[^=]*)?=")
-    hits = [i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.match(text)]
-    assert len(hits) == 1, f"{name} is assigned on lines {hits} of {path}, expected exactly once"
-    return hits[0]
-
-
-def defined_at(path: Path, function: str) -> int:
-    """Line of the one `def function(` in `path`."""
-    return line_of(path, f"def {function}(")
-
-
-def arc101(shown: str, line: int, member: str, families: Sequence[Tuple[str, str, int]], collection: str,
-           column: int = 1) -> str:
-    """The exact text line `archsync check` prints for one ARC101 finding.
-
-    `families` are (predicate name, root-relative path of its module, line of its `def`).
-    """
-    evidence = " and ".join(f"{name}() ({path}:{def_line})" for name, path, def_line in families)
-    return f"{shown}:{line}:{column}: ARC101 '{member}' is matched by {evidence} but missing from {collection}"
 
 
 def copy_tree(source: Path, destination: Path) -> Path:
@@ -168,19 +166,9 @@ def tree(tmp_path):
     return copy
 
 
-# -- helpers for test_shapes_more, test_rules, test_packs and test_show --------------------------
+# -- editing fixture copies --------------------------------------------------------------------
 
 RULE_FIXTURES = FIXTURES / "rules"
-
-
-def position_of(path: Path, needle: str) -> Tuple[int, int]:
-    """(line, 1-based column) of the one occurrence of `needle` in `path`."""
-    text = path.read_text(encoding="utf-8")
-    assert text.count(needle) == 1, f"{needle!r} occurs {text.count(needle)} times in {path}, expected once"
-    offset = text.index(needle)
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
 
 
 _ARCHSYNC_HEADER = re.compile(r"^\s*\[\[?\s*tool\s*\.\s*archsync\s*(?:\]|\.)")

@@ -19,20 +19,16 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Sequence, Tuple
 
 import pytest
 
+from conftest import EXIT_CLEAN, EXIT_FINDINGS, Result, archsync
 from lint_plugin import __version__
 from lint_plugin.config import load_config
 from lint_plugin.project.cache import IndexCache
-
-ARCHSYNC = Path(sys.executable).parent / "archsync"
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 MODELS = (
     "class Qwen3_5ForCausalLM:\n    pass\n\n\n"
@@ -42,58 +38,7 @@ MODELS = (
 PREDICATE = ('def is_qwen3_5(config): return config.architectures[0] in '
              '("Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration")\n')
 GUARDED = 'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'
-HEALTHY = ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
-           "but missing from X_ARCHS")
 SUMMARY = re.compile(r"archsync: (?:no problems|1 problem|\d+ problems) \(\d+ files, \d+ analysed\)")
-WARNING = "archsync: warning: "
-DAY_NS = 86_400 * 10**9
-
-
-# -- running ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Result:
-    args: Tuple[str, ...]
-    returncode: int
-    stdout: str
-    stderr: str
-
-    @property
-    def lines(self) -> List[str]:
-        return [line for line in self.stdout.splitlines() if line.strip()]
-
-    @property
-    def err_lines(self) -> List[str]:
-        return [line for line in self.stderr.splitlines() if line.strip()]
-
-    @property
-    def warnings(self) -> List[str]:
-        return [line for line in self.err_lines if line.startswith(WARNING)]
-
-    @property
-    def others(self) -> List[str]:
-        return [line for line in self.err_lines if not line.startswith(WARNING)]
-
-    def __str__(self) -> str:
-        return (f"$ {' '.join(self.args)}\n[exit {self.returncode}]\n"
-                f"--- stdout\n{self.stdout[-3000:]}--- stderr\n{self.stderr[-3000:]}")
-
-
-def run(args: Sequence[str], cwd: Path, *, prefix: Sequence[str] = (), env: Optional[Dict[str, str]] = None,
-        timeout: float = 120) -> Result:
-    full_env = dict(os.environ)
-    full_env.pop("PYTHONPATH", None)
-    full_env["PYTHONDONTWRITEBYTECODE"] = "1"
-    full_env.update(env or {})
-    command = [*map(str, prefix), *map(str, args)]
-    proc = subprocess.run(command, cwd=str(cwd), env=full_env, capture_output=True, text=True, timeout=timeout)
-    result = Result(tuple(command), proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, str(result)
-    return result
-
-
-def archsync(*args, cwd: Path, **kwargs) -> Result:
-    return run([ARCHSYNC, *args], cwd, **kwargs)
 
 
 # -- the project and its cache -------------------------------------------------------------------
@@ -162,7 +107,11 @@ def survives(root: Path, *, writable: bool = True, prefix: Sequence[str] = (), m
 def warm(root: Path) -> Path:
     """A valid cache for the current tree; returns its path."""
     result = archsync("check", cwd=root)
-    assert result.lines == [HEALTHY] and result.warnings == [], result
+    assert result.lines == [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
+    assert result.warnings == [], result
     assert_valid_cache(root)
     return cache_file(root)
 
@@ -271,6 +220,17 @@ def test_switching_configurations_back_and_forth(project):
     for config in (CONFIG_A, CONFIG_B, CONFIG_C):
         set_config(project, config)
         expected[config] = archsync("check", "--no-cache", cwd=project)
+    assert expected[CONFIG_A].lines == [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], expected[CONFIG_A]
+    assert expected[CONFIG_B].lines == [], expected[CONFIG_B]  # no `Nothing` registry, no name matches "zzz"
+    assert expected[CONFIG_C].lines == [
+        "pkg/extra.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from Y_LIST",
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], expected[CONFIG_C]
     assert len({r.stdout for r in expected.values()}) == 3, "the three configurations should disagree"
     for config in (CONFIG_A, CONFIG_B, CONFIG_C, CONFIG_A, CONFIG_C, CONFIG_B, CONFIG_A):
         set_config(project, config)
@@ -296,7 +256,10 @@ def test_another_configurations_content_under_our_name_is_rejected(project):
     assert foreign != ours
     shutil.copyfile(foreign, ours)
     result = survives(project)
-    assert result.lines == [HEALTHY], result
+    assert result.lines == [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
 
 
 # -- where the cache lives -----------------------------------------------------------------------
@@ -322,6 +285,27 @@ def unprivileged(probe_dir: Path) -> Tuple[str, ...]:
     if not denied:
         pytest.skip("running as root and dropping CAP_DAC_OVERRIDE did not enforce permissions")
     return _NO_DAC
+
+
+def test_a_file_cached_unparsed_that_becomes_unreadable_when_it_is_needed_is_arc902(project, tmp_path):
+    """Found by mypy: a file whose cached record has no facts, chosen in a later run and unreadable then,
+    crashed the file-choice pass (AttributeError) instead of being reported."""
+    prefix = unprivileged(tmp_path)
+    gate = project / "pkg" / "gate.py"
+    gate.write_text('def special(arch):\n    return arch in ("LateForCausalLM",)\n')
+    age_files(project)
+    assert archsync("check", cwd=project).returncode == EXIT_FINDINGS  # gate.py: read, nothing registered it
+    (project / "pkg" / "late.py").write_text("class LateForCausalLM:\n    pass\n\n\nEntryClass = LateForCausalLM\n")
+    gate.chmod(0o000)  # its size and mtime stay: the cached record is trusted and holds no facts
+    try:
+        result = archsync("check", cwd=project, prefix=prefix)
+    finally:
+        gate.chmod(0o644)
+    assert result.lines == [
+        "pkg/gate.py:1:1: ARC902 file not analysed: cannot read: Permission denied",
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
 
 
 def test_read_only_empty_cache_directory(project, tmp_path):
@@ -381,7 +365,11 @@ def test_missing_cache_directory_is_created(project, tmp_path, cache_dir):
         cache_dir = str(tmp_path / "elsewhere" / "cache")
     set_config(project, f'[tool.archsync]\ncache-dir = "{cache_dir}"\n')
     result = survives(project, max_warnings=0)
-    assert result.lines == [HEALTHY] and result.warnings == [], result
+    assert result.lines == [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
+    assert result.warnings == [], result
     directory = Path(cache_dir) if os.path.isabs(cache_dir) else project / cache_dir
     assert cache_file(project).parent == directory
     assert (directory / ".gitignore").is_file() and (directory / "CACHEDIR.TAG").is_file()
@@ -449,14 +437,17 @@ def test_full_disk(project, tmp_path, seeded):
         # An old cache for a tree whose guarded file has changed since: it is read, and cannot be replaced.
         set_config(project, f'[tool.archsync]\ncache-dir = "{seed}"\n')
         age_files(project)
-        assert archsync("check", cwd=project).lines == [HEALTHY]
+        assert archsync("check", cwd=project).lines == [
+            "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+            "but missing from X_ARCHS",
+        ]
         set_config(project, f'[tool.archsync]\ncache-dir = "{mount_point}"\n')
         (project / "pkg" / "overrides.py").write_text(
             'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n')
     env = {"CACHE": str(mount_point), "SEED": str(seed) if seeded else "", "LISTING": str(tmp_path / "listing"),
            "AFTER": str(after)}
     baseline = archsync("check", "--no-cache", cwd=project)
-    result = run([ARCHSYNC, "check"], project, prefix=prefix, env=env)
+    result = archsync("check", cwd=project, prefix=prefix, env=env)
     assert (result.stdout, result.returncode) == (baseline.stdout, baseline.returncode), (result, baseline)
     assert result.others == baseline.others, result
     assert len(result.warnings) == 1 and "cache not written" in result.warnings[0], result
@@ -504,7 +495,10 @@ def test_same_size_edit_within_two_seconds_of_the_cache_write_is_noticed(project
     os.utime(overrides, ns=(mtime_ns, mtime_ns))
     assert overrides.stat().st_size == entry[0] and overrides.stat().st_mtime_ns == mtime_ns
     result = archsync("check", cwd=project)
-    assert result.lines == [HEALTHY.replace("X_ARCHS", "Z_ARCHS")], result
+    assert result.lines == [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from Z_ARCHS",
+    ], result
     assert_valid_cache(project)
 
 
@@ -513,26 +507,40 @@ def test_deleted_and_renamed_files_leave_no_ghosts(project):
     warm(project)
     (project / "pkg" / "overrides.py").rename(project / "pkg" / "moved.py")
     result = archsync("check", cwd=project)
-    assert result.lines == [HEALTHY.replace("pkg/overrides.py", "pkg/moved.py")], result
+    assert result.lines == [
+        "pkg/moved.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
     (project / "pkg" / "moved.py").unlink()
     result = archsync("check", cwd=project)
     assert result.lines == [] and result.returncode == EXIT_CLEAN, result
     # A file recreated where a deleted one was is judged afresh (its mtime is new).
     (project / "pkg" / "moved.py").write_text(GUARDED.replace("X_ARCHS", "W_ARCHS"))
     result = archsync("check", cwd=project)
-    assert result.lines == [HEALTHY.replace("pkg/overrides.py", "pkg/moved.py").replace("X_ARCHS", "W_ARCHS")], result
+    assert result.lines == [
+        "pkg/moved.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from W_ARCHS",
+    ], result
 
 
 def test_no_cache_neither_reads_nor_writes(project):
     result = archsync("check", "--no-cache", cwd=project)
-    assert result.lines == [HEALTHY] and result.warnings == [], result
+    assert result.lines == [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
+    assert result.warnings == [], result
     assert not (project / ".archsync_cache").exists()
     directory = project / ".archsync_cache"
     directory.mkdir()
     garbage = directory / cache_file(project).name
     garbage.write_bytes(b"\x00garbage")
     result = archsync("check", "--no-cache", cwd=project)
-    assert result.lines == [HEALTHY] and result.warnings == [], result
+    assert result.lines == [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
+    assert result.warnings == [], result
     assert garbage.read_bytes() == b"\x00garbage"
 
 

@@ -1,9 +1,5 @@
 """`config-maps`: a dict from architecture name to config class binds unannotated models."""
-import subprocess
-import sys
-from pathlib import Path
-
-ARCHSYNC = str(Path(sys.executable).parent / "archsync")
+from conftest import EXIT_FINDINGS, archsync, write
 
 FILES = {
     "pkg/__init__.py": "",
@@ -16,11 +12,11 @@ FILES = {
         "class TextForCausalLM:\n    def __init__(self, config, prefix=''):\n        self.config = config\n\n\n"
         "class NextForCausalLM:\n    def __init__(self, config, prefix=''):\n        self.config = config\n\n\n"
         "EntryClass = [TextForCausalLM, NextForCausalLM]\n"
-        'HYBRID_ARCHS = frozenset({"NextForCausalLM"})\n'
+        'HYBRID_ARCHS = frozenset({"NextForCausalLM"})\n'  # line 12
     ),
     "pkg/hybrid.py": (
         "from pkg.configs import NextConfig\n\n\n"
-        "def hybrid(model_config):\n    config = model_config.hf_config\n"
+        "def hybrid(model_config):\n    config = model_config.hf_config\n"  # `def hybrid` on line 4
         "    if isinstance(config, NextConfig):\n        return config\n    return None\n"
     ),
 }
@@ -29,32 +25,28 @@ COVER = '[[tool.archsync.cover]]\ncollections = ["HYBRID_ARCHS"]\nfamilies = ["h
 
 def _tree(tmp_path, with_map):
     for rel, text in FILES.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+        write(tmp_path / rel, text)
     maps = 'config-maps = ["pkg/maps.py::ARCH_CONFIGS"]\n' if with_map else ""
-    (tmp_path / "pyproject.toml").write_text(f"[tool.archsync]\n{maps}{COVER}")
+    write(tmp_path / "pyproject.toml", f"[tool.archsync]\n{maps}{COVER}")
     return tmp_path
 
 
-def _check(root):
-    return subprocess.run([ARCHSYNC, "check", "--no-cache"], cwd=root, capture_output=True, text=True)
-
-
 def test_a_config_map_binds_architectures_to_config_classes(tmp_path):
-    result = _check(_tree(tmp_path, with_map=True))
+    # TextConfig(NextConfig): the map makes TextForCausalLM a member of hybrid()'s family.
+    result = archsync("check", "--no-cache", cwd=_tree(tmp_path, with_map=True))
     assert result.stdout.splitlines() == [
         "pkg/models.py:12:1: ARC101 'TextForCausalLM' is matched by hybrid() (pkg/hybrid.py:4) "
         "but missing from HYBRID_ARCHS",
     ], result
-    assert result.returncode == 1
+    assert result.returncode == EXIT_FINDINGS, result
 
 
 def test_without_the_map_the_unannotated_models_are_reported_as_unreadable(tmp_path):
-    result = _check(_tree(tmp_path, with_map=False))
+    result = archsync("check", "--no-cache", cwd=_tree(tmp_path, with_map=False))
     assert result.stdout.splitlines() == [
         "pkg/hybrid.py:4:1: ARC901 hybrid() is only partly analysed: config class unknown for 2 registered "
         "architectures: NextForCausalLM (NextForCausalLM has no `config` annotation on __init__ and no "
         "config_class), TextForCausalLM (TextForCausalLM has no `config` annotation on __init__ and no "
         "config_class) (0 names read still take part)",
     ], result
-    assert result.returncode == 1
+    assert result.returncode == EXIT_FINDINGS, result

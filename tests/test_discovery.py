@@ -1,35 +1,38 @@
-"""Which files belong to a project: the root, skipped directories and `exclude` globs."""
+"""Which files belong to a project: the root, skipped directories and `exclude` globs.
+
+The fixtures' own output (shapes/discovery: clean; shapes/exclude: three findings) is their
+case's expected.txt (tests/test_cases.py); here files and settings are added to copies.
+"""
 from __future__ import annotations
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_FINDINGS, add_config, arc101, archsync, defined_at, write
+from conftest import EXIT_CLEAN, EXIT_FINDINGS, add_config, archsync, write
 
-# A whitelist holding half of is_november (defined in svc/families.py of the fixture).
+# A whitelist holding half of is_november (defined in svc/families.py:8 of the fixture).
 STALE = '"""A stale copy of a whitelist."""\n\nSTALE_ARCHS = frozenset({"NovemberForCausalLM"})\n'
 
 
-def _stale_line(root, shown):
-    return arc101(shown, 3, "NovemberMoeForCausalLM",
-                  [("is_november", "svc/families.py", defined_at(root / "svc/families.py", "is_november"))],
-                  "STALE_ARCHS")
-
-
-def test_discovery_fixture_is_clean():
-    from conftest import SHAPES
-
-    result = archsync("check", cwd=SHAPES / "discovery")
-    assert result.stdout == "", result
-    assert result.returncode == EXIT_CLEAN
-
-
-@pytest.mark.parametrize("where", ["svc/extra/stale.py", "stale.py", "tools/scripts/stale.py", "svc/buildx/stale.py"])
-def test_an_ordinary_directory_is_walked(tree, where):
+@pytest.mark.parametrize("where, expected", [
+    ("svc/extra/stale.py",
+     "svc/extra/stale.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (svc/families.py:8) "
+     "but missing from STALE_ARCHS"),
+    ("stale.py",
+     "stale.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (svc/families.py:8) "
+     "but missing from STALE_ARCHS"),
+    ("tools/scripts/stale.py",
+     "tools/scripts/stale.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (svc/families.py:8) "
+     "but missing from STALE_ARCHS"),
+    ("svc/buildx/stale.py",
+     "svc/buildx/stale.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (svc/families.py:8) "
+     "but missing from STALE_ARCHS"),
+])
+def test_an_ordinary_directory_is_walked(tree, where, expected):
     # The control for the skipped directories below: the same file is found here.
     root = tree("shapes/discovery")
     write(root / where, STALE)
     result = archsync("check", cwd=root)
-    assert result.lines == [_stale_line(root, where)], result
+    assert result.lines == [expected], result
     assert result.returncode == EXIT_FINDINGS
 
 
@@ -50,13 +53,20 @@ def test_skipped_directories(tree, where):
     assert result.returncode == EXIT_CLEAN
 
 
-@pytest.mark.parametrize("venv", ["env", "svc/runtime-env"])
-def test_a_virtualenv_is_recognised_by_its_pyvenv_cfg(tree, venv):
+@pytest.mark.parametrize("venv, expected", [
+    ("env",
+     "env/lib/stale.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (svc/families.py:8) "
+     "but missing from STALE_ARCHS"),
+    ("svc/runtime-env",
+     "svc/runtime-env/lib/stale.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() "
+     "(svc/families.py:8) but missing from STALE_ARCHS"),
+])
+def test_a_virtualenv_is_recognised_by_its_pyvenv_cfg(tree, venv, expected):
     root = tree("shapes/discovery")
     write(root / venv / "lib/stale.py", STALE)
     # Without pyvenv.cfg the directory is ordinary and the stale file is found ...
     found = archsync("check", cwd=root)
-    assert found.lines == [_stale_line(root, f"{venv}/lib/stale.py")], found
+    assert found.lines == [expected], found
     # ... with it, the directory is a virtualenv and skipped.
     write(root / venv / "pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\n")
     skipped = archsync("check", cwd=root)
@@ -71,7 +81,10 @@ def test_root_is_the_nearest_directory_holding_pyproject(tree):
     write(root / "vendored/pyproject.toml", '[project]\nname = "vendored"\nversion = "1"\n')
     write(root / "vendored/tables.py", STALE)
     outer = archsync("check", cwd=root)
-    assert outer.lines == [_stale_line(root, "vendored/tables.py")], outer
+    assert outer.lines == [
+        "vendored/tables.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (svc/families.py:8) "
+        "but missing from STALE_ARCHS",
+    ], outer
     inner = archsync("check", "vendored", cwd=root)
     assert inner.stdout == "", inner
     assert inner.returncode == EXIT_CLEAN
@@ -87,30 +100,27 @@ def test_without_any_pyproject_the_given_directory_is_the_root(tmp_path):
                                    '("NovemberForCausalLM", "NovemberMoeForCausalLM")\n')
     write(project / "tables.py", STALE)
     result = archsync("check", "loose", cwd=tmp_path)
-    assert result.lines == [arc101("loose/tables.py", 3, "NovemberMoeForCausalLM",
-                                   [("is_november", "families.py", 1)], "STALE_ARCHS")], result
+    # The reported path is relative to the working directory; the family's, to the project root.
+    assert result.lines == [
+        "loose/tables.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (families.py:1) "
+        "but missing from STALE_ARCHS",
+    ], result
     as_json = archsync("check", "--format", "json", "loose", cwd=tmp_path)
     assert [d["path"] for d in as_json.json["diagnostics"]] == ["tables.py"], as_json
 
 
 # -- exclude ------------------------------------------------------------------------------------
 
-def _exclude_lines(root):
-    family = [("is_mike", "app/families.py", defined_at(root / "app/families.py", "is_mike"))]
-    return {
-        "current": arc101("app/current.py", 3, "MikeMoeForCausalLM", family, "CURRENT_ARCHS"),
-        "generated": arc101("app/generated_tables.py", 3, "MikeForCausalLM", family, "GENERATED_ARCHS"),
-        "old": arc101("app/legacy/old_tables.py", 3, "MikeMoeForCausalLM", family, "OLD_ARCHS"),
-    }
-
-
-def test_exclude_fixture_without_configuration_reports_all_three():
-    from conftest import SHAPES
-
-    root = SHAPES / "exclude"
-    lines = _exclude_lines(root)
-    result = archsync("check", cwd=root)
-    assert result.lines == [lines["current"], lines["generated"], lines["old"]], result
+# What shapes/exclude reports without configuration (its expected.txt); is_mike is on line 4
+# of app/families.py.
+EXCLUDE_LINES = {
+    "current": "app/current.py:3:1: ARC101 'MikeMoeForCausalLM' is matched by is_mike() (app/families.py:4) "
+               "but missing from CURRENT_ARCHS",
+    "generated": "app/generated_tables.py:3:1: ARC101 'MikeForCausalLM' is matched by is_mike() (app/families.py:4) "
+                 "but missing from GENERATED_ARCHS",
+    "old": "app/legacy/old_tables.py:3:1: ARC101 'MikeMoeForCausalLM' is matched by is_mike() (app/families.py:4) "
+           "but missing from OLD_ARCHS",
+}
 
 
 @pytest.mark.parametrize("patterns, kept", [
@@ -126,9 +136,8 @@ def test_exclude_fixture_without_configuration_reports_all_three():
 def test_exclude_globs(tree, patterns, kept):
     root = tree("shapes/exclude")
     add_config(root, f"exclude = {patterns}")
-    lines = _exclude_lines(root)
     result = archsync("check", cwd=root)
-    assert result.lines == [lines[k] for k in kept], result
+    assert result.lines == [EXCLUDE_LINES[k] for k in kept], result
     assert result.returncode == EXIT_FINDINGS
 
 

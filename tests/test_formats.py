@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 import pytest
 
@@ -27,19 +26,7 @@ from conftest import (
     flake8_lines,
 )
 
-OVERRIDES = "sglang/srt/arg_groups/overrides.py"
-FAMILY = "is_qwen3_5() (sglang/srt/configs/model_config.py:18)"
-BUG = [  # (line, member, collection)
-    (35, "Qwen3_5ForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS"),
-    (35, "Qwen3_5MoeForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS"),
-    (48, "Qwen3_5ForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS"),
-    (48, "Qwen3_5MoeForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS"),
-]
 PROJECTS = sorted(p.parent for p in FIXTURES.glob("**/pyproject.toml"))
-
-
-def bug_message(member: str, collection: str) -> str:
-    return f"'{member}' is matched by {FAMILY} but missing from {collection}"
 
 
 # -- SARIF --------------------------------------------------------------------------------------
@@ -103,10 +90,26 @@ def test_sarif_on_the_seed_bug(sarif_validator):
     results = [(r["ruleId"], r["level"], r["message"]["text"], r["locations"][0]["physicalLocation"])
                for r in run["results"]]
     assert results == [
-        ("ARC101", "error", bug_message(member, collection), {
-            "artifactLocation": {"uri": OVERRIDES, "uriBaseId": "%SRCROOT%"},
-            "region": {"startLine": line, "startColumn": 1},
-        }) for line, member, collection in BUG
+        ("ARC101", "error",
+         "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+         "but missing from _MAMBA_RADIX_CACHE_ARCHS",
+         {"artifactLocation": {"uri": "sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
+          "region": {"startLine": 35, "startColumn": 1}}),
+        ("ARC101", "error",
+         "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+         "but missing from _MAMBA_RADIX_CACHE_ARCHS",
+         {"artifactLocation": {"uri": "sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
+          "region": {"startLine": 35, "startColumn": 1}}),
+        ("ARC101", "error",
+         "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+         "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+         {"artifactLocation": {"uri": "sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
+          "region": {"startLine": 48, "startColumn": 1}}),
+        ("ARC101", "error",
+         "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+         "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+         {"artifactLocation": {"uri": "sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
+          "region": {"startLine": 48, "startColumn": 1}}),
     ]
     rule = run["tool"]["driver"]["rules"][run["results"][0]["ruleIndex"]]
     assert rule["id"] == "ARC101" and rule["name"] == "family-member-missing", rule
@@ -126,16 +129,39 @@ def test_github_annotations_on_the_seed_bug():
     assert result.returncode == EXIT_FINDINGS, result
     assert result.stderr == "", result
     assert result.stdout.splitlines() == [
-        f"::error file={OVERRIDES},line={line},col=1,title=ARC101 family-member-missing::"
-        f"ARC101 {bug_message(member, collection)}"
-        for line, member, collection in BUG
+        "::error file=sglang/srt/arg_groups/overrides.py,line=35,col=1,title=ARC101 family-member-missing::"
+        "ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+        "but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "::error file=sglang/srt/arg_groups/overrides.py,line=35,col=1,title=ARC101 family-member-missing::"
+        "ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+        "but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "::error file=sglang/srt/arg_groups/overrides.py,line=48,col=1,title=ARC101 family-member-missing::"
+        "ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+        "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "::error file=sglang/srt/arg_groups/overrides.py,line=48,col=1,title=ARC101 family-member-missing::"
+        "ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+        "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
     ]
 
 
 def test_github_annotations_paths_are_relative_to_the_working_directory():
     result = archsync("check", "--format", "github", "sglang_qwen3_5/bug", cwd=FIXTURES)
     assert result.returncode == EXIT_FINDINGS, result
-    assert [line.split(",")[0] for line in result.lines] == [f"::error file=sglang_qwen3_5/bug/{OVERRIDES}"] * 4
+    # The file is relative to the working directory; the message's evidence stays relative to the project root.
+    assert result.lines == [
+        "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=35,col=1,"
+        "title=ARC101 family-member-missing::ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=35,col=1,"
+        "title=ARC101 family-member-missing::ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=48,col=1,"
+        "title=ARC101 family-member-missing::ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=48,col=1,"
+        "title=ARC101 family-member-missing::ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    ], result
 
 
 def test_github_annotation_properties_are_escaped(tmp_path):
@@ -168,18 +194,45 @@ def test_json_structure_on_the_seed_bug():
         ["code", "path", "line", "column", "message", "subject", "member", "fix"]] * 4
     assert [{k: d[k] for k in ("code", "path", "line", "column", "message", "subject", "member")}
             for d in diagnostics] == [
-        {"code": "ARC101", "path": OVERRIDES, "line": line, "column": 1,
-         "message": bug_message(member, collection), "subject": collection, "member": member}
-        for line, member, collection in BUG
+        {"code": "ARC101", "path": "sglang/srt/arg_groups/overrides.py", "line": 35, "column": 1,
+         "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_RADIX_CACHE_ARCHS",
+         "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5ForCausalLM"},
+        {"code": "ARC101", "path": "sglang/srt/arg_groups/overrides.py", "line": 35, "column": 1,
+         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_RADIX_CACHE_ARCHS",
+         "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
+        {"code": "ARC101", "path": "sglang/srt/arg_groups/overrides.py", "line": 48, "column": 1,
+         "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+         "subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5ForCausalLM"},
+        {"code": "ARC101", "path": "sglang/srt/arg_groups/overrides.py", "line": 48, "column": 1,
+         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+         "subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
     ]
-    for d in diagnostics:  # each carries its fix: the request and the text edits it makes
-        fix = d["fix"]
-        assert {k: fix[k] for k in ("action", "path", "target", "name")} == {
-            "action": "add", "path": OVERRIDES, "target": d["subject"], "name": d["member"]}, fix
-        (edit,) = fix["edits"]
-        assert set(edit) == {"start_line", "start_column", "end_line", "end_column", "new_text"}, edit
-        assert edit["new_text"] == f'        "{d["member"]}",\n', edit
-        assert (edit["start_line"], edit["start_column"]) == (edit["end_line"], edit["end_column"]), edit
+    # Each carries its fix: the request and the text edit it makes (an insertion after the
+    # member's closest peer: Qwen3_5ForConditionalGeneration on line 39, Qwen3_5MoeForConditionalGeneration
+    # on line 40; in the extra-buffer whitelist, lines 52 and 53).
+    assert [({k: d["fix"][k] for k in ("action", "path", "target", "name")}, d["fix"]["edits"])
+            for d in diagnostics] == [
+        ({"action": "add", "path": "sglang/srt/arg_groups/overrides.py", "target": "_MAMBA_RADIX_CACHE_ARCHS",
+          "name": "Qwen3_5ForCausalLM"},
+         [{"start_line": 40, "start_column": 1, "end_line": 40, "end_column": 1,
+           "new_text": '        "Qwen3_5ForCausalLM",\n'}]),
+        ({"action": "add", "path": "sglang/srt/arg_groups/overrides.py", "target": "_MAMBA_RADIX_CACHE_ARCHS",
+          "name": "Qwen3_5MoeForCausalLM"},
+         [{"start_line": 41, "start_column": 1, "end_line": 41, "end_column": 1,
+           "new_text": '        "Qwen3_5MoeForCausalLM",\n'}]),
+        ({"action": "add", "path": "sglang/srt/arg_groups/overrides.py", "target": "_MAMBA_EXTRA_BUFFER_ARCHS",
+          "name": "Qwen3_5ForCausalLM"},
+         [{"start_line": 53, "start_column": 1, "end_line": 53, "end_column": 1,
+           "new_text": '        "Qwen3_5ForCausalLM",\n'}]),
+        ({"action": "add", "path": "sglang/srt/arg_groups/overrides.py", "target": "_MAMBA_EXTRA_BUFFER_ARCHS",
+          "name": "Qwen3_5MoeForCausalLM"},
+         [{"start_line": 54, "start_column": 1, "end_line": 54, "end_column": 1,
+           "new_text": '        "Qwen3_5MoeForCausalLM",\n'}]),
+    ]
 
 
 def test_json_with_no_findings():
@@ -190,20 +243,19 @@ def test_json_with_no_findings():
 
 # -- flake8's own output options ------------------------------------------------------------------
 
-def _text_lines(root: Path) -> List[str]:
-    return archsync("check", cwd=root).lines
-
-
 def test_flake8_pylint_format_carries_the_same_diagnostics():
     result = flake8("--format=pylint", ".", cwd=SGLANG_BUG)
     assert result.returncode == 1, result
-    expected = []
-    for line in _text_lines(SGLANG_BUG):
-        path, row, _column, rest = line.split(":", 3)
-        code, message = rest.strip().split(" ", 1)
-        expected.append(f"{path}:{row}: [{code}] {message}")
-    assert flake8_lines(result) == expected, result
-    assert len(expected) == 4
+    assert flake8_lines(result) == [
+        "sglang/srt/arg_groups/overrides.py:35: [ARC101] 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:35: [ARC101] 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:48: [ARC101] 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:48: [ARC101] 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    ], result
 
 
 def test_flake8_output_file_holds_what_stdout_would(tmp_path):
@@ -213,16 +265,65 @@ def test_flake8_output_file_holds_what_stdout_would(tmp_path):
     assert to_file.returncode == plain.returncode == 1, to_file
     assert to_file.stdout == "", to_file
     assert out.read_text(encoding="utf-8") == plain.stdout
-    assert len(plain.lines) == 4
+    assert flake8_lines(plain) == [
+        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    ], plain
 
 
-@pytest.mark.parametrize("root", [SGLANG_BUG, SHAPES / "exclude", SHAPES / "noqa", SHAPES / "registrations"],
-                         ids=lambda p: p.relative_to(FIXTURES).as_posix())
-def test_flake8_parallel_jobs_report_the_same_diagnostics(root, tmp_path):
+@pytest.mark.parametrize("root, expected", [
+    pytest.param(SGLANG_BUG, [
+        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    ], id="sglang_qwen3_5/bug"),
+    pytest.param(SHAPES / "exclude", [
+        "app/current.py:3:1: ARC101 'MikeMoeForCausalLM' is matched by is_mike() (app/families.py:4) "
+        "but missing from CURRENT_ARCHS",
+        "app/generated_tables.py:3:1: ARC101 'MikeForCausalLM' is matched by is_mike() (app/families.py:4) "
+        "but missing from GENERATED_ARCHS",
+        "app/legacy/old_tables.py:3:1: ARC101 'MikeMoeForCausalLM' is matched by is_mike() (app/families.py:4) "
+        "but missing from OLD_ARCHS",
+    ], id="shapes/exclude"),
+    pytest.param(SHAPES / "noqa", [
+        "srv/multiline.py:4:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
+        "but missing from BRACKETED_ARCHS",
+        "srv/tables.py:8:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
+        "but missing from OTHER_CODE_ARCHS",
+        "srv/tables.py:9:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
+        "but missing from OTHER_PREFIX_ARCHS",
+        "srv/tables.py:10:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
+        "but missing from UNSUPPRESSED_ARCHS",
+        "srv/tables.py:12:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
+        "but missing from NEXT_LINE_ARCHS",
+    ], id="shapes/noqa"),
+    pytest.param(SHAPES / "registrations", [
+        "hub/arch.py:6:81: ARC201 'PapaLegacyForCausalLM' in is_papa() is not a registered architecture",
+        "hub/tables.py:7:1: ARC101 'PapaMoeForCausalLM' is matched by is_papa() (hub/arch.py:4) "
+        "but missing from SPEC_ARCHS",
+        "hub/tables.py:7:1: ARC101 'QuebecForCausalLM' is matched by is_quebec() (hub/arch.py:9) "
+        "but missing from SPEC_ARCHS",
+        "hub/tables.py:7:1: ARC101 'RomeoForCausalLM' is matched by is_romeo() (hub/arch.py:13) "
+        "but missing from SPEC_ARCHS",
+    ], id="shapes/registrations"),
+])
+def test_flake8_parallel_jobs_report_the_same_diagnostics(root, expected, tmp_path):
     serial = flake8("-j", "1", ".", cwd=root)
     parallel = flake8("-j", "2", ".", cwd=root)
     assert parallel.returncode == serial.returncode, (serial, parallel)
-    assert flake8_lines(parallel) == flake8_lines(serial) == _text_lines(root), (serial, parallel)
+    assert flake8_lines(parallel) == flake8_lines(serial) == expected, (serial, parallel)
+    assert archsync("check", cwd=root).lines == expected
     assert "ARC900" not in parallel.stdout, parallel
 
     combined = tmp_path / "combined.txt"

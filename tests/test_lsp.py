@@ -27,7 +27,6 @@ TIMEOUT = 60.0  # seconds for any one answer (a cold engine run is well under a 
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
 MODEL_CONFIG = "sglang/srt/configs/model_config.py"
 QWEN3_NEXT = "sglang/srt/models/qwen3_next.py"
-IS_QWEN3_5 = "is_qwen3_5() (sglang/srt/configs/model_config.py:18)"
 
 
 class ServerGone(AssertionError):
@@ -177,16 +176,6 @@ def span(line: int, start: int, end: int) -> Dict[str, Any]:
     return {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}
 
 
-def arc101(member: str, collection: str, line: int, families: str = IS_QWEN3_5) -> Dict[str, Any]:
-    return {
-        "range": span(line, 0, len(collection)),
-        "severity": 2,
-        "code": "ARC101",
-        "source": "archsync",
-        "message": f"'{member}' is matched by {families} but missing from {collection}",
-    }
-
-
 class Session:
     """An initialized client with helpers for the documents it has open."""
 
@@ -282,13 +271,19 @@ def test_open_fix_and_unsaved_edits(session):
     assert session.text[OVERRIDES].splitlines()[34].startswith("_MAMBA_RADIX_CACHE_ARCHS = frozenset(")
     assert session.text[OVERRIDES].splitlines()[47].startswith("_MAMBA_EXTRA_BUFFER_ARCHS = frozenset(")
     assert found == [
-        arc101("Qwen3_5ForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS", 34),
-        arc101("Qwen3_5MoeForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS", 34),
-        arc101("Qwen3_5ForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 47),
-        arc101("Qwen3_5MoeForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 47),
+        {"range": span(34, 0, 24), "severity": 2, "code": "ARC101", "source": "archsync",
+         "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
+        {"range": span(34, 0, 24), "severity": 2, "code": "ARC101", "source": "archsync",
+         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
+        {"range": span(47, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+         "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
+        {"range": span(47, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
     ]
-    assert found[0]["range"] == span(34, 0, 24)
-    assert found[2]["range"] == span(47, 0, 25)
 
     # Ask for the quick fix of the first one, apply its edit to the buffer, send the change.
     actions = session.code_actions(OVERRIDES, found[0], ["quickfix"])
@@ -299,10 +294,16 @@ def test_open_fix_and_unsaved_edits(session):
     assert session.text[OVERRIDES] == before.replace(
         '        "Qwen3_5ForConditionalGeneration",\n',
         '        "Qwen3_5ForConditionalGeneration",\n        "Qwen3_5ForCausalLM",\n', 1)
-    assert session.diagnostics(OVERRIDES, mark) == [
-        arc101("Qwen3_5MoeForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS", 34),
-        arc101("Qwen3_5ForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 48),
-        arc101("Qwen3_5MoeForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 48),
+    assert session.diagnostics(OVERRIDES, mark) == [  # one line more above the second whitelist
+        {"range": span(34, 0, 24), "severity": 2, "code": "ARC101", "source": "archsync",
+         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
+        {"range": span(48, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+         "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
+        {"range": span(48, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                    "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
     ]
 
     # "Fix all" in one edit: nothing left in the file.
@@ -334,11 +335,14 @@ def test_open_fix_and_unsaved_edits(session):
         "EntryClass = [Qwen3NextForCausalLM, Qwen3NextMtpForCausalLM]")
     assert registered != session.text[QWEN3_NEXT]
     mark = session.change(QWEN3_NEXT, registered)
-    is_qwen3_next = "is_qwen3_next() (sglang/srt/configs/model_config.py:14)"
     assert session.settle(mark) == {
         OVERRIDES: [
-            arc101("Qwen3NextMtpForCausalLM", "_MAMBA_RADIX_CACHE_ARCHS", 34, is_qwen3_next),
-            arc101("Qwen3NextMtpForCausalLM", "_MAMBA_EXTRA_BUFFER_ARCHS", 49, is_qwen3_next),
+            {"range": span(34, 0, 24), "severity": 2, "code": "ARC101", "source": "archsync",
+             "message": "'Qwen3NextMtpForCausalLM' is matched by is_qwen3_next() "
+                        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS"},
+            {"range": span(49, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+             "message": "'Qwen3NextMtpForCausalLM' is matched by is_qwen3_next() "
+                        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
         ],
         MODEL_CONFIG: [],
         QWEN3_NEXT: [],
@@ -349,8 +353,11 @@ def test_open_fix_and_unsaved_edits(session):
     assert session.client.diagnostics(session.uri(QWEN3_NEXT), mark) == []
     del session.version[QWEN3_NEXT]
     after_close = session.settle(mark)
-    assert after_close[OVERRIDES] == []
-    assert [d["code"] for d in after_close[MODEL_CONFIG]] == ["ARC201"]
+    assert after_close == {OVERRIDES: [], MODEL_CONFIG: [{
+        "range": span(14, 56, 81), "severity": 2, "code": "ARC201", "source": "archsync",
+        "message": "'Qwen3NextMtpForCausalLM' in is_qwen3_next() is not a registered architecture; "
+                   "did you mean 'Qwen3NextForCausalLM'?",
+    }]}
 
     # Nothing was ever written to disk.
     assert {rel: (session.root / rel).read_bytes() for rel in on_disk} == on_disk
@@ -363,23 +370,21 @@ def test_positions_are_utf16_code_units(session):
     session.diagnostics(OVERRIDES, mark)
     old = '_NSA_PREFILL_CP_ARCHS = frozenset({"DeepseekV32ForCausalLM"})'
     new = '_NSA_PREFILL_CP_ARCHS = frozenset({"DeepseekV32ForCausalLM", "\U0001F642", "DeepseekV32ForCausalLM"})'
-    lines = session.text[OVERRIDES].splitlines()
-    line = lines.index(old)
+    assert session.text[OVERRIDES].splitlines()[59] == old  # line 60
     mark = session.change(OVERRIDES, session.text[OVERRIDES].replace(old, new))
     duplicate = [d for d in session.diagnostics(OVERRIDES, mark) if d["code"] == "ARC301"]
     # The second "DeepseekV32ForCausalLM" starts at code point 66 of the line: UTF-16 unit 67.
     assert new.index('"DeepseekV32ForCausalLM"})') == 66
     assert duplicate == [{
-        "range": span(line, 67, 67 + len('"DeepseekV32ForCausalLM"')), "severity": 2, "code": "ARC301",
-        "source": "archsync",
-        "message": f"'DeepseekV32ForCausalLM' is listed twice in _NSA_PREFILL_CP_ARCHS (first at line {line + 1})",
+        "range": span(59, 67, 91), "severity": 2, "code": "ARC301", "source": "archsync",
+        "message": "'DeepseekV32ForCausalLM' is listed twice in _NSA_PREFILL_CP_ARCHS (first at line 60)",
     }]
     (action,) = session.code_actions(OVERRIDES, duplicate[0], ["quickfix"])
     assert action["title"] == "Remove the duplicate 'DeepseekV32ForCausalLM' from _NSA_PREFILL_CP_ARCHS"
     (edit,) = edits_for(action["edit"], session.uri(OVERRIDES), session.version[OVERRIDES])
-    assert edit == {"range": span(line, 65, 91), "newText": ""}, edit
+    assert edit == {"range": span(59, 65, 91), "newText": ""}, edit
     mark = session.apply(OVERRIDES, action)
-    assert session.text[OVERRIDES].splitlines()[line] == \
+    assert session.text[OVERRIDES].splitlines()[59] == \
         '_NSA_PREFILL_CP_ARCHS = frozenset({"DeepseekV32ForCausalLM", "\U0001F642"})'
     assert not [d for d in session.diagnostics(OVERRIDES, mark) if d["code"] == "ARC301"]
     shut_down(session)

@@ -25,20 +25,16 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import pytest
 
 import lint_plugin
+from conftest import ARCHSYNC, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Result, flake8_lines, run
 
-BIN = Path(sys.executable).parent
-ARCHSYNC = BIN / "archsync"
-FLAKE8 = BIN / "flake8"
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+FLAKE8 = Path(sys.executable).parent / "flake8"
 
 MODELS = (
     "class Qwen3_5ForCausalLM:\n    pass\n\n\n"
@@ -48,36 +44,6 @@ MODELS = (
 PREDICATE = ('def is_qwen3_5(config): return config.architectures[0] in '
              '("Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration")\n')
 GUARDED = 'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'
-FAMILY = "is_qwen3_5() (pkg/config.py:1)"
-HEALTHY = f"pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by {FAMILY} but missing from X_ARCHS"
-
-
-@dataclass(frozen=True)
-class Result:
-    args: Tuple[str, ...]
-    returncode: int
-    stdout: str
-    stderr: str
-
-    @property
-    def lines(self) -> List[str]:
-        return [line[2:] if line.startswith("./") else line for line in self.stdout.splitlines() if line.strip()]
-
-    def __str__(self) -> str:
-        return (f"$ {' '.join(self.args)}\n[exit {self.returncode}]\n"
-                f"--- stdout\n{self.stdout[-3000:]}--- stderr\n{self.stderr[-3000:]}")
-
-
-def run(args: Sequence[str], cwd: Path, env: Optional[Dict[str, str]] = None, timeout: float = 180) -> Result:
-    full_env = dict(os.environ)
-    full_env.pop("PYTHONPATH", None)
-    full_env["PYTHONDONTWRITEBYTECODE"] = "1"
-    full_env.update(env or {})
-    proc = subprocess.run([str(a) for a in args], cwd=str(cwd), env=full_env, capture_output=True, text=True,
-                          timeout=timeout)
-    result = Result(tuple(str(a) for a in args), proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, str(result)
-    return result
 
 
 def make_project(root: Path, config: str = "") -> Path:
@@ -145,11 +111,14 @@ def hostile_project(root: Path, marker_dir: Path, shadow_stdlib: bool = False) -
     return root
 
 
-def _assert_evil_reported(lines: List[str]) -> None:
-    """The hostile file was analysed: its own drift is reported (one family or both may be named)."""
-    assert HEALTHY in lines, lines
-    evil = [line for line in lines if line.startswith("pkg/evil.py:1:1: ARC101 'Qwen3_5ForCausalLM'")]
-    assert len(evil) == 1 and evil[0].endswith("but missing from EVIL_ARCHS"), lines
+def _assert_evil_reported(result: Result) -> None:
+    """The hostile file was analysed: its own drift is reported next to the healthy one."""
+    assert flake8_lines(result) == [
+        "pkg/evil.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from EVIL_ARCHS",
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
 
 
 @pytest.mark.parametrize("front_end", ["archsync", "archsync-no-cache", "archsync-show", "archsync-json",
@@ -174,7 +143,7 @@ def test_hostile_modules_are_never_executed(tmp_path, front_end):
         assert result.returncode == EXIT_FINDINGS and '"EVIL_ARCHS"' in result.stdout, result
     else:
         assert result.returncode == EXIT_FINDINGS, result
-        _assert_evil_reported(result.lines)
+        _assert_evil_reported(result)
     # Running it twice (warm cache) changes nothing.
     again = run(command, root)
     assert markers(marker_dir) == [] and again.stdout == result.stdout, again
@@ -190,37 +159,51 @@ def test_modules_shadowing_the_stdlib_and_our_dependencies_are_never_imported(tm
     result = run(command, root)
     assert markers(marker_dir) == [], f"a shadowing module was imported: {markers(marker_dir)}\n{result}"
     assert result.returncode == EXIT_FINDINGS, result
-    _assert_evil_reported(result.lines)
+    _assert_evil_reported(result)
 
 
 # -- 2. configuration cannot load code -----------------------------------------------------------
 
-def _config_payloads(marker: Path) -> Dict[str, Tuple[str, Optional[List[str]], Tuple[int, ...]]]:
-    """name -> ([tool.archsync] body, exact expected stdout lines or None, allowed exit codes)."""
+def _config_payloads(marker: Path) -> Dict[str, Tuple[str, int, List[str], Optional[str]]]:
+    """name -> ([tool.archsync] body, exit code, exact stdout lines, the one error after `<pyproject>: `)."""
     code = f"__import__('os').system('touch {marker}')"
     shell = f"$(touch {marker})"
     backticks = f"`touch {marker}`"
     q = lambda text: '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'  # noqa: E731 - a TOML string
+    drift = [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ]  # the healthy drift, reported whatever the hostile strings
     return {
-        "registries": (f"registries = [\"EntryClass\", {q(code)}]", [HEALTHY], (EXIT_FINDINGS,)),
-        "registries-qualified": (f"registries = [\"EntryClass\", {q('pkg/x.py::' + code)}]", None, (1, 2)),
-        "registries-decorator": (f"registries = [\"EntryClass\", {q('@' + code)}]", [HEALTHY], (EXIT_FINDINGS,)),
-        "guard": (f"guard = [\"*_ARCHS\", {q(code)}, {q(shell)}]", [HEALTHY], (EXIT_FINDINGS,)),
-        "families": (f"families = [{q(code)}]", [HEALTHY], (EXIT_FINDINGS,)),
+        "registries": (f"registries = [\"EntryClass\", {q(code)}]", EXIT_FINDINGS, drift, None),
+        "registries-qualified": (
+            f"registries = [\"EntryClass\", {q('pkg/x.py::' + code)}]", EXIT_ERROR, [],
+            f"tool.archsync.registries: no collection named \"pkg/x.py::{code}\" in the project"),
+        "registries-decorator": (f"registries = [\"EntryClass\", {q('@' + code)}]", EXIT_FINDINGS, drift, None),
+        "guard": (f"guard = [\"*_ARCHS\", {q(code)}, {q(shell)}]", EXIT_FINDINGS, drift, None),
+        "families": (f"families = [{q(code)}]", EXIT_FINDINGS, drift, None),
         "name-pattern": ("name-pattern = " + q(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*|__import__\('os'\)\.system\("
-                                               + re.escape(f"'touch {marker}'") + r"\)"), [HEALTHY], (EXIT_FINDINGS,)),
-        "cache-dir-shell": (f"cache-dir = {q(shell)}", [HEALTHY], (EXIT_FINDINGS,)),
-        "cache-dir-backticks": (f"cache-dir = {q(backticks)}", [HEALTHY], (EXIT_FINDINGS,)),
-        "src": (f"src = [\".\", {q(backticks)}, {q(code)}]", [HEALTHY], (EXIT_FINDINGS,)),
-        "exclude": (f"exclude = [{q(shell)}, {q(code)}]", [HEALTHY], (EXIT_FINDINGS,)),
-        "extends": (f"extends = [{q(code)}]", None, (EXIT_ERROR,)),
-        "extends-path": (f"extends = [{q('../../../' + str(marker))}]", None, (EXIT_ERROR,)),
-        "siblings": (f"siblings = [[{q(code)}, {q(shell)}]]", [HEALTHY], (EXIT_FINDINGS,)),
-        "config-maps": (f"config-maps = [{q('pkg/models.py::' + code)}]", None, (1, 2)),
-        "exemption": ("[[tool.archsync.exempt]]\nsubject = " + q(code) + "\nmembers = [" + q(shell) + "]\nreason = "
-                      + q(code), None, (1, 2)),
-        "mirror": ("[[tool.archsync.mirror]]\ncollections = [" + q(code) + ", " + q(shell) + "]", None, (EXIT_ERROR,)),
-        "subset": ("[[tool.archsync.subset]]\nof = " + q(code) + "\nin = " + q(shell), None, (EXIT_ERROR,)),
+                                               + re.escape(f"'touch {marker}'") + r"\)"), EXIT_FINDINGS, drift, None),
+        "cache-dir-shell": (f"cache-dir = {q(shell)}", EXIT_FINDINGS, drift, None),
+        "cache-dir-backticks": (f"cache-dir = {q(backticks)}", EXIT_FINDINGS, drift, None),
+        "src": (f"src = [\".\", {q(backticks)}, {q(code)}]", EXIT_FINDINGS, drift, None),
+        "exclude": (f"exclude = [{q(shell)}, {q(code)}]", EXIT_FINDINGS, drift, None),
+        "extends": (f"extends = [{q(code)}]", EXIT_ERROR, [], f"tool.archsync.extends: invalid pack name \"{code}\""),
+        "extends-path": (f"extends = [{q('../../../' + str(marker))}]", EXIT_ERROR, [],
+                         f"tool.archsync.extends: invalid pack name '../../../{marker}'"),
+        "siblings": (f"siblings = [[{q(code)}, {q(shell)}]]", EXIT_FINDINGS, drift, None),
+        "config-maps": (f"config-maps = [{q('pkg/models.py::' + code)}]", EXIT_FINDINGS, drift, None),
+        # The hostile subject and member are only names: the exemption matches nothing and is stale.
+        "exemption": (
+            "[[tool.archsync.exempt]]\nsubject = " + q(code) + "\nmembers = [" + q(shell) + "]\nreason = " + q(code),
+            EXIT_FINDINGS, drift + [
+                f"pyproject.toml:4:1: ARC202 exemption for '{shell}' in {code} no longer suppresses anything "
+                "(pyproject.toml: tool.archsync.exempt[0]); remove it",
+            ], None),
+        "mirror": ("[[tool.archsync.mirror]]\ncollections = [" + q(code) + ", " + q(shell) + "]", EXIT_ERROR, [],
+                   f"tool.archsync.mirror[0].collections: no collection named \"{code}\" in the project"),
+        "subset": ("[[tool.archsync.subset]]\nof = " + q(code) + "\nin = " + q(shell), EXIT_ERROR, [],
+                   f"tool.archsync.subset[0].of: no collection named \"{code}\" in the project"),
     }
 
 
@@ -231,18 +214,18 @@ CONFIG_PAYLOADS = sorted(_config_payloads(Path("/x")))
 def test_configuration_cannot_load_code(tmp_path, name):
     marker = tmp_path / "markers" / "pwned"
     marker.parent.mkdir()
-    body, expected, codes = _config_payloads(marker)[name]
+    body, exit_code, expected, error = _config_payloads(marker)[name]
     root = make_project(tmp_path / "proj", "[tool.archsync]\n" + body if not body.startswith("[[") else body)
     for command in ([ARCHSYNC, "check"], [ARCHSYNC, "check", "--no-cache"],
                     [sys.executable, "-m", "flake8", "--isolated", "--select=ARC", "."]):
         result = run(command, root)
         assert not marker.exists() and markers(marker.parent) == [], f"configuration ran code\n{result}"
         if command[0] == ARCHSYNC:
-            assert result.returncode in codes, result
-            if expected is not None:
-                assert result.lines == expected, result
-            if result.returncode == EXIT_ERROR:
-                assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result
+            assert result.returncode == exit_code, result
+            assert result.lines == expected, result
+            if exit_code == EXIT_ERROR:
+                assert result.stdout == "", result
+                assert result.err_lines == [f"archsync: error: {(root / 'pyproject.toml').resolve()}: {error}"], result
         else:
             assert result.returncode in (EXIT_CLEAN, EXIT_FINDINGS), result
 
@@ -301,7 +284,11 @@ def test_no_network_access_with_sockets_blocked(tmp_path, front_end):
     for _ in range(2):  # cold, then warm
         result = run([sys.executable, "-c", code, *args], root, env={"ARCHSYNC_NET_MARKER": str(marker)})
         assert not marker.exists(), f"network access attempted:\n{marker.read_text()}\n{result}"
-        assert result.returncode == EXIT_FINDINGS and result.lines == [HEALTHY], result
+        assert result.returncode == EXIT_FINDINGS, result
+        assert flake8_lines(result) == [
+            "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+            "but missing from X_ARCHS",
+        ], result
 
 
 def _strace(tmp_path: Path, trace: str, command: Sequence, cwd: Path) -> Tuple[Result, List[str]]:
@@ -323,7 +310,11 @@ def test_no_network_syscalls_under_strace(tmp_path, front_end):
         "flake8-j2": [sys.executable, "-m", "flake8", "--isolated", "--select=ARC", "-j", "2", "."],
     }[front_end]
     result, calls = _strace(tmp_path, "network", command, root)
-    assert result.returncode == EXIT_FINDINGS and result.lines == [HEALTHY], result
+    assert result.returncode == EXIT_FINDINGS, result
+    assert flake8_lines(result) == [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
     inet = [call for call in calls if "AF_INET" in call]  # AF_INET6 too
     assert inet == [], "network system calls:\n" + "\n".join(inet[:20])
     connects = [call for call in calls if re.search(r"\b(connect|sendto|sendmsg|bind)\(", call)
@@ -347,7 +338,11 @@ def test_archsync_writes_only_its_cache_and_reads_only_what_it_should(tmp_path):
     (root / "pkg" / "notes.txt").write_text("not python\n")
     trace = "openat,open,creat," + ",".join(c for c in _MUTATING if c != "creat")
     result, calls = _strace(tmp_path, trace, [ARCHSYNC, "check"], root)
-    assert result.returncode == EXIT_FINDINGS and result.lines == [HEALTHY], result
+    assert result.returncode == EXIT_FINDINGS, result
+    assert flake8_lines(result) == [
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ], result
     cache_dir = str(root / ".archsync_cache")
     package_home = str(Path(lint_plugin.__file__).resolve().parent.parent)
     allowed_reads = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix, package_home, str(root)})
@@ -385,4 +380,15 @@ def test_github_format_cannot_be_used_to_inject_workflow_commands(tmp_path):
     assert result.returncode == EXIT_FINDINGS, result
     lines = result.stdout.splitlines()
     assert lines and all(line.startswith("::error ") for line in lines), result
-    assert len(lines) == 4, result  # X_ARCHS, EVIL_ARCHS, MEMBER_ARCHS (ARC101) and the unknown member (ARC201)
+    # Newlines and carriage returns become %0A / %0D, and `:` in a property %3A: no line starts a new command.
+    assert lines == [
+        "::error file=pkg/members.py,line=1,col=1,title=ARC101 family-member-missing::ARC101 'Qwen3_5ForCausalLM' "
+        "is matched by is_qwen3_5() (pkg/config.py:1) but missing from MEMBER_ARCHS",
+        "::error file=pkg/members.py,line=1,col=62,title=ARC201 unknown-architecture::ARC201 "
+        "'Evil%0A::set-output name=x::y' in MEMBER_ARCHS is not a registered architecture",
+        "::error file=pkg/overrides.py,line=1,col=1,title=ARC101 family-member-missing::ARC101 'Qwen3_5ForCausalLM' "
+        "is matched by is_qwen3_5() (pkg/config.py:1) but missing from X_ARCHS",
+        "::error file=pkg/x%0A%3A%3Aadd-mask%3A%3Asecret%0A%3A%3Awarning file=a.py%3A%3Ainjected%0D%0A.py,line=1,col=1,"
+        "title=ARC101 family-member-missing::ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from EVIL_ARCHS",
+    ], result

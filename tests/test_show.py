@@ -10,26 +10,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from conftest import (
-    EXIT_CLEAN,
-    EXIT_ERROR,
-    SGLANG_BUG,
-    SGLANG_FIXED,
-    SHAPES,
-    add_config,
-    archsync,
-    assigned_at,
-    defined_at,
-)
-
-OVERRIDES = "sglang/srt/arg_groups/overrides.py"
-MODEL_CONFIG = "sglang/srt/configs/model_config.py"
-EXTRA, RADIX, NSA = "_MAMBA_EXTRA_BUFFER_ARCHS", "_MAMBA_RADIX_CACHE_ARCHS", "_NSA_PREFILL_CP_ARCHS"
-MISSING = ["Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"]
-
-
-def _at(root, collection):
-    return f"{OVERRIDES}:{assigned_at(root / OVERRIDES, collection)}"
+from conftest import EXIT_CLEAN, EXIT_ERROR, SGLANG_BUG, SGLANG_FIXED, SHAPES, add_config, archsync
 
 
 def _show(root, *args):
@@ -47,12 +28,12 @@ def test_text_table_of_the_bug_tree():
         "is_qwen3_5()         partial -2  partial -2\n"
         "is_qwen3_next()      full        full\n"
         "\n"
-        f"[1] {EXTRA} ({_at(SGLANG_BUG, EXTRA)})\n"
-        f"[2] {RADIX} ({_at(SGLANG_BUG, RADIX)})\n"
+        "[1] _MAMBA_EXTRA_BUFFER_ARCHS (sglang/srt/arg_groups/overrides.py:48)\n"
+        "[2] _MAMBA_RADIX_CACHE_ARCHS (sglang/srt/arg_groups/overrides.py:35)\n"
         "\n"
         "Partial cells:\n"
-        f"  is_qwen3_5() -> {EXTRA}: missing Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM\n"
-        f"  is_qwen3_5() -> {RADIX}: missing Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM\n"
+        "  is_qwen3_5() -> _MAMBA_EXTRA_BUFFER_ARCHS: missing Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM\n"
+        "  is_qwen3_5() -> _MAMBA_RADIX_CACHE_ARCHS: missing Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM\n"
     ), result
 
 
@@ -63,25 +44,26 @@ def test_text_table_with_every_collection_shows_absent_cells():
         "is_qwen3_5()         partial -2  partial -2  -\n"
         "is_qwen3_next()      full        full        -\n"
         "\n"
-        f"[1] {EXTRA} ({_at(SGLANG_BUG, EXTRA)})\n"
-        f"[2] {RADIX} ({_at(SGLANG_BUG, RADIX)})\n"
-        f"[3] {NSA} ({_at(SGLANG_BUG, NSA)})\n"
+        "[1] _MAMBA_EXTRA_BUFFER_ARCHS (sglang/srt/arg_groups/overrides.py:48)\n"
+        "[2] _MAMBA_RADIX_CACHE_ARCHS (sglang/srt/arg_groups/overrides.py:35)\n"
+        "[3] _NSA_PREFILL_CP_ARCHS (sglang/srt/arg_groups/overrides.py:60)\n"
         "\n"
         "Partial cells:\n"
-        f"  is_qwen3_5() -> {EXTRA}: missing Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM\n"
-        f"  is_qwen3_5() -> {RADIX}: missing Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM\n"
+        "  is_qwen3_5() -> _MAMBA_EXTRA_BUFFER_ARCHS: missing Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM\n"
+        "  is_qwen3_5() -> _MAMBA_RADIX_CACHE_ARCHS: missing Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM\n"
     ), result
 
 
 def test_text_table_of_the_fixed_tree_is_all_full():
+    # The fix adds two names to the radix-cache whitelist: the extra-buffer one moves to line 50.
     result = _show(SGLANG_FIXED)
     assert result.stdout == (
         "family \\ collection  [1]   [2]\n"
         "is_qwen3_5()         full  full\n"
         "is_qwen3_next()      full  full\n"
         "\n"
-        f"[1] {EXTRA} ({_at(SGLANG_FIXED, EXTRA)})\n"
-        f"[2] {RADIX} ({_at(SGLANG_FIXED, RADIX)})\n"
+        "[1] _MAMBA_EXTRA_BUFFER_ARCHS (sglang/srt/arg_groups/overrides.py:50)\n"
+        "[2] _MAMBA_RADIX_CACHE_ARCHS (sglang/srt/arg_groups/overrides.py:35)\n"
     ), result
 
 
@@ -108,23 +90,23 @@ def test_show_stops_on_a_configuration_error(tree):
 # -- markdown --------------------------------------------------------------------------------------
 
 def test_markdown_of_the_bug_tree():
-    partial = "partial, missing `Qwen3_5ForCausalLM`, `Qwen3_5MoeForCausalLM`"
     result = _show(SGLANG_BUG, "--format", "markdown")
     assert result.stdout == (
-        f"| family | `{EXTRA}` | `{RADIX}` |\n"
+        "| family | `_MAMBA_EXTRA_BUFFER_ARCHS` | `_MAMBA_RADIX_CACHE_ARCHS` |\n"
         "|---|---|---|\n"
-        f"| `is_qwen3_5()` | {partial} | {partial} |\n"
+        "| `is_qwen3_5()` | partial, missing `Qwen3_5ForCausalLM`, `Qwen3_5MoeForCausalLM` "
+        "| partial, missing `Qwen3_5ForCausalLM`, `Qwen3_5MoeForCausalLM` |\n"
         "| `is_qwen3_next()` | full | full |\n"
     ), result
 
 
 def test_markdown_with_every_collection_leaves_absent_cells_empty():
-    partial = "partial, missing `Qwen3_5ForCausalLM`, `Qwen3_5MoeForCausalLM`"
     result = _show(SGLANG_BUG, "--format", "markdown", "--all")
     assert result.stdout == (
-        f"| family | `{EXTRA}` | `{RADIX}` | `{NSA}` |\n"
+        "| family | `_MAMBA_EXTRA_BUFFER_ARCHS` | `_MAMBA_RADIX_CACHE_ARCHS` | `_NSA_PREFILL_CP_ARCHS` |\n"
         "|---|---|---|---|\n"
-        f"| `is_qwen3_5()` | {partial} | {partial} |  |\n"
+        "| `is_qwen3_5()` | partial, missing `Qwen3_5ForCausalLM`, `Qwen3_5MoeForCausalLM` "
+        "| partial, missing `Qwen3_5ForCausalLM`, `Qwen3_5MoeForCausalLM` |  |\n"
         "| `is_qwen3_next()` | full | full |  |\n"
     ), result
 
@@ -195,24 +177,29 @@ def test_html_of_the_bug_tree_is_a_self_contained_page():
     page, table = _page()
     _assert_self_contained(page, table)
     assert [_cells(row) for row in table.rows] == [
-        [("th", None, "family", []), ("th", None, EXTRA, []), ("th", None, RADIX, [])],
+        [("th", None, "family", []), ("th", None, "_MAMBA_EXTRA_BUFFER_ARCHS", []),
+         ("th", None, "_MAMBA_RADIX_CACHE_ARCHS", [])],
         [("th", None, "is_qwen3_5()", []),
-         ("td", "partial", "partial, missing", MISSING), ("td", "partial", "partial, missing", MISSING)],
+         ("td", "partial", "partial, missing", ["Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"]),
+         ("td", "partial", "partial, missing", ["Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"])],
         [("th", None, "is_qwen3_next()", []), ("td", "full", "full", []), ("td", "full", "full", [])],
     ], page
     # Where each family and collection is defined, on hover.
-    assert [c["title"] for c in table.rows[0][1:]] == [_at(SGLANG_BUG, EXTRA), _at(SGLANG_BUG, RADIX)]
+    assert [c["title"] for c in table.rows[0][1:]] == [
+        "sglang/srt/arg_groups/overrides.py:48", "sglang/srt/arg_groups/overrides.py:35"]
     assert [row[0]["title"] for row in table.rows[1:]] == [
-        f"{MODEL_CONFIG}:{defined_at(SGLANG_BUG / MODEL_CONFIG, name)}" for name in ("is_qwen3_5", "is_qwen3_next")]
+        "sglang/srt/configs/model_config.py:18", "sglang/srt/configs/model_config.py:14"]
 
 
 def test_html_with_every_collection_marks_absent_cells():
     page, table = _page("--all")
     _assert_self_contained(page, table)
     assert [_cells(row) for row in table.rows] == [
-        [("th", None, "family", []), ("th", None, EXTRA, []), ("th", None, RADIX, []), ("th", None, NSA, [])],
+        [("th", None, "family", []), ("th", None, "_MAMBA_EXTRA_BUFFER_ARCHS", []),
+         ("th", None, "_MAMBA_RADIX_CACHE_ARCHS", []), ("th", None, "_NSA_PREFILL_CP_ARCHS", [])],
         [("th", None, "is_qwen3_5()", []),
-         ("td", "partial", "partial, missing", MISSING), ("td", "partial", "partial, missing", MISSING),
+         ("td", "partial", "partial, missing", ["Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"]),
+         ("td", "partial", "partial, missing", ["Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"]),
          ("td", "absent", "", [])],
         [("th", None, "is_qwen3_next()", []), ("td", "full", "full", []), ("td", "full", "full", []),
          ("td", "absent", "", [])],

@@ -1,7 +1,7 @@
 """Cross-module resolution: collections to exact name sets, predicates to families."""
 from __future__ import annotations
 
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 from ..extract.facts import CollectionFact, FileFacts, Literal, Part, Pattern, PredicateFact, Ref, Unknown
 from .imports import MAX_CHAIN, Found, locate
@@ -24,53 +24,77 @@ class Resolver:
         self.source = source
         self._collections: Dict[Tuple[str, str], ResolvedSet] = {}
         self._predicates: Dict[str, Optional[Predicate]] = {}
-        self._active: Set[Tuple[str, str]] = set()
+        self._active: Set[Tuple[str, str]] = set()  # collections whose frames are open
         self._predicate_depth = 0
 
     # -- collections -----------------------------------------------------------
     def parts(self, facts: FileFacts, parts: Iterable[Part]) -> ResolvedSet:
-        members: List[Occurrence] = []
-        unknown: List[str] = []
-        patterns: List[Pattern] = []
-        for part in parts:
-            if isinstance(part, Literal):
-                members.extend(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
-            elif isinstance(part, Unknown):
-                unknown.append(f"{part.reason} ({facts.path}:{part.line})")
-            elif isinstance(part, Pattern):
-                patterns.append(part)
-            else:
-                resolved = self.ref(part)
-                members.extend(resolved.members)
-                unknown.extend(resolved.unknown)
-                patterns.extend(resolved.patterns)
-        return ResolvedSet(tuple(members), tuple(unknown), tuple(patterns))
+        """The union of `parts` written in `facts`, references followed."""
+        frame = _Frame(None, facts, iter(parts))
+        self._walk([frame])
+        return frame.result()
 
     def ref(self, ref: Ref) -> ResolvedSet:
+        """The names a reference stands for, through any chain of collections and imports."""
         key = (ref.module, ref.name)
-        if key in self._collections:
-            return self._collections[key]
-        if key in self._active:
-            return ResolvedSet((), (f"`{ref.name}` refers to itself ({ref.module})",))
-        if len(self._active) >= MAX_CHAIN:
-            return ResolvedSet((), (f"`{ref.name}` is more than {MAX_CHAIN} references deep ({ref.module})",))
-        self._active.add(key)
-        try:
-            result = self._value(locate(self.source, ref.module, ref.name, _defines_value))
-        finally:
-            self._active.discard(key)
-        self._collections[key] = result
-        return result
+        if key not in self._collections:
+            self._walk([self._open(ref)])
+        return self._collections[key]
 
-    def _value(self, found: Union[Found, str]) -> ResolvedSet:
+    def _walk(self, stack: List["_Frame"]) -> None:
+        """Resolve depth first with an explicit stack: a chain of any length costs no recursion.
+
+        A frame's parts are read in order; a reference not yet known pushes a frame of its
+        own, whose result is memoised and merged into its parent when its parts run out.
+        A reference back into a frame still open is a cycle, reported where it closes.
+        """
+        while stack:
+            frame = stack[-1]
+            child = None
+            for part in frame.parts:
+                if isinstance(part, Literal):
+                    frame.members.extend(Occurrence(m.name, frame.path, m.line, m.column) for m in part.members)
+                elif isinstance(part, Unknown):
+                    frame.unknown.append(f"{part.reason} ({frame.path}:{part.line})")
+                elif isinstance(part, Pattern):
+                    frame.patterns.append(part)
+                else:
+                    key = (part.module, part.name)
+                    if key in self._collections:
+                        frame.merge(self._collections[key])
+                    elif key in self._active:
+                        frame.unknown.append(f"`{part.name}` refers to itself ({part.module})")
+                    else:
+                        child = self._open(part)
+                        break
+            if child is not None:
+                stack.append(child)
+                continue
+            stack.pop()
+            result = frame.result()
+            if frame.key is not None:
+                self._active.discard(frame.key)
+                self._collections[frame.key] = result
+            if stack:
+                stack[-1].merge(result)
+
+    def _open(self, ref: Ref) -> "_Frame":
+        """A frame for what `ref` names: a collection to read, or a constant or a reason, already whole."""
+        key = (ref.module, ref.name)
+        found = locate(self.source, ref.module, ref.name, _defines_value)
         if isinstance(found, str):
-            return ResolvedSet((), (found,))
+            frame = _Frame(key, None, iter(()))
+            frame.unknown.append(found)
+            return frame
         facts, name = found.facts, found.name
         collection = next((c for c in facts.collections if c.name == name), None)
-        if collection is not None:
-            return self.parts(facts, collection.parts)
-        value, line = next((v, line) for n, v, line in facts.constants if n == name)
-        return ResolvedSet((Occurrence(value, facts.path, line, 1),))
+        if collection is None:
+            value, line = next((v, line) for n, v, line in facts.constants if n == name)
+            frame = _Frame(key, facts, iter(()))
+            frame.members.append(Occurrence(value, facts.path, line, 1))
+            return frame
+        self._active.add(key)
+        return _Frame(key, facts, iter(collection.parts))
 
     def collection(self, facts: FileFacts, collection: CollectionFact) -> Collection:
         literals = tuple(tuple(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
@@ -124,3 +148,23 @@ class Resolver:
                          for part in fact.tests if isinstance(part, Literal))
         return Predicate(f"{facts.module}:{fact.name}", fact.name, facts.path, fact.line, fact.column,
                          frozenset(names), own, frozenset(delegates), tuple(unknown), (), literals)
+
+
+class _Frame:
+    """One collection being resolved: where its parts come from, and what they gave so far."""
+
+    def __init__(self, key: Optional[Tuple[str, str]], facts: Optional[FileFacts], parts: Iterator[Part]) -> None:
+        self.key = key  # memoised under this key when done (None: an anonymous union of parts)
+        self.path = facts.path if facts is not None else ""
+        self.parts = parts
+        self.members: List[Occurrence] = []
+        self.unknown: List[str] = []
+        self.patterns: List[Pattern] = []
+
+    def merge(self, resolved: ResolvedSet) -> None:
+        self.members.extend(resolved.members)
+        self.unknown.extend(resolved.unknown)
+        self.patterns.extend(resolved.patterns)
+
+    def result(self) -> ResolvedSet:
+        return ResolvedSet(tuple(self.members), tuple(self.unknown), tuple(self.patterns))
