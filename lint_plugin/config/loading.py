@@ -65,7 +65,7 @@ def config_from_table(root: Path, table: Any, source: str, text: str = "",
     for pack in values.get("extends", ()):
         _merge(merged, _load_pack(pack, source, codes))
     _merge(merged, values)
-    return Config(root=root, source=source, **merged)
+    return Config(root=root, source=source, guard_set="guard" in merged, **merged)
 
 
 def _load_pack(name: str, source: str, codes: Optional[AbstractSet[str]]) -> Dict[str, Any]:

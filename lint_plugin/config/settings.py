@@ -68,6 +68,9 @@ class Config:
     src: Tuple[str, ...] = (".",)
     exclude: Tuple[str, ...] = ()
     guard: Tuple[str, ...] = ("*_ARCHS",)
+    # False until the configuration sets `guard`: then the guard globs alone name the subjects,
+    # instead of `*_ARCHS` plus every collection that holds a registered name
+    guard_set: bool = False
     families: Tuple[str, ...] = ()
     registries: Tuple[str, ...] = ("EntryClass",)
     name_pattern: str = DEFAULT_NAME_PATTERN

@@ -106,3 +106,15 @@ def short(node: ast.expr) -> str:
 
 def is_str(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def names_a_list(node: ast.expr) -> bool:
+    """`config.architectures` (plural, not indexed) holds names; `arch` or `archs[0]` is one name."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
+            and len(node.args) >= 2 and is_str(node.args[1]):
+        return str(node.args[1].value).endswith("s")  # type: ignore[attr-defined]
+    if isinstance(node, ast.Attribute):
+        return node.attr.endswith("s")
+    if isinstance(node, ast.Name):
+        return node.id.endswith("s")
+    return False

@@ -65,14 +65,25 @@ class Pattern:
 Part = Union[Literal, Ref, Unknown, Pattern]
 
 
+# Where a collection is written, which decides when it is a subject by default.
+MODULE, CLASS, LOCAL, INLINE, DECORATOR = "module", "class", "local", "inline", "decorator"
+SCOPES = (MODULE, CLASS, LOCAL, INLINE, DECORATOR)
+
+
 @dataclass(frozen=True)
 class CollectionFact:
-    """A module-level name bound to a set of strings: the union of its parts."""
+    """A set of strings bound to a name, or written where a value is tested: the union of its parts.
+
+    `name` is stable under edits elsewhere in the file: `NAME` at module level,
+    `Class.attr`, `function.variable` for a local, `function#2` for the second literal
+    tested in a function, `@decorator:function` for a decorator's arguments.
+    """
 
     name: str
     line: int
     column: int
     parts: Tuple[Part, ...]
+    scope: str = MODULE
 
 
 @dataclass(frozen=True)
@@ -92,10 +103,21 @@ class PredicateFact:
 
 @dataclass(frozen=True)
 class RegistrationFact:
-    """Architecture names a module registers (e.g. `EntryClass = [A, B]`)."""
+    """Architecture names a module registers, and the class each one runs, when written.
+
+    `registry` says where: `EntryClass`, a registry dict's name, `register_model()`,
+    `@register_auto_model`. `implementations[i]` is the class that serves `names[i]`
+    (`"llama:LlamaForCausalLM"`, a class name, or "" when not written).
+    """
 
     registry: str
     names: Tuple[Member, ...]
+    implementations: Tuple[str, ...] = ()
+    # for a call on an imported registry (`ModelRegistry.register_model(...)`): "module:name" of it
+    into: str = ""
+
+    def implementation(self, index: int) -> str:
+        return self.implementations[index] if index < len(self.implementations) else ""
 
 
 @dataclass(frozen=True)

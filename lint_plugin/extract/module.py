@@ -1,4 +1,5 @@
-"""Module-level reading: assignments, growth, registrations, decorators, inline literals."""
+"""Module-level reading: assignments, growth, registrations, decorators, class attributes, and the
+functions whose bodies test names (subjects) or register them."""
 from __future__ import annotations
 
 import ast
@@ -8,6 +9,8 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .context import ModuleContext, dotted_name, is_str, short
 from .facts import (
+    CLASS,
+    DECORATOR,
     ClassFact,
     CollectionFact,
     Literal,
@@ -20,7 +23,16 @@ from .facts import (
     Unknown,
 )
 from .predicates import read_predicate
+from .registrations import (
+    Registered,
+    call_registration,
+    class_registrations,
+    dict_registrations,
+    registers,
+    subscript_registration,
+)
 from .shapes import GROWTH_METHODS
+from .subjects import ScopeSubjects
 from .types import read_class, read_type_predicate
 from .values import collection_parts, operand
 
@@ -64,6 +76,7 @@ class ModuleReader:
         statements = list(module_level_statements(tree.body))
         for stmt in statements:  # imports first: later statements refer to them
             self.ctx.add_import(stmt)
+        top = ScopeSubjects(self.ctx, "<module>")
         for stmt in statements:
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 self._assignment(stmt)
@@ -71,16 +84,43 @@ class ModuleReader:
                 self._augmented(stmt, None)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 self._growth_call(stmt.value, None)
+                self._call(stmt.value)
             elif isinstance(stmt, _FUNCTIONS):
                 self._function(stmt, stmt.name, None)
             elif isinstance(stmt, ast.ClassDef):
-                self.classes.append(read_class(self.ctx, stmt))
-                self._decorators(stmt, stmt.name)
-                for item in stmt.body:
-                    if isinstance(item, _FUNCTIONS):
-                        self._function(item, f"{stmt.name}.{item.name}", stmt.name)
-            if isinstance(stmt, (ast.If, ast.While, ast.Assert, ast.Expr, ast.Return)):
-                self._inline_literals(stmt, "<module>", {})
+                self._class(stmt)
+            if isinstance(stmt, (ast.If, ast.While, ast.Assert, ast.Expr, ast.Return)) and self._touches_quoted(stmt):
+                for child in ast.walk(stmt):
+                    self._test(child, top, {})
+        self.anonymous.extend(top.found)
+
+    def _class(self, node: ast.ClassDef) -> None:
+        """Its bases and config class, registering decorators, attribute lists, and its methods."""
+        self.classes.append(read_class(self.ctx, node))
+        self._decorators(node, node.name)
+        for decorator, members in class_registrations(self.ctx, node, tuple(self.registry_decorators)):
+            self.registrations.append(RegistrationFact(f"@{decorator}", tuple(members),
+                                                       (f"{self.ctx.module}:{node.name}",) * len(members)))
+        for item in node.body:
+            if isinstance(item, _FUNCTIONS):
+                self._function(item, f"{node.name}.{item.name}", node.name)
+            elif isinstance(item, (ast.Assign, ast.AnnAssign)) and item.value is not None \
+                    and self._touches_quoted(item):
+                targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        self._class_attribute(f"{node.name}.{target.id}", item, item.value)
+
+    def _class_attribute(self, name: str, stmt: ast.stmt, value: ast.expr) -> None:
+        """`_VLM_ARCHITECTURES = ("A", "B")` or `_arch = "A"` in a class body."""
+        parts: Optional[Tuple[Part, ...]]
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            parts = (Literal((Member(value.value, value.lineno, self.ctx.column(value)),)),)
+        else:
+            parts = collection_parts(self.ctx, value, {})
+        names = [m.name for p in (parts or ()) if isinstance(p, Literal) for m in p.members]
+        if parts and any(self.ctx.is_name(n) for n in names):
+            self.anonymous.append(CollectionFact(name, stmt.lineno, self.ctx.column(stmt), parts, CLASS))
 
     def collection_facts(self) -> Tuple[CollectionFact, ...]:
         named = tuple(CollectionFact(name, line, column, tuple(parts))
@@ -99,6 +139,7 @@ class ModuleReader:
         for target in targets:
             if isinstance(target, ast.Subscript):
                 self._subscript_store(target, None)
+                self._register(_registry_of(target), subscript_registration(self.ctx, target, value))
                 continue
             if not isinstance(target, ast.Name):
                 continue
@@ -111,6 +152,7 @@ class ModuleReader:
                 continue
             if isinstance(value, ast.Dict):
                 self._mapping(name, stmt.lineno, value)
+                self._register(name, dict_registrations(self.ctx, value))
             parts = collection_parts(self.ctx, value, {})
             if parts is None and _CONSTANT_NAME.fullmatch(name) and isinstance(value, (ast.Call, ast.Subscript)):
                 parts = (Unknown(f"assigned the result of `{short(value)}`", stmt.lineno),)
@@ -182,6 +224,8 @@ class ModuleReader:
         elif func.attr in ("update", "extend"):
             for arg in call.args:
                 self._grow(name, operand(self.ctx, arg, {}, 0))
+                if isinstance(arg, ast.Dict):
+                    self._register(name, dict_registrations(self.ctx, arg))
             if call.keywords:
                 self._grow(name, [Literal(tuple(
                     Member(k.arg, getattr(k, "lineno", call.lineno),
@@ -204,8 +248,9 @@ class ModuleReader:
             self._function_body(node, qualname)
 
     def _function_body(self, node: ast.AST, qualname: str) -> None:
-        """Inline literals tested by `in`, function-local collections, and growth of module ones."""
+        """Subjects, registrations, and growth of module collections, in one walk of the body."""
         local: Dict[str, Tuple[int, ast.expr]] = {}
+        subjects = ScopeSubjects(self.ctx, qualname)
         for child in _walk_function(node):
             if isinstance(child, ast.Assign):
                 for target in child.targets:
@@ -213,36 +258,35 @@ class ModuleReader:
                         local[target.id] = (child.lineno, child.value)
                     elif isinstance(target, ast.Subscript):
                         self._subscript_store(target, qualname)
+                        self._register(_registry_of(target), subscript_registration(self.ctx, target, child.value))
             elif isinstance(child, ast.AugAssign):
                 self._augmented(child, qualname)
             elif isinstance(child, ast.Call):
                 self._growth_call(child, qualname)
-            elif isinstance(child, ast.Compare):
-                self._membership(child, qualname, local)
+                self._call(child)
+            else:
+                self._test(child, subjects, local)
+        self.anonymous.extend(subjects.found)
 
-    def _inline_literals(self, node: ast.AST, scope: str, local: Dict[str, Tuple[int, ast.expr]]) -> None:
-        if not self._touches_quoted(node):
-            return
-        for child in ast.walk(node):
-            if isinstance(child, ast.Compare):
-                self._membership(child, scope, local)
+    def _test(self, node: ast.AST, subjects: ScopeSubjects, local: Dict[str, Tuple[int, ast.expr]]) -> None:
+        if isinstance(node, ast.Compare):
+            subjects.compare(node, local)
+        elif isinstance(node, ast.BoolOp):
+            subjects.chain(node)
 
-    def _membership(self, node: ast.Compare, scope: str, local: Dict[str, Tuple[int, ast.expr]]) -> None:
-        """`x in [...]` or `x in local_set`: an anonymous collection named `scope@line`."""
-        for op, right in zip(node.ops, node.comparators):
-            if not isinstance(op, (ast.In, ast.NotIn)):
-                continue
-            line, literal = right.lineno, right
-            if isinstance(right, ast.Name) and right.id in local:
-                line, literal = local[right.id]
-            if not isinstance(literal, (ast.Set, ast.List, ast.Tuple, ast.Call, ast.Dict)):
-                continue
-            parts = collection_parts(self.ctx, literal, {})
-            names = (m.name for p in (parts or ()) if isinstance(p, Literal) for m in p.members)
-            if parts and any(self.ctx.is_name(name) for name in names):
-                name = f"{scope}@{line}"
-                if all(c.name != name for c in self.anonymous):
-                    self.anonymous.append(CollectionFact(name, line, self.ctx.column(literal), parts))
+    def _call(self, call: ast.Call) -> None:
+        found = call_registration(self.ctx, call)
+        if found:
+            name = dotted_name(call.func) or "register"
+            base = call.func.value if isinstance(call.func, ast.Attribute) else call.func
+            ref = self.ctx.ref(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
+            into = f"{ref.module}:{ref.name}" if ref is not None and ref.module != self.ctx.module else ""
+            self._register(f"{name.rsplit('.', 1)[-1]}()", found, into)
+
+    def _register(self, registry: str, found: List[Registered], into: str = "") -> None:
+        if found:
+            self.registrations.append(RegistrationFact(registry, tuple(m for m, _ in found),
+                                                       tuple(impl for _, impl in found), into))
 
     def _decorators(self, node: ast.AST, target: str) -> None:
         """`@_register_for("A", "B")`: a collection `@_register_for:target`, or registrations."""
@@ -254,15 +298,19 @@ class ModuleReader:
                 continue
             members = [Member(a.value, a.lineno, self.ctx.column(a)) for a in decorator.args if is_str(a)]  # type: ignore[attr-defined]
             short_name = name.rsplit(".", 1)[-1]
+            on_class = isinstance(node, ast.ClassDef)
+            if on_class and registers(name):
+                continue  # read with the class (`_class`): its names are registrations
             if short_name in self.registry_decorators or name in self.registry_decorators:
-                members += [Member(k.value.value, k.value.lineno, self.ctx.column(k.value))  # type: ignore[attr-defined]
-                            for k in decorator.keywords if k.arg == "name" and is_str(k.value)]
-                if members:
-                    self.registrations.append(RegistrationFact(f"@{short_name}", tuple(members)))
+                if not on_class:  # a class's registrations are read with the class
+                    members += [Member(k.value.value, k.value.lineno, self.ctx.column(k.value))  # type: ignore[attr-defined]
+                                for k in decorator.keywords if k.arg == "name" and is_str(k.value)]
+                    if members:
+                        self.registrations.append(RegistrationFact(f"@{short_name}", tuple(members)))
             elif members and any(self.ctx.is_name(m.name) for m in members):
                 self.anonymous.append(CollectionFact(f"@{short_name}:{target.rsplit('.', 1)[-1]}",
                                                      decorator.lineno, self.ctx.column(decorator) - 1 or 1,
-                                                     (Literal(tuple(members)),)))
+                                                     (Literal(tuple(members)),), DECORATOR))
 
     # -- pruning ------------------------------------------------------------------
     def _touches_quoted(self, node: ast.AST) -> bool:
@@ -284,6 +332,11 @@ class ModuleReader:
         end = getattr(node, "end_lineno", start) or start
         text = b"\n".join(self.ctx.lines[start - 1:end])
         return any(name.encode() in text for name in self.collections)
+
+
+def _registry_of(target: ast.Subscript) -> str:
+    """How a registration by item is named: the registry it stores into."""
+    return dotted_name(target.value) or "registry"
 
 
 def _walk_function(node: ast.AST) -> Iterator[ast.AST]:

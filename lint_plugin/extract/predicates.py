@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from .context import ModuleContext, is_str
+from .context import ModuleContext, is_str, names_a_list
 from .facts import Literal, Member, Part, Pattern, PredicateFact, Ref, Unknown
 from .values import collection_parts
 
@@ -131,7 +131,7 @@ class _TestReader:
     def _string_in(self, left: ast.expr, right: ast.expr, into: _Tests) -> bool:
         """`"A" in config.architectures` (a list: exact) or `"Sub" in arch` (a string: substring)."""
         text = left.value  # type: ignore[attr-defined]
-        if _names_a_list(right):
+        if names_a_list(right):
             into.parts.append(Literal((self._member(left),)))
         else:
             into.parts.append(Pattern("substring", text, left.lineno))
@@ -181,15 +181,3 @@ class _TestReader:
 
     def _member(self, node: ast.expr) -> Member:
         return Member(node.value, node.lineno, self.ctx.column(node))  # type: ignore[attr-defined]
-
-
-def _names_a_list(node: ast.expr) -> bool:
-    """`config.architectures` (plural, not indexed) holds names; `arch` or `archs[0]` is one."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
-            and len(node.args) >= 2 and is_str(node.args[1]):
-        return str(node.args[1].value).endswith("s")  # type: ignore[attr-defined]
-    if isinstance(node, ast.Attribute):
-        return node.attr.endswith("s")
-    if isinstance(node, ast.Name):
-        return node.id.endswith("s")
-    return False

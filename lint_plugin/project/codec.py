@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, List, Tuple
 
 from ..extract.facts import (
+    SCOPES,
     ClassFact,
     CollectionFact,
     FileFacts,
@@ -27,10 +28,10 @@ from ..extract.facts import (
 def encode_facts(facts: FileFacts) -> List[Any]:
     return [
         facts.path, facts.module,
-        [[c.name, c.line, c.column, [_encode_part(p) for p in c.parts]] for c in facts.collections],
+        [[c.name, c.line, c.column, [_encode_part(p) for p in c.parts], c.scope] for c in facts.collections],
         [[p.name, p.line, p.column, [_encode_part(t) for t in p.tests], [_encode_part(d) for d in p.delegates]]
          for p in facts.predicates],
-        [[r.registry, [_member(m) for m in r.names]] for r in facts.registrations],
+        [[r.registry, [_member(m) for m in r.names], list(r.implementations), r.into] for r in facts.registrations],
         [list(i) for i in facts.imports],
         [list(c) for c in facts.constants],
         list(facts.star_imports),
@@ -47,8 +48,8 @@ def decode_facts(data: Any) -> FileFacts:
     items = _list(data, 12)
     path, module = _str(items[0]), _str(items[1])
     collections = tuple(
-        CollectionFact(_str(c[0]), _int(c[1]), _int(c[2]), tuple(_part(p) for p in _list(c[3])))
-        for c in (_list(x, 4) for x in _list(items[2]))
+        CollectionFact(_str(c[0]), _int(c[1]), _int(c[2]), tuple(_part(p) for p in _list(c[3])), _scope(c[4]))
+        for c in (_list(x, 5) for x in _list(items[2]))
     )
     predicates = []
     for raw in _list(items[3]):
@@ -59,8 +60,9 @@ def decode_facts(data: Any) -> FileFacts:
         predicates.append(PredicateFact(_str(p[0]), _int(p[1]), _int(p[2]),
                                         tuple(_part(t) for t in _list(p[3])), delegates))  # type: ignore[arg-type]
     registrations = tuple(
-        RegistrationFact(_str(r[0]), tuple(_decode_member(m) for m in _list(r[1])))
-        for r in (_list(x, 2) for x in _list(items[4]))
+        RegistrationFact(_str(r[0]), tuple(_decode_member(m) for m in _list(r[1])), tuple(_str(i) for i in _list(r[2])),
+                         _str(r[3]))
+        for r in (_list(x, 4) for x in _list(items[4]))
     )
     imports = tuple(
         (_str(i[0]), _str(i[1]), None if i[2] is None else _str(i[2]))
@@ -88,6 +90,12 @@ def decode_facts(data: Any) -> FileFacts:
                      registrations=registrations, imports=imports, constants=constants,
                      star_imports=star_imports, error=error, classes=classes, type_predicates=type_predicates,
                      mappings=mappings)
+
+
+def _scope(data: Any) -> str:
+    if data not in SCOPES:
+        raise ValueError(f"bad scope {data!r:.60}")
+    return str(data)
 
 
 def _ref(data: Any) -> Ref:

@@ -5,12 +5,13 @@ returns holds no reference to the index, so every rule is a pure function of a `
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Sequence, Tuple
 
 from ..config import Config, ConfigError, matches_pattern
-from ..extract.facts import FileFacts, Ref, TypePredicateFact
+from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..project.index import ProjectIndex
 from .config_classes import ConfigClasses, type_family
 from .lineage import names_lineage
@@ -32,6 +33,9 @@ class Model:
     covers: Tuple[Tuple[Collection, Predicate], ...]  # (collection, family) pairs of [[cover]]
     overlapping: Tuple[Predicate, ...]  # families ARC101 applies wherever they meet a collection
     unanalysed: Tuple[Tuple[str, str], ...] = ()  # (path, why) of files that could not be analysed
+    # registries outside the project that the project registers into (a vLLM plugin's
+    # `ModelRegistry`): the universe is not all here, so a name missing from it proves nothing
+    external_registries: Tuple[str, ...] = ()
 
 
 def build_model(index: ProjectIndex) -> Model:
@@ -40,7 +44,7 @@ def build_model(index: ProjectIndex) -> Model:
     resolver = Resolver(index)
     registries = tuple(_named_collection(index, resolver, r, f"{Path(config.source).name}: tool.archsync.registries")
                        for r in config.qualified_registries)
-    registered = _registered(index, registries)
+    registered, places = _registered(index, registries)
     predicates = _predicates(index, resolver, frozenset(registered))
     typed = _type_families(index, registered)
     predicates.update({p.subject: p for p in typed if p.subject not in predicates})
@@ -52,25 +56,36 @@ def build_model(index: ProjectIndex) -> Model:
     for mirror in config.mirrors:
         for family in mirror.families:
             _named_family(config, predicates, family, f"{mirror.origin}.families")
-    collections = tuple(dict.fromkeys(_guarded_collections(index, resolver) + list(named.values())))
+    families_at = {(p.path, p.subject) for p in overlapping}
+    subjects = [c for c in _subjects(index, resolver, registered, places)
+                if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
+    collections = tuple(dict.fromkeys(subjects + list(named.values())))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
     return Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
-                 _unanalysed(index))
+                 _unanalysed(index), _external_registries(index))
 
 
-def _registered(index: ProjectIndex, registries: Sequence[Collection]) -> Dict[str, Occurrence]:
-    """Registered names: registry statements and decorators, then qualified registry collections."""
+def _registered(index: ProjectIndex, registries: Sequence[Collection]
+                ) -> Tuple[Dict[str, Occurrence], FrozenSet[Occurrence]]:
+    """Registered names (first registration of each), and every place a name is registered.
+
+    Registrations by statement, shape or decorator come first, then qualified registry collections.
+    """
     registered: Dict[str, Occurrence] = {}
+    places = set()
     for facts in _in_path_order(index):
         for registration in facts.registrations:
             for m in registration.names:
-                registered.setdefault(m.name, Occurrence(m.name, facts.path, m.line, m.column))
+                occurrence = Occurrence(m.name, facts.path, m.line, m.column)
+                registered.setdefault(m.name, occurrence)
+                places.add(occurrence)
     for registry in registries:
         for occurrence in registry.members.members:
             registered.setdefault(occurrence.name, occurrence)
-    return registered
+            places.add(occurrence)
+    return registered, frozenset(places)
 
 
 def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str]) -> Dict[str, Predicate]:
@@ -134,10 +149,29 @@ def _in_file(config: Config, where: str) -> str:
     return config.source + ": " + where[len(label):] if where.startswith(label) else where
 
 
-def _guarded_collections(index: ProjectIndex, resolver: Resolver) -> List[Collection]:
-    guard = index.config.guard
-    return [resolver.collection(facts, fact) for facts in _in_path_order(index) for fact in facts.collections
-            if matches_pattern(guard, facts.path, fact.name)]
+def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occurrence],
+              places: FrozenSet[Occurrence]) -> List[Collection]:
+    """The collections the rules check.
+
+    With `guard` set, the collections it names. Without it, `*_ARCHS` and every other collection
+    (module level, class attribute, function-local, inline, decorator arguments) that holds a
+    registered name, except the registries themselves (every name of which is a registration).
+    """
+    config = index.config
+    registries = {(facts.module, r.registry) for facts in index.facts for r in facts.registrations}
+    found = []
+    for facts in _in_path_order(index):
+        for fact in facts.collections:
+            if _is_registry(facts, fact, registries) and not matches_pattern(config.guard, facts.path, fact.name):
+                continue  # a registry dict (`_TEXT_GENERATION_MODELS`, `{**A, **B}`), not a list that gates
+            if matches_pattern(config.guard, facts.path, fact.name):
+                found.append(resolver.collection(facts, fact))
+            elif not config.guard_set and fact.name not in _NEVER_SUBJECTS and not _is_test(facts.path):
+                collection = resolver.collection(facts, fact)
+                members = collection.members.members
+                if any(o.name in registered for o in members) and not all(o in places for o in members):
+                    found.append(dataclasses.replace(collection, declared=False))
+    return found
 
 
 def _named_collection(index: ProjectIndex, resolver: Resolver, name: str, where: str) -> Collection:
@@ -151,6 +185,36 @@ def _named_collection(index: ProjectIndex, resolver: Resolver, name: str, where:
         raise ConfigError(f"{_in_file(index.config, where)}: {name!r} names several collections ({found}); "
                           f"write it as 'path/to/module.py::NAME'")
     return resolver.collection(*matches[0])
+
+
+def _external_registries(index: ProjectIndex) -> Tuple[str, ...]:
+    """`module:name` of registries outside the project that registrations call into."""
+    found = {r.into for facts in index.facts for r in facts.registrations
+             if r.into and index.module(r.into.partition(":")[0]) is None}
+    return tuple(sorted(found))
+
+
+# Module attributes that list names of the module's own objects, never architectures to gate on.
+_NEVER_SUBJECTS = frozenset({"__all__", "__slots__"})
+
+
+def _is_registry(facts: FileFacts, fact: CollectionFact, registries: AbstractSet[Tuple[str, str]]) -> bool:
+    """A collection that registers names, or that is made of registries and nothing else."""
+    if (facts.module, fact.name) in registries:
+        return True
+    refs = [p for p in fact.parts if isinstance(p, Ref)]
+    others = [p for p in fact.parts if not isinstance(p, (Ref, Unknown)) and not (isinstance(p, Literal) and not p.members)]
+    return bool(refs) and not others and all((r.module, r.name) in registries for r in refs)
+
+
+_TEST_DIRECTORIES = frozenset({"tests", "test", "testing"})
+
+
+def _is_test(path: str) -> bool:
+    """Test code checks the server; it gates nothing, and its lists are partial on purpose."""
+    *directories, name = path.split("/")
+    return bool(_TEST_DIRECTORIES.intersection(directories)) or name.startswith("test_") \
+        or name.endswith("_test.py") or name == "conftest.py"
 
 
 def _unanalysed(index: ProjectIndex) -> Tuple[Tuple[str, str], ...]:

@@ -100,7 +100,7 @@ class Resolver:
         literals = tuple(tuple(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
                          for part in collection.parts if isinstance(part, Literal))
         return Collection(collection.name, facts.path, collection.line, collection.column,
-                          self.ref(Ref(facts.module, collection.name, collection.line)), literals)
+                          self.ref(Ref(facts.module, collection.name, collection.line)), literals, collection.scope)
 
     # -- predicates ------------------------------------------------------------
     def predicate(self, module: str, qualname: str, name_ok: Callable[[str], bool],

@@ -47,6 +47,8 @@ class Collection:
     column: int
     members: ResolvedSet
     literals: Tuple[Tuple[Occurrence, ...], ...] = ()
+    scope: str = "module"  # module, class, local, inline or decorator
+    declared: bool = True  # named by `guard` or a contract; False: a subject because it holds registered names
 
     @property
     def label(self) -> str:

@@ -7,6 +7,7 @@ from typing import Dict, List, Sequence, Tuple
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
 from .fixes import add_to
+from .kinds import accepts
 from .rule import Example, Rule
 
 _MODELS = ("models/qwen3_5.py", "class Qwen3_5ForConditionalGeneration: pass\n"
@@ -31,11 +32,17 @@ def family_member_missing(collections: Sequence[Collection], families: Sequence[
                           covers: Sequence[Tuple[Collection, Predicate]] = (),
                           siblings: Sequence[Tuple[str, str]] = ()) -> List[Diagnostic]:
     found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
-    pairs = [(c, f) for c in collections for f in families if c.members.names & f.names]
-    pairs += [pair for pair in covers if pair not in pairs]
+    pairs = [(c, f) for c in collections for f in families
+             if c.members.names & f.names and (c.declared or len(c.members.names) > 1)]
     for collection, family in pairs:
+        held = collection.members.names
+        for name in family.names - held:
+            if accepts(held, name, family.names):
+                found[(collection, name)].append(family)
+    for collection, family in covers:  # a declared cover wants the whole family, kinds and all
         for name in family.names - collection.members.names:
-            found[(collection, name)].append(family)
+            if family not in found[(collection, name)]:
+                found[(collection, name)].append(family)
     diagnostics = []
     for (collection, name), reporters in found.items():
         keys = {f.key for f in reporters}
@@ -62,10 +69,13 @@ RULE = Rule(
     code="ARC101",
     name="family-member-missing",
     summary="a guarded collection holds part of a family but not all of it",
-    what="A guarded collection (by default any module-level `*_ARCHS`) holds at least one name of a family (the "
-         "names a predicate such as `is_qwen3_5()` matches, limited to registered names) but not all of them. "
-         "Reported once per (collection, missing name) at the collection's definition, naming every family that "
-         "implies the name.",
+    what="A subject (a `*_ARCHS` collection, or any list, set, decorator argument list or inline test that holds "
+         "a registered name) holds at least one name of a family (the names a predicate such as `is_qwen3_5()` "
+         "matches, limited to registered names) but not all of them. Reported once per (subject, missing name) at "
+         "the subject's definition, naming every family that implies the name. The kind guard keeps a subject "
+         "from being told to hold a kind of name it does not hold: a multimodal list is not told to hold text-only "
+         "twins, nor a list of served models draft variants (see `lint_plugin/rules/kinds.py`), unless every name "
+         "of the subject is in the family. An inline test of one name is not a subject here.",
     why="A new variant lands in the predicate and the registry but not in the whitelist; the server takes the "
         "wrong branch at launch (SGLang PR #35297).",
     fix_doc="Add the name to the collection (`archsync fix` does it where the collection is a literal).",

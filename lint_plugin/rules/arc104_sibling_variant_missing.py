@@ -5,12 +5,17 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Model, Occurrence
+from ..resolve.lineage import names_lineage
 from .fixes import add_to
+from .kinds import accepts
 from .rule import Example, Rule
 
 _MODELS = ("models/gemma3.py", "class Gemma3ForConditionalGeneration: pass\n"
                                "class Gemma3ForCausalLM: pass\n"
-                               "EntryClass = [Gemma3ForConditionalGeneration, Gemma3ForCausalLM]\n")
+                               "class Gemma2ForCausalLM: pass\n"
+                               "class Qwen2VLForConditionalGeneration: pass\n"
+                               "EntryClass = [Gemma3ForConditionalGeneration, Gemma3ForCausalLM, Gemma2ForCausalLM,\n"
+                               "              Qwen2VLForConditionalGeneration]\n")
 
 
 def check(model: Model) -> List[Diagnostic]:
@@ -20,11 +25,15 @@ def check(model: Model) -> List[Diagnostic]:
         return []
     found = [diagnostic(c.subject, c.label, c.path, c.line, c.column, name, sibling, registered[sibling],
                         add_to(c, sibling, siblings))
-             for c in model.collections for name, sibling in sorted(missing_siblings(c.members.names, registered,
-                                                                                     siblings))]
-    found += [diagnostic(f.subject, f.label, f.path, f.line, f.column, name, sibling, registered[sibling])
-              for f in model.overlapping if f.own
-              for name, sibling in sorted(missing_siblings((o.name for o in f.own), registered, siblings))]
+             for c in model.collections if c.declared or len(c.members.names) > 1
+             for name, sibling in sorted(missing_siblings(c.members.names, registered, siblings))
+             if accepts(c.members.names, sibling)]
+    for f in model.overlapping:
+        own = frozenset(o.name for o in f.own)
+        lineage = own if names_lineage(f.subject, own) else frozenset()  # a lineage predicate holds its lineage
+        found += [diagnostic(f.subject, f.label, f.path, f.line, f.column, name, sibling, registered[sibling])
+                  for name, sibling in sorted(missing_siblings(own, registered, siblings))
+                  if accepts(own, sibling, lineage)]
     return found
 
 
@@ -57,27 +66,34 @@ RULE = Rule(
     code="ARC104",
     name="sibling-variant-missing",
     summary="a collection or family holds one variant of a registered pair but not the other",
-    what="A guarded collection or a family holds `<Stem>ForConditionalGeneration` while the registered "
+    what="A subject or a family holds `<Stem>ForConditionalGeneration` while the registered "
          "`<Stem>ForCausalLM` is absent, or the reverse. Suffix pairs come from `siblings` (default "
          "[[\"ForConditionalGeneration\", \"ForCausalLM\"]]; `siblings = []` turns the rule off). Quiet where "
          "ARC101 already reports the same name; a family is judged on its own literal, so predicates that "
-         "delegate do not repeat it.",
+         "delegate do not repeat it. The kind guard of ARC101 applies: a list of multimodal models is not told to "
+         "hold a text-only twin, unless it is a lineage predicate (`is_qwen3_5()` holds its whole lineage).",
     why="Text-only checkpoints of multimodal models (and the reverse) are registered separately and forgotten in "
         "the lists that gate their behaviour (vLLM PR #47252, TensorRT-LLM issue #18849).",
     fix_doc="Add the sibling, or exempt it when the list is deliberately one-sided (for example a multimodal-only "
             "allow-list).",
     exempt_doc="`[[tool.archsync.exempt]]` or `# noqa: ARC104`.",
     examples=(
-        Example("a whitelist with the multimodal Gemma 3 but not the text-only one", (
+        Example("a whitelist of text and multimodal models with the multimodal Gemma 3 but not the text-only one", (
             _MODELS,
-            ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\"]\n"),
+            ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", "
+                                    "\"Gemma2ForCausalLM\"]\n"),
         ), ("layers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from SLIDING_WINDOW_ARCHS, which holds "
             "its sibling 'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at "
-            "models/gemma3.py:3)",)),
+            "models/gemma3.py:5)",)),
         Example("both variants held", (
             _MODELS,
             ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", "
                                     "\"Gemma3ForCausalLM\"]\n"),
+        )),
+        Example("a list of multimodal models only: text-only twins are not its business", (
+            _MODELS,
+            ("managers/vision.py", "_IMAGE_ARCHS = [\"Gemma3ForConditionalGeneration\", "
+                                   "\"Qwen2VLForConditionalGeneration\"]\n"),
         )),
     ),
     check=check,

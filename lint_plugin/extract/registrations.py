@@ -1,0 +1,138 @@
+"""Registrations found by their shape: an architecture name bound to the class that serves it.
+
+No project name is hard-coded. A registration pairs an architecture-shaped string with an
+*implementation*: a class reference (`Qwen3ForCausalLM`, `models.Qwen3ForCausalLM`), a
+`(module, class)` pair of strings (`("llama", "LlamaForCausalLM")`), or a path string ending
+in a class (`"pkg.models.qwen3_next:Qwen3NextForCausalLM"`, `f"{PATH}.llama.LlamaForCausalLM"`).
+No class may be named like a helper (`...Config`, `...Processor`, `...Adapter`), which keeps
+per-architecture hook tables (`{"X": XConfig}`) out. The shapes:
+
+- a dict whose entries are such pairs (`_TEXT_GENERATION_MODELS = {...}`, `MAP.update({...})`);
+- a call whose name says it registers (`register_model("X", "mod:Cls")`), anywhere;
+- a subscript store `REGISTRY["X"] = Cls`, anywhere;
+- class decorators whose name says they register, with names as arguments (one each,
+  stacked, or a list: `@register_auto_model("X")`, `@ModelRegistry(["a", "b"])`).
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import List, Optional, Sequence, Tuple
+
+from .context import ModuleContext, dotted_name, is_str
+from .facts import Member
+
+_CLASS = re.compile(r"_*[A-Z]\w*")
+_HELPER_CLASS = re.compile(r"\w*(?:Config|Processor|Tokenizer|Parser|Handler|Loader|Info|Adapter|Hook|Mixin|Strategy|"
+                           r"Backend|Spec|Policy|Error|Exception)")
+_PATH_CLASS = re.compile(r"[\w.]*[.:]([A-Z]\w*)")
+_REGISTERING = re.compile(r"(?i)regist")
+
+Registered = Tuple[Member, str]  # (the name as written, its implementation)
+
+
+def implementation(ctx: ModuleContext, node: Optional[ast.expr]) -> Optional[str]:
+    """The model class a value names, as `module:Class` when the module is written, else `Class`."""
+    if node is None:
+        return None
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        ref = ctx.ref(node)
+        name = node.id if isinstance(node, ast.Name) else node.attr
+        if not _CLASS.fullmatch(name) or _HELPER_CLASS.fullmatch(name):
+            return None
+        return f"{ref.module}:{ref.name}" if ref is not None else name
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2 and all(is_str(e) for e in node.elts):
+        module, cls = (str(e.value) for e in node.elts)  # type: ignore[attr-defined]
+        return f"{module}:{cls}" if _CLASS.fullmatch(cls) and not _HELPER_CLASS.fullmatch(cls) else None
+    text = _string_text(node)
+    if text is not None:
+        match = _PATH_CLASS.fullmatch(text)
+        if match and not _HELPER_CLASS.fullmatch(match.group(1)):
+            return text.replace(":", ".").rsplit(".", 1)[0] + ":" + match.group(1)
+    return None
+
+
+def dict_registrations(ctx: ModuleContext, node: ast.Dict) -> List[Registered]:
+    """Entries `"Arch": <implementation>` of a dict whose architecture entries mostly name one.
+
+    A table of something else keyed by architecture (versions, URLs, hooks) is a subject, not
+    a registry: fewer than half of its entries name a class.
+    """
+    found: List[Registered] = []
+    keyed = 0
+    for key, value in zip(node.keys, node.values):
+        if key is None or not is_str(key) or not ctx.is_name(key.value):  # type: ignore[attr-defined]
+            continue  # `**spread`, or a key that is no architecture name
+        keyed += 1
+        impl = implementation(ctx, value)
+        if impl is not None:
+            found.append((Member(key.value, key.lineno, ctx.column(key)), impl))  # type: ignore[attr-defined]
+    return found if 2 * len(found) >= keyed else []
+
+
+def call_registration(ctx: ModuleContext, call: ast.Call) -> List[Registered]:
+    """`register_model("X", <implementation>)` (the implementation positional or a keyword)."""
+    name = dotted_name(call.func)
+    if name is None or not _REGISTERING.search(name.rsplit(".", 1)[-1]) or not call.args:
+        return []
+    first = call.args[0]
+    if not is_str(first) or not ctx.is_name(first.value):  # type: ignore[attr-defined]
+        return []
+    rest = list(call.args[1:]) + [k.value for k in call.keywords if k.arg is not None]
+    impl = next((i for i in (implementation(ctx, v) for v in rest) if i is not None), None)
+    if impl is None:
+        return []
+    return [(Member(first.value, first.lineno, ctx.column(first)), impl)]  # type: ignore[attr-defined]
+
+
+def subscript_registration(ctx: ModuleContext, target: ast.Subscript, value: ast.expr) -> List[Registered]:
+    """`REGISTRY["X"] = <implementation>`."""
+    key = target.slice
+    if not is_str(key) or not ctx.is_name(key.value):  # type: ignore[attr-defined]
+        return []
+    impl = implementation(ctx, value)
+    if impl is None:
+        return []
+    return [(Member(key.value, key.lineno, ctx.column(key)), impl)]  # type: ignore[attr-defined]
+
+
+def registers(decorator: str) -> bool:
+    """Does a decorator's name say it registers (`register_auto_model`, `ModelRegistry`)?"""
+    return _REGISTERING.search(decorator.rsplit(".", 1)[-1]) is not None
+
+
+def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequence[str] = ()
+                        ) -> List[Tuple[str, List[Member]]]:
+    """(decorator, names) of each registering decorator on a class, served by that class.
+
+    A decorator registers when its name says so (`register...`, `...Registry`) or when the
+    configuration names it in `decorators`; names come from string arguments, a list or tuple
+    of them, or a `name=` keyword.
+    """
+    found = []
+    for decorator in node.decorator_list:
+        if not isinstance(decorator, ast.Call):
+            continue
+        name = dotted_name(decorator.func)
+        if name is None:
+            continue
+        short = name.rsplit(".", 1)[-1]
+        if not (registers(short) or short in decorators or name in decorators):
+            continue
+        values: List[ast.expr] = []
+        for arg in decorator.args:
+            values.extend(arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg])
+        values += [k.value for k in decorator.keywords if k.arg == "name"]
+        members = [Member(v.value, v.lineno, ctx.column(v)) for v in values if is_str(v)]  # type: ignore[attr-defined]
+        if members and (short in decorators or name in decorators or any(ctx.is_name(m.name) for m in members)):
+            found.append((short, members))
+    return found
+
+
+def _string_text(node: ast.expr) -> Optional[str]:
+    """A string constant, or the literal tail of an f-string (`f"{PATH}.llama.Cls"` -> `.llama.Cls`)."""
+    if is_str(node):
+        return str(node.value)  # type: ignore[attr-defined]
+    if isinstance(node, ast.JoinedStr) and node.values and is_str(node.values[-1]):
+        return str(node.values[-1].value).lstrip(".")  # type: ignore[attr-defined]
+    return None
