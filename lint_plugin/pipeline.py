@@ -5,6 +5,7 @@ Every front end (the CLI, the flake8 plugin, the language server, `archsync fix`
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional, Tuple
@@ -13,6 +14,7 @@ from . import rules
 from .config import Config, find_root, load_config
 from .diagnostics import Diagnostic
 from .project import IndexCache, ProjectIndex, discover
+from .project.universe import read_universe
 from .report import report
 from .resolve import Model, build_model, choose_files
 
@@ -30,10 +32,11 @@ class Report:
     warnings: Tuple[str, ...] = ()
 
 
-def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True) -> Report:
+def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True,
+        prefilter: bool = True) -> Report:
     """Check the project that holds `path`; may raise ConfigError."""
-    root = find_root(path)
-    return run_with(load_config(root, rules.CODES), overrides, use_cache)
+    config = load_config(find_root(path), rules.CODES)
+    return run_with(config if prefilter else dataclasses.replace(config, prefilter=False), overrides, use_cache)
 
 
 def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True) -> Report:
@@ -42,8 +45,9 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
     cache = IndexCache(config.root / config.cache_dir, config.fingerprint()) if use_cache else None
     with ProjectIndex(config, files, overrides, cache) as index:  # byte prefilter, facts of what may matter
         choose_files(index)  # and of the files those reference
-    model = build_model(index)  # names resolved across modules
+    universe = read_universe(config)  # what `universe-from` dependencies register
+    model = build_model(index, universe)  # names resolved across modules
     diagnostics = report(rules.check(model), config, overrides)
     index.save_cache()
-    return Report(config.root, config, diagnostics, model, len(files), index.parsed,
-                  tuple(cache.warnings) if cache is not None else ())
+    warnings = (tuple(cache.warnings) if cache is not None else ()) + universe.warnings
+    return Report(config.root, config, diagnostics, model, len(files), index.parsed, warnings)

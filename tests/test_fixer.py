@@ -427,8 +427,8 @@ def test_function_local_literal_and_membership_test():
                 'P',
             )
     ''')
-    check(source, [AddMember("archs", 2, "C", ("B",)), AddMember("supports@8", 8, "Z"),
-                   AddMember("supports@10", 10, "Q")], src('''
+    check(source, [AddMember("archs", 2, "C", ("B",)), AddMember("supports#1", 8, "Z"),
+                   AddMember("supports#2", 10, "Q")], src('''
         def supports(model_arch):
             archs = frozenset({
                 "A",
@@ -469,7 +469,7 @@ def test_collections_that_are_not_literals_are_refused():
                 AddMember("ALIAS", 6, "X"), AddMember("SORTED", 7, "X"), AddMember("MOD", 8, "X"),
                 AddMember("SUB", 9, "X"), AddMember("NUMBERS", 10, "X"), AddMember("MISSING", 3, "X"),
                 AddMember("LOADED", 4, "X"), AddMember("@plain:f", 13, "X"), AddMember("@reg:f", 13, "X"),
-                AddMember("f@14", 14, "X"), AddMember("LOADED", 999, "X"), AddMember("BOTH", 11, "X"),
+                AddMember("f#1", 14, "X"), AddMember("LOADED", 999, "X"), AddMember("BOTH", 11, "X"),
                 AddMember("EMPTY", 12, "X"), AddMember("LOADED", 0, "X")]
     check(source, requests, source, refused=[
         "LOADED is built by a call to load_archs(), not a literal archsync can edit",

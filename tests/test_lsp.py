@@ -317,13 +317,12 @@ def test_open_fix_and_unsaved_edits(session):
     mark = session.open(MODEL_CONFIG)
     assert session.settle(mark) == {OVERRIDES: [], MODEL_CONFIG: []}
     old = 'return _hf_arch(config) in ("Qwen3NextForCausalLM",)'
-    new = 'return _hf_arch(config) in ("Qwen3NextForCausalLM", "Qwen3NextMtpForCausalLM")'
+    new = 'return _hf_arch(config) in ("Qwen3NextForCausalLM", "MtpQwen3NextForCausalLM")'
     assert session.text[MODEL_CONFIG].splitlines()[14] == "    " + old
     mark = session.change(MODEL_CONFIG, session.text[MODEL_CONFIG].replace(old, new))
     assert session.settle(mark) == {OVERRIDES: [], MODEL_CONFIG: [{
         "range": span(14, 56, 81), "severity": 2, "code": "ARC201", "source": "archsync",
-        "message": "'Qwen3NextMtpForCausalLM' in is_qwen3_next() is not a registered architecture; "
-                   "did you mean 'Qwen3NextForCausalLM'?",
+        "message": "'MtpQwen3NextForCausalLM' in is_qwen3_next() is not a registered architecture",
     }]}
     # ... and registering the new variant in a third unsaved buffer breaks both whitelists
     # in the first one: every open buffer stands in for its file.
@@ -331,17 +330,17 @@ def test_open_fix_and_unsaved_edits(session):
     assert session.settle(mark)[QWEN3_NEXT] == []
     registered = session.text[QWEN3_NEXT].replace(
         "EntryClass = Qwen3NextForCausalLM",
-        "class Qwen3NextMtpForCausalLM(Qwen3NextForCausalLM):\n    pass\n\n\n"
-        "EntryClass = [Qwen3NextForCausalLM, Qwen3NextMtpForCausalLM]")
+        "class MtpQwen3NextForCausalLM(Qwen3NextForCausalLM):\n    pass\n\n\n"
+        "EntryClass = [Qwen3NextForCausalLM, MtpQwen3NextForCausalLM]")
     assert registered != session.text[QWEN3_NEXT]
     mark = session.change(QWEN3_NEXT, registered)
     assert session.settle(mark) == {
         OVERRIDES: [
             {"range": span(34, 0, 24), "severity": 2, "code": "ARC101", "source": "archsync",
-             "message": "'Qwen3NextMtpForCausalLM' is matched by is_qwen3_next() "
+             "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
                         "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS"},
             {"range": span(49, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
-             "message": "'Qwen3NextMtpForCausalLM' is matched by is_qwen3_next() "
+             "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
                         "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
         ],
         MODEL_CONFIG: [],
@@ -355,8 +354,7 @@ def test_open_fix_and_unsaved_edits(session):
     after_close = session.settle(mark)
     assert after_close == {OVERRIDES: [], MODEL_CONFIG: [{
         "range": span(14, 56, 81), "severity": 2, "code": "ARC201", "source": "archsync",
-        "message": "'Qwen3NextMtpForCausalLM' in is_qwen3_next() is not a registered architecture; "
-                   "did you mean 'Qwen3NextForCausalLM'?",
+        "message": "'MtpQwen3NextForCausalLM' in is_qwen3_next() is not a registered architecture",
     }]}
 
     # Nothing was ever written to disk.

@@ -86,9 +86,10 @@ def test_explain_shows_the_examples_and_their_output(tmp_path):
     result = archsync("explain", "arc104", cwd=tmp_path)
     assert result.returncode == EXIT_CLEAN, result
     assert result.stdout == rules.explain("ARC104")
-    assert "Example: a whitelist with the multimodal Gemma 3 but not the text-only one\n" in result.stdout
-    assert "    # layers/attention.py\n    SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\"]\n" \
-        in result.stdout
+    assert "Example: a whitelist of text and multimodal models with the multimodal Gemma 3 but not the text-only " \
+           "one\n" in result.stdout
+    assert "    # layers/attention.py\n    SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", " \
+           "\"Gemma2ForCausalLM\"]\n" in result.stdout
     assert "    $ archsync check\n    layers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from " \
            "SLIDING_WINDOW_ARCHS" in result.stdout
     assert "    (nothing: archsync check exits 0)\n" in result.stdout

@@ -5,6 +5,7 @@ decisions inside each rule: when it speaks, what it names, and what it leaves to
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Dict, Optional, Sequence, Tuple
 
@@ -148,11 +149,53 @@ def test_arc103_of_must_be_inside_in_a_collection_or_the_registered_names():
 # -- ARC104 sibling-variant-missing ----------------------------------------------------------------------
 
 def test_arc104_a_registered_sibling_of_a_held_name_is_missing():
-    m = model([collection("X_ARCHS", "Gemma3ForConditionalGeneration")], [],
-              ["Gemma3ForConditionalGeneration", "Gemma3ForCausalLM"])
+    m = model([collection("X_ARCHS", "Gemma3ForConditionalGeneration", "LlamaForCausalLM")], [],
+              ["Gemma3ForConditionalGeneration", "Gemma3ForCausalLM", "LlamaForCausalLM"])
     assert run("ARC104", m) == [
         "lists.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from X_ARCHS, which holds its sibling "
         "'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at models.py:4)"]
+
+
+def test_kind_guard_a_multimodal_list_is_not_told_to_hold_a_text_only_twin():
+    registered = ["Gemma3ForConditionalGeneration", "Gemma3ForCausalLM", "Qwen2VLForConditionalGeneration"]
+    vl_only = collection("IMAGE_ARCHS", "Gemma3ForConditionalGeneration", "Qwen2VLForConditionalGeneration")
+    assert run("ARC104", model([vl_only], [], registered)) == []
+
+
+def test_kind_guard_the_project_says_which_names_are_multimodal():
+    """`MiniCPMV` and `Phi3VForCausalLM` are spelt like text models; a list the code calls multimodal says otherwise."""
+    registered = ["Gemma3ForConditionalGeneration", "Gemma3ForCausalLM", "MiniCPMV", "Phi3VForCausalLM"]
+    mm = collection("supported", "Gemma3ForConditionalGeneration", "MiniCPMV", "Phi3VForCausalLM")
+    assert run("ARC104", model([mm], [], registered)) == [
+        "lists.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from supported, which holds its sibling "
+        "'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at models.py:4)"]
+    said = dataclasses.replace(model([mm], [], registered), multimodal=frozenset({"MiniCPMV", "Phi3VForCausalLM"}))
+    assert run("ARC104", said) == []
+
+
+def test_kind_guard_draft_variants_only_where_drafts_are():
+    family_ = family("is_deepseek_v4", "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN")
+    served = collection("SERVED_ARCHS", "DeepseekV4ForCausalLM", "LlamaForCausalLM")
+    drafts = collection("DRAFT_ARCHS", "DeepseekV4ForCausalLM", "LlamaForCausalLMEagle3")
+    m = model([served, drafts], [family_], ["DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN",
+                                            "LlamaForCausalLM", "LlamaForCausalLMEagle3"])
+    assert run("ARC101", m) == [
+        "lists.py:1:1: ARC101 'DeepseekV4ForCausalLMNextN' is matched by is_deepseek_v4() (families.py:10) but "
+        "missing from DRAFT_ARCHS"]
+
+
+def test_kind_guard_a_list_about_one_lineage_holds_all_of_it():
+    family_ = family("is_qwen3_5", "Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM")
+    lineage = collection("@_register_for:_qwen3_5_overrides", "Qwen3_5ForConditionalGeneration")
+    assert run("ARC101", model([lineage], [family_], ["Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"])) == [
+        "lists.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (families.py:10) but missing from "
+        "@_register_for:_qwen3_5_overrides"]
+
+
+def test_a_subject_found_by_shape_that_tests_one_name_is_no_subject_for_families():
+    family_ = family("is_qwen3_5", "Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM")
+    single = dataclasses.replace(collection("f#1", "Qwen3_5ForConditionalGeneration"), declared=False)
+    assert run("ARC101", model([single], [family_], ["Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"])) == []
 
 
 def test_arc104_needs_the_sibling_registered_and_pairs_configured():
@@ -183,6 +226,20 @@ def test_arc201_a_name_nothing_registers_once_with_a_close_match():
         "lists.py:1:5: ARC201 'Qwen3NextForCasualLM' in X_ARCHS is not a registered architecture; did you mean "
         "'Qwen3NextForCausalLM'?",
         "lists.py:1:7: ARC201 'TotallyNewModel' in X_ARCHS is not a registered architecture"]
+
+
+def test_arc201_a_name_beside_a_registered_one_of_its_lineage_is_an_alias():
+    x = collection("_LONGCAT_ARCHS", "LongcatCausalLM", "LongcatFlashForCausalLM", "LongcatFlashNgramForCausalLM")
+    assert run("ARC201", model([x], [], ["LongcatFlashForCausalLM"])) == []
+
+
+def test_arc201_on_a_subject_found_by_shape_only_typos_and_never_for_a_plugin():
+    x = dataclasses.replace(collection("f#1", "Qwen3NextForCasualLM", "RemovedModelForCausalLM"), declared=False)
+    assert run("ARC201", model([x], [], ["Qwen3NextForCausalLM"])) == [
+        "lists.py:1:5: ARC201 'Qwen3NextForCasualLM' in f#1 is not a registered architecture; did you mean "
+        "'Qwen3NextForCausalLM'?"]
+    plugin = dataclasses.replace(model([x], [], ["Qwen3NextForCausalLM"]), external_registries=("vllm",))
+    assert run("ARC201", plugin) == []
 
 
 def test_arc201_is_silent_while_nothing_is_registered():
@@ -228,8 +285,8 @@ def test_arc902_each_file_that_could_not_be_analysed():
 
 
 def test_all_rules_run_in_registry_order():
-    m = model([collection("X_ARCHS", "Gemma3ForConditionalGeneration", unknown=["env"])], [],
-              ["Gemma3ForConditionalGeneration", "Gemma3ForCausalLM"])
+    m = model([collection("X_ARCHS", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", unknown=["env"])], [],
+              ["Gemma3ForConditionalGeneration", "Gemma3ForCausalLM", "LlamaForCausalLM"])
     assert [d.code for d in check(m)] == ["ARC104", "ARC901"]
 
 

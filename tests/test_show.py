@@ -40,13 +40,16 @@ def test_text_table_of_the_bug_tree():
 def test_text_table_with_every_collection_shows_absent_cells():
     result = _show(SGLANG_BUG, "--all")
     assert result.stdout == (
-        "family \\ collection  [1]         [2]         [3]\n"
-        "is_qwen3_5()         partial -2  partial -2  -\n"
-        "is_qwen3_next()      full        full        -\n"
+        "family \\ collection  [1]         [2]         [3]  [4]  [5]\n"
+        "is_qwen3_5()         partial -2  partial -2  -    -    -\n"
+        "is_qwen3_next()      full        full        -    -    -\n"
         "\n"
         "[1] _MAMBA_EXTRA_BUFFER_ARCHS (sglang/srt/arg_groups/overrides.py:48)\n"
         "[2] _MAMBA_RADIX_CACHE_ARCHS (sglang/srt/arg_groups/overrides.py:35)\n"
         "[3] _NSA_PREFILL_CP_ARCHS (sglang/srt/arg_groups/overrides.py:60)\n"
+        # the literal of is_deepseek_dsa (a capability, no family) and `model_arch == "Granite..."`
+        "[4] is_deepseek_dsa#1 (sglang/srt/configs/model_config.py:34)\n"
+        "[5] supports_mamba_cache_extra_buffer#1 (sglang/srt/arg_groups/overrides.py:64)\n"
         "\n"
         "Partial cells:\n"
         "  is_qwen3_5() -> _MAMBA_EXTRA_BUFFER_ARCHS: missing Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM\n"
@@ -103,11 +106,12 @@ def test_markdown_of_the_bug_tree():
 def test_markdown_with_every_collection_leaves_absent_cells_empty():
     result = _show(SGLANG_BUG, "--format", "markdown", "--all")
     assert result.stdout == (
-        "| family | `_MAMBA_EXTRA_BUFFER_ARCHS` | `_MAMBA_RADIX_CACHE_ARCHS` | `_NSA_PREFILL_CP_ARCHS` |\n"
-        "|---|---|---|---|\n"
+        "| family | `_MAMBA_EXTRA_BUFFER_ARCHS` | `_MAMBA_RADIX_CACHE_ARCHS` | `_NSA_PREFILL_CP_ARCHS` "
+        "| `is_deepseek_dsa#1` | `supports_mamba_cache_extra_buffer#1` |\n"
+        "|---|---|---|---|---|---|\n"
         "| `is_qwen3_5()` | partial, missing `Qwen3_5ForCausalLM`, `Qwen3_5MoeForCausalLM` "
-        "| partial, missing `Qwen3_5ForCausalLM`, `Qwen3_5MoeForCausalLM` |  |\n"
-        "| `is_qwen3_next()` | full | full |  |\n"
+        "| partial, missing `Qwen3_5ForCausalLM`, `Qwen3_5MoeForCausalLM` |  |  |  |\n"
+        "| `is_qwen3_next()` | full | full |  |  |  |\n"
     ), result
 
 
@@ -196,13 +200,14 @@ def test_html_with_every_collection_marks_absent_cells():
     _assert_self_contained(page, table)
     assert [_cells(row) for row in table.rows] == [
         [("th", None, "family", []), ("th", None, "_MAMBA_EXTRA_BUFFER_ARCHS", []),
-         ("th", None, "_MAMBA_RADIX_CACHE_ARCHS", []), ("th", None, "_NSA_PREFILL_CP_ARCHS", [])],
+         ("th", None, "_MAMBA_RADIX_CACHE_ARCHS", []), ("th", None, "_NSA_PREFILL_CP_ARCHS", []),
+         ("th", None, "is_deepseek_dsa#1", []), ("th", None, "supports_mamba_cache_extra_buffer#1", [])],
         [("th", None, "is_qwen3_5()", []),
          ("td", "partial", "partial, missing", ["Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"]),
          ("td", "partial", "partial, missing", ["Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"]),
-         ("td", "absent", "", [])],
+         ("td", "absent", "", []), ("td", "absent", "", []), ("td", "absent", "", [])],
         [("th", None, "is_qwen3_next()", []), ("td", "full", "full", []), ("td", "full", "full", []),
-         ("td", "absent", "", [])],
+         ("td", "absent", "", []), ("td", "absent", "", []), ("td", "absent", "", [])],
     ], page
 
 

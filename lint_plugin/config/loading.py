@@ -20,7 +20,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
 from .packs import pack_path
 from .settings import Config, ConfigError, Cover, Exemption, Mirror, Subset
 
-_LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "config-maps")
+_LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "config-maps", "universe-from")
 _STR_KEYS = ("name-pattern", "cache-dir")
 _KNOWN = _LIST_KEYS + _STR_KEYS + ("mirror", "subset", "exempt", "cover", "siblings")
 

@@ -76,12 +76,14 @@ class Config:
     name_pattern: str = DEFAULT_NAME_PATTERN
     cache_dir: str = ".archsync_cache"
     config_maps: Tuple[str, ...] = ()  # `path.py::NAME` dicts from architecture name to config class
+    universe_from: Tuple[str, ...] = ()  # installed packages (or paths) whose registrations count as registered
     siblings: Tuple[Tuple[str, str], ...] = DEFAULT_SIBLINGS
     extends: Tuple[str, ...] = ()
     mirrors: Tuple[Mirror, ...] = ()
     covers: Tuple[Cover, ...] = ()
     subsets: Tuple[Subset, ...] = ()
     exemptions: Tuple[Exemption, ...] = ()
+    prefilter: bool = True  # False (`--no-prefilter`): parse every file; the results must not change
     source: str = field(default="defaults", compare=False)
 
     @property

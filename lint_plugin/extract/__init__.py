@@ -46,6 +46,7 @@ def extract_file(source: bytes, path: str, module: str, registries: Sequence[str
         classes=tuple(reader.classes),
         type_predicates=tuple(reader.type_predicates),
         mappings=tuple(reader.mappings),
+        registers_into=tuple(reader.registers_into),
     )
 
 

@@ -113,8 +113,6 @@ class RegistrationFact:
     registry: str
     names: Tuple[Member, ...]
     implementations: Tuple[str, ...] = ()
-    # for a call on an imported registry (`ModelRegistry.register_model(...)`): "module:name" of it
-    into: str = ""
 
     def implementation(self, index: int) -> str:
         return self.implementations[index] if index < len(self.implementations) else ""
@@ -189,3 +187,6 @@ class FileFacts:
     type_predicates: Tuple[TypePredicateFact, ...] = ()
     mappings: Tuple[MappingFact, ...] = ()
     error: Optional[str] = None
+    # modules of imported registries this file registers into (`ModelRegistry.register_model(...)`,
+    # with any arguments): a plugin of a registry outside the project
+    registers_into: Tuple[str, ...] = ()

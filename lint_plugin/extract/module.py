@@ -28,6 +28,7 @@ from .registrations import (
     call_registration,
     class_registrations,
     dict_registrations,
+    keyword_registrations,
     registers,
     subscript_registration,
 )
@@ -37,6 +38,7 @@ from .types import read_class, read_type_predicate
 from .values import collection_parts, operand
 
 _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
+_REGISTER_MODEL = re.compile(r"(?:^|\.)register_model\w*$")  # `ModelRegistry.register_model`, vLLM's plugin API
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -71,6 +73,7 @@ class ModuleReader:
         self.classes: List[ClassFact] = []
         self.type_predicates: List[TypePredicateFact] = []
         self.mappings: List[MappingFact] = []
+        self.registers_into: List[str] = []
 
     def read(self, tree: ast.Module) -> None:
         statements = list(module_level_statements(tree.body))
@@ -112,12 +115,8 @@ class ModuleReader:
                         self._class_attribute(f"{node.name}.{target.id}", item, item.value)
 
     def _class_attribute(self, name: str, stmt: ast.stmt, value: ast.expr) -> None:
-        """`_VLM_ARCHITECTURES = ("A", "B")` or `_arch = "A"` in a class body."""
-        parts: Optional[Tuple[Part, ...]]
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            parts = (Literal((Member(value.value, value.lineno, self.ctx.column(value)),)),)
-        else:
-            parts = collection_parts(self.ctx, value, {})
+        """`_VLM_ARCHITECTURES = ("A", "B")` in a class body (one string, `model_type = "x"`, names the class)."""
+        parts = collection_parts(self.ctx, value, {})
         names = [m.name for p in (parts or ()) if isinstance(p, Literal) for m in p.members]
         if parts and any(self.ctx.is_name(n) for n in names):
             self.anonymous.append(CollectionFact(name, stmt.lineno, self.ctx.column(stmt), parts, CLASS))
@@ -153,6 +152,8 @@ class ModuleReader:
             if isinstance(value, ast.Dict):
                 self._mapping(name, stmt.lineno, value)
                 self._register(name, dict_registrations(self.ctx, value))
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
+                self._register(name, keyword_registrations(self.ctx, value))
             parts = collection_parts(self.ctx, value, {})
             if parts is None and _CONSTANT_NAME.fullmatch(name) and isinstance(value, (ast.Call, ast.Subscript)):
                 parts = (Unknown(f"assigned the result of `{short(value)}`", stmt.lineno),)
@@ -227,6 +228,7 @@ class ModuleReader:
                 if isinstance(arg, ast.Dict):
                     self._register(name, dict_registrations(self.ctx, arg))
             if call.keywords:
+                self._register(name, keyword_registrations(self.ctx, call))
                 self._grow(name, [Literal(tuple(
                     Member(k.arg, getattr(k, "lineno", call.lineno),
                            self.ctx.column(k) if hasattr(k, "col_offset") else 1)
@@ -244,15 +246,18 @@ class ModuleReader:
             typed = read_type_predicate(self.ctx, node, qualname)
             if typed is not None:
                 self.type_predicates.append(typed)
-        if self._touches_quoted(node) or self._mentions_collections(node):
+        if self._touches_quoted(node) or self._mentions_collections(node) or self._mentions(node, b"egist"):
             self._function_body(node, qualname)
 
     def _function_body(self, node: ast.AST, qualname: str) -> None:
         """Subjects, registrations, and growth of module collections, in one walk of the body."""
         local: Dict[str, Tuple[int, ast.expr]] = {}
+        imported: Dict[str, Tuple[str, Optional[str]]] = {}
         subjects = ScopeSubjects(self.ctx, qualname)
         for child in _walk_function(node):
-            if isinstance(child, ast.Assign):
+            if isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
+                imported.update({a.asname or a.name: (child.module, a.name) for a in child.names})
+            elif isinstance(child, ast.Assign):
                 for target in child.targets:
                     if isinstance(target, ast.Name):
                         local[target.id] = (child.lineno, child.value)
@@ -263,7 +268,7 @@ class ModuleReader:
                 self._augmented(child, qualname)
             elif isinstance(child, ast.Call):
                 self._growth_call(child, qualname)
-                self._call(child)
+                self._call(child, imported)
             else:
                 self._test(child, subjects, local)
         self.anonymous.extend(subjects.found)
@@ -274,19 +279,20 @@ class ModuleReader:
         elif isinstance(node, ast.BoolOp):
             subjects.chain(node)
 
-    def _call(self, call: ast.Call) -> None:
-        found = call_registration(self.ctx, call)
-        if found:
-            name = dotted_name(call.func) or "register"
-            base = call.func.value if isinstance(call.func, ast.Attribute) else call.func
-            ref = self.ctx.ref(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
-            into = f"{ref.module}:{ref.name}" if ref is not None and ref.module != self.ctx.module else ""
-            self._register(f"{name.rsplit('.', 1)[-1]}()", found, into)
+    def _call(self, call: ast.Call, local_imports: Optional[Dict[str, Tuple[str, Optional[str]]]] = None) -> None:
+        name = dotted_name(call.func)
+        if name is None or not registers(name):
+            return
+        self._register(f"{name.rsplit('.', 1)[-1]}()", call_registration(self.ctx, call))
+        head = name.partition(".")[0]
+        target = (local_imports or {}).get(head) or self.ctx.imports.get(head)
+        if target is not None and _REGISTER_MODEL.search(name) and target[0] not in self.registers_into:
+            self.registers_into.append(target[0])  # `ModelRegistry.register_model(...)`, ModelRegistry imported
 
-    def _register(self, registry: str, found: List[Registered], into: str = "") -> None:
+    def _register(self, registry: str, found: List[Registered]) -> None:
         if found:
             self.registrations.append(RegistrationFact(registry, tuple(m for m, _ in found),
-                                                       tuple(impl for _, impl in found), into))
+                                                       tuple(impl for _, impl in found)))
 
     def _decorators(self, node: ast.AST, target: str) -> None:
         """`@_register_for("A", "B")`: a collection `@_register_for:target`, or registrations."""

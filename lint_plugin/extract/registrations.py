@@ -23,6 +23,7 @@ from .context import ModuleContext, dotted_name, is_str
 from .facts import Member
 
 _CLASS = re.compile(r"_*[A-Z]\w*")
+_MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 _HELPER_CLASS = re.compile(r"\w*(?:Config|Processor|Tokenizer|Parser|Handler|Loader|Info|Adapter|Hook|Mixin|Strategy|"
                            r"Backend|Spec|Policy|Error|Exception)")
 _PATH_CLASS = re.compile(r"[\w.]*[.:]([A-Z]\w*)")
@@ -70,6 +71,22 @@ def dict_registrations(ctx: ModuleContext, node: ast.Dict) -> List[Registered]:
     return found if 2 * len(found) >= keyed else []
 
 
+def keyword_registrations(ctx: ModuleContext, call: ast.Call) -> List[Registered]:
+    """`dict(Arch=<implementation>)` or `MAP.update(Arch=<implementation>)`: keywords as entries."""
+    found: List[Registered] = []
+    keyed = 0
+    for keyword in call.keywords:
+        if keyword.arg is None or not ctx.is_name(keyword.arg):
+            continue
+        keyed += 1
+        impl = implementation(ctx, keyword.value)
+        if impl is not None:
+            line = getattr(keyword, "lineno", call.lineno)
+            found.append((Member(keyword.arg, line, ctx.column(keyword) if hasattr(keyword, "col_offset")
+                                 else ctx.column(call)), impl))
+    return found if 2 * len(found) >= keyed else []
+
+
 def call_registration(ctx: ModuleContext, call: ast.Call) -> List[Registered]:
     """`register_model("X", <implementation>)` (the implementation positional or a keyword)."""
     name = dotted_name(call.func)
@@ -103,12 +120,14 @@ def registers(decorator: str) -> bool:
 
 def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequence[str] = ()
                         ) -> List[Tuple[str, List[Member]]]:
-    """(decorator, names) of each registering decorator on a class, served by that class.
+    """(decorator, names) of each registering decorator on a model class, served by that class.
 
-    A decorator registers when its name says so (`register...`, `...Registry`) or when the
-    configuration names it in `decorators`; names come from string arguments, a list or tuple
-    of them, or a `name=` keyword.
+    A decorator registers when the configuration names it in `decorators`, or when its name
+    says so (`register...`, `...Registry`) and the class is a model class (`...ForCausalLM`,
+    `...Model`, `...LM`: not an op or a layer registered by name); names come from string
+    arguments, a list or tuple of them, or a `name=` keyword.
     """
+    model_class = _MODEL_CLASS.fullmatch(node.name) is not None
     found = []
     for decorator in node.decorator_list:
         if not isinstance(decorator, ast.Call):
@@ -117,7 +136,7 @@ def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequ
         if name is None:
             continue
         short = name.rsplit(".", 1)[-1]
-        if not (registers(short) or short in decorators or name in decorators):
+        if not ((registers(short) and model_class) or short in decorators or name in decorators):
             continue
         values: List[ast.expr] = []
         for arg in decorator.args:

@@ -55,8 +55,10 @@ SHAPES: Tuple[Shape, ...] = (
     Shape("grown by item", 'ARCHS = {}\nARCHS["AlphaForCausalLM"] = "alpha"\n'),
     Shape("grown by operator", 'ARCHS = ["BetaForCausalLM"]\nARCHS += ["AlphaForCausalLM"]\n'),
     Shape("function-local", 'def uses(arch):\n    local = {"AlphaForCausalLM", "BetaForCausalLM"}\n'
-                            '    return arch in local\n', "uses@2"),
-    Shape("inline test", 'def uses(arch):\n    return arch in ("AlphaForCausalLM", "BetaForCausalLM")\n', "uses@2"),
+                            '    return arch in local\n', "uses.local"),
+    Shape("inline test", 'def uses(arch):\n    return arch in ("AlphaForCausalLM", "BetaForCausalLM")\n', "uses#1"),
+    Shape("class attribute", 'class Config:\n    _ARCHITECTURES = ("AlphaForCausalLM", "BetaForCausalLM")\n',
+          "Config._ARCHITECTURES"),
     Shape("decorator arguments", '@register_for("AlphaForCausalLM", "BetaForCausalLM")\ndef overrides():\n'
                                  '    pass\n', "@register_for:overrides"),
 )

@@ -307,8 +307,8 @@ def _target(doc: _Document, request: FixRequest, offset: int) -> Tuple[List[cst.
                                       f"{request.name!r} to")
                     return [call], True, span
         raise _Refuse(f"no @{decorator_name}(...) decorator on {function} at line {request.line}")
-    if "@" in label:  # "<function>@<line>": a literal in a membership test, or a local one it tests
-        function = label.rpartition("@")[0]
+    if "#" in label:  # "<function>#<n>": a literal in a name test, or a local one it tests
+        function = label.rpartition("#")[0]
         tests = [(node.comparator, scope) for node, scope in _walk(root) if isinstance(node, cst.ComparisonTarget)
                  and isinstance(node.operator, (cst.In, cst.NotIn)) and _on_line(doc, span, node.comparator, line)]
         tests += [(value, scope) for node, scope in _walk(root) for value in [_assigned(node)[1]]

@@ -45,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--stdin-filename", metavar="PATH",
                        help="with '-': the path of the file whose unsaved text is on stdin")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    check.add_argument("--no-prefilter", action="store_true",
+                       help="parse every file (slow; the output must be the same: a debugging aid)")
     check.set_defaults(handler=_check)
 
     fix = commands.add_parser("fix", help="add missing names and remove duplicates where archsync can edit")
@@ -61,6 +63,12 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--all", action="store_true", help="include families and collections that never meet")
     show.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     show.set_defaults(handler=_show)
+
+    inventory = commands.add_parser("inventory", help="list what archsync saw: registries, subjects, families")
+    inventory.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
+    inventory.add_argument("--format", choices=("text", "json"), default="text")
+    inventory.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    inventory.set_defaults(handler=_inventory)
 
     rules = commands.add_parser("rules", help="list every rule code")
     rules.add_argument("--format", choices=("text", "markdown"), default="text",
@@ -99,7 +107,8 @@ def _analyse(args: argparse.Namespace):
         print(f"archsync: error: {args.path}: no such file or directory", file=sys.stderr)
         return EXIT_ERROR
     try:
-        report = run(target, overrides, use_cache=not args.no_cache)
+        report = run(target, overrides, use_cache=not args.no_cache,
+                     prefilter=not getattr(args, "no_prefilter", False))
     except ConfigError as exc:
         print(f"archsync: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -166,6 +175,16 @@ def _show(args: argparse.Namespace) -> int:
     matrix = build_matrix(report.model.families, report.model.collections, args.all)
     render = {"text": render_text, "markdown": render_markdown, "html": render_html}[args.format]
     sys.stdout.write(render(matrix))
+    return EXIT_CLEAN
+
+
+def _inventory(args: argparse.Namespace) -> int:
+    from .inventory import render_json, render_text
+
+    report = _analyse(args)
+    if isinstance(report, int):
+        return report
+    sys.stdout.write((render_json if args.format == "json" else render_text)(report.model))
     return EXIT_CLEAN
 
 

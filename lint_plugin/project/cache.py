@@ -96,13 +96,13 @@ class IndexCache:
         self.written_ns = written
         entries = {}
         for rel, item in document["files"].items():
-            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 8:
+            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 10:
                 raise ValueError("bad entry")
-            size, mtime_ns, file_digest, guarded, registers, quoted, referenced, facts = item
+            size, mtime_ns, file_digest, guarded, registers, quoted, referenced, imported, classes, facts = item
             if not (isinstance(size, int) and isinstance(mtime_ns, int) and isinstance(file_digest, str)
                     and isinstance(guarded, bool) and isinstance(registers, bool)
-                    and isinstance(quoted, list) and all(isinstance(q, str) for q in quoted)
-                    and isinstance(referenced, list) and all(isinstance(r, str) for r in referenced)):
+                    and all(isinstance(names, list) and all(isinstance(n, str) for n in names)
+                            for names in (quoted, referenced, imported, classes))):
                 raise ValueError("bad entry")
             partial = False
             encoded = None
@@ -112,7 +112,8 @@ class IndexCache:
                     raise ValueError("bad facts")
                 partial, encoded = facts
             entries[rel] = CachedFile(size, mtime_ns, file_digest,
-                                      Signals(guarded, registers, frozenset(quoted), frozenset(referenced)),
+                                      Signals(guarded, registers, frozenset(quoted), frozenset(referenced),
+                                              frozenset(imported), frozenset(classes)),
                                       None, partial, encoded)
         return entries
 
@@ -134,7 +135,8 @@ class IndexCache:
             "written": time.time_ns(),
             "files": {
                 rel: [e.size, e.mtime_ns, e.digest, e.signals.guarded, e.signals.registers,
-                      sorted(e.signals.quoted), sorted(e.signals.referenced),
+                      sorted(e.signals.quoted), sorted(e.signals.referenced), sorted(e.signals.imported),
+                      sorted(e.signals.classes),
                       _stored_facts(e)]
                 for rel, e in sorted(entries.items())
             },

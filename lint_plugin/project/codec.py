@@ -31,7 +31,7 @@ def encode_facts(facts: FileFacts) -> List[Any]:
         [[c.name, c.line, c.column, [_encode_part(p) for p in c.parts], c.scope] for c in facts.collections],
         [[p.name, p.line, p.column, [_encode_part(t) for t in p.tests], [_encode_part(d) for d in p.delegates]]
          for p in facts.predicates],
-        [[r.registry, [_member(m) for m in r.names], list(r.implementations), r.into] for r in facts.registrations],
+        [[r.registry, [_member(m) for m in r.names], list(r.implementations)] for r in facts.registrations],
         [list(i) for i in facts.imports],
         [list(c) for c in facts.constants],
         list(facts.star_imports),
@@ -41,11 +41,12 @@ def encode_facts(facts: FileFacts) -> List[Any]:
         [[t.name, t.line, t.column, [[_encode_part(x.target), x.condition, x.exclude] for x in t.tests]]
          for t in facts.type_predicates],
         [[m.name, m.line, [[k, _encode_part(v)] for k, v in m.entries]] for m in facts.mappings],
+        list(facts.registers_into),
     ]
 
 
 def decode_facts(data: Any) -> FileFacts:
-    items = _list(data, 12)
+    items = _list(data, 13)
     path, module = _str(items[0]), _str(items[1])
     collections = tuple(
         CollectionFact(_str(c[0]), _int(c[1]), _int(c[2]), tuple(_part(p) for p in _list(c[3])), _scope(c[4]))
@@ -60,9 +61,8 @@ def decode_facts(data: Any) -> FileFacts:
         predicates.append(PredicateFact(_str(p[0]), _int(p[1]), _int(p[2]),
                                         tuple(_part(t) for t in _list(p[3])), delegates))  # type: ignore[arg-type]
     registrations = tuple(
-        RegistrationFact(_str(r[0]), tuple(_decode_member(m) for m in _list(r[1])), tuple(_str(i) for i in _list(r[2])),
-                         _str(r[3]))
-        for r in (_list(x, 4) for x in _list(items[4]))
+        RegistrationFact(_str(r[0]), tuple(_decode_member(m) for m in _list(r[1])), tuple(_str(i) for i in _list(r[2])))
+        for r in (_list(x, 3) for x in _list(items[4]))
     )
     imports = tuple(
         (_str(i[0]), _str(i[1]), None if i[2] is None else _str(i[2]))
@@ -89,7 +89,7 @@ def decode_facts(data: Any) -> FileFacts:
     return FileFacts(path=path, module=module, collections=collections, predicates=tuple(predicates),
                      registrations=registrations, imports=imports, constants=constants,
                      star_imports=star_imports, error=error, classes=classes, type_predicates=type_predicates,
-                     mappings=mappings)
+                     mappings=mappings, registers_into=tuple(_str(m) for m in _list(items[12])))
 
 
 def _scope(data: Any) -> str:

@@ -50,6 +50,15 @@ def discover(config: Config) -> List[SourceFile]:
     return found
 
 
+def discover_under(directory: str, package: str) -> List[SourceFile]:
+    """Every `*.py` of an installed package's directory, named `package/...` (a dependency, not the project)."""
+    found = []
+    for rel in _walk(directory, "", "", ()):
+        module, is_package = module_name(f"{package}/{rel}")
+        found.append(SourceFile(os.path.join(directory, rel), f"{package}/{rel}", module, is_package))
+    return sorted(found, key=lambda f: f.rel)
+
+
 def module_name(rel: str) -> Tuple[str, bool]:
     """Dotted module name of a '/'-separated path relative to its source root."""
     parts = rel[:-3].split("/") if rel.endswith(".py") else rel.split("/")

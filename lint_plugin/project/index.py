@@ -89,7 +89,7 @@ class ProjectIndex:
                                                                                 result.digest):
                 self._dirty = True
         for module, record in self._records.items():
-            if record.signals.guarded:
+            if record.signals.guarded or not self.config.prefilter:
                 self._chosen[module] = True
             elif record.signals.registers:
                 self._chosen.setdefault(module, False)

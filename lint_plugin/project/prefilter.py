@@ -17,7 +17,7 @@ from ..config import Config
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
 # (`@decorator:function`) collection names, which never appear in the source as written.
-_NOT_IN_SOURCE = re.compile(r"[*?\[\]@:]")
+_NOT_IN_SOURCE = re.compile(r"[*?\[\]@:#.]")
 
 
 @dataclass(frozen=True)
@@ -25,18 +25,24 @@ class Signals:
     """What the bytes of one file say about it, before any parsing."""
 
     guarded: bool  # may define a guarded collection or a configured family
-    registers: bool  # mentions a registry name
+    registers: bool  # mentions a configured registry name, or may register names by shape
     quoted: FrozenSet[str]  # quoted strings in the architecture-name shape
     # identifiers tested by `in NAME` or called as `return NAME(` / `or NAME(`: a
     # predicate defined here may test names that live in another file
     referenced: FrozenSet[str] = frozenset()
+    # names imported at module level (`from m import A, B as C` -> A, C): a collection built
+    # here from another file's constants takes part in what a third file tests
+    imported: FrozenSet[str] = frozenset()
+    # classes defined at column 0 (`class Qwen3_5MoeForCausalLM(...)`): a model class the project
+    # defines but does not register is told apart from a checkpoint alias
+    classes: FrozenSet[str] = frozenset()
 
 
 class Prefilter:
     """Computes `Signals` for a file's bytes under one configuration."""
 
     def __init__(self, config: Config) -> None:
-        self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r]
+        self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r and r[:1] != "!"]
         qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
         for pattern in config.guard + config.named_families + config.named_collections + qualified + config.config_maps:
@@ -50,15 +56,24 @@ class Prefilter:
         # Literal first bytes again keep these fast (an alternation at the start is ~6x slower).
         self.references = (re.compile(rb" in \(?\s*(?:\w+\.)*(\w+)"),
                            re.compile(rb"return (\w+)\("), re.compile(rb" or (\w+)\("))
+        # Registrations by shape (lint_plugin.extract.registrations): a registering call or decorator
+        # with a string argument, a dict entry or item store binding a name to a class.
+        self.shapes = (re.compile(rb"egist\w*\s*\(\s*[\[(]?\s*[\"'][A-Za-z]|register_model\w*\s*\("),
+                       re.compile(rb"\"%s\"\s*:\s*(?:\(\s*[\"']|f?[\"'][\w.{}]*[.:][A-Z]|_*[A-Z]\w*\s*[,}\n])" % name),
+                       re.compile(rb"'%s'\s*:\s*(?:\(\s*[\"']|f?[\"'][\w.{}]*[.:][A-Z]|_*[A-Z]\w*\s*[,}\n])" % name),
+                       re.compile(rb"\[\s*[\"']%s[\"']\s*\]\s*=\s*_*[A-Z]" % name))
         tokens = b"|".join(re.escape(t) for t in self.registry_tokens) if self.registry_tokens else rb"(?!x)x"
         self.registration = re.compile(rb"^(?:%s)[ \t]*(?::[^=\n]*)?=(?!=)" % tokens, re.M)
 
     def signals(self, data: bytes) -> Signals:
         return Signals(
             guarded=any(token in data for token in self.guard_tokens),
-            registers=any(token in data for token in self.registry_tokens),
+            registers=any(token in data for token in self.registry_tokens)
+            or any(shape.search(data) is not None for shape in self.shapes),
             quoted=_matches(self.quoted, data, "utf-8"),
             referenced=_matches(self.references, data, "ascii"),
+            imported=_imported_names(data),
+            classes=_matches((_CLASS,), data, "ascii"),
         )
 
     def registration_snippets(self, data: bytes) -> Optional[List[Tuple[int, bytes]]]:
@@ -96,6 +111,21 @@ def _statement_end(data: bytes, position: int) -> Optional[int]:
             return position
         position += 1
     return position if position == len(data) and depth == 0 else None
+
+
+_CLASS = re.compile(rb"^class[ \t]+([A-Z]\w*)", re.M)
+_FROM_IMPORT = re.compile(rb"^from[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n\\]*)", re.M)
+_IMPORTED = re.compile(rb"(?:\w+[ \t]+as[ \t]+)?(\w+)")
+
+
+def _imported_names(data: bytes) -> FrozenSet[str]:
+    """Local names bound by column-0 `from ... import ...` statements (bytes only)."""
+    names = set()
+    for statement in _FROM_IMPORT.finditer(data):
+        for match in _IMPORTED.finditer(statement.group(1)):
+            names.add(match.group(1).decode("ascii", "replace"))
+    names.discard("as")
+    return frozenset(names)
 
 
 def _matches(patterns: Sequence["re.Pattern[bytes]"], data: bytes, encoding: str) -> FrozenSet[str]:

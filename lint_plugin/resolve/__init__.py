@@ -1,6 +1,7 @@
 """Stage 3, resolution: names followed across modules into collections, predicates and families."""
 from .model import Model, build_model
 from .selection import choose_files
-from .values import Collection, Occurrence, Predicate, ResolvedSet
+from .values import Collection, Occurrence, Predicate, Registration, ResolvedSet
 
-__all__ = ["Collection", "Model", "Occurrence", "Predicate", "ResolvedSet", "build_model", "choose_files"]
+__all__ = ["Collection", "Model", "Occurrence", "Predicate", "Registration", "ResolvedSet", "build_model",
+           "choose_files"]

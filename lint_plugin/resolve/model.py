@@ -6,6 +6,7 @@ returns holds no reference to the index, so every rule is a pure function of a `
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import AbstractSet, Dict, FrozenSet, List, Sequence, Tuple
@@ -13,10 +14,11 @@ from typing import AbstractSet, Dict, FrozenSet, List, Sequence, Tuple
 from ..config import Config, ConfigError, matches_pattern
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..project.index import ProjectIndex
+from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .lineage import names_lineage
 from .references import Resolver
-from .values import Collection, Occurrence, Predicate
+from .values import Collection, Occurrence, Predicate, Registration
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class Model:
     collections: Tuple[Collection, ...]  # guarded or named by a contract
     families: Tuple[Predicate, ...]  # lineage and configured families, type families included
     predicates: Dict[str, Predicate]  # every resolved predicate, by name
-    registered: Dict[str, Occurrence]
+    registered: Dict[str, Occurrence]  # each registered name, where it is first registered
     named: Dict[str, Collection]  # collections the configuration names, by the name it uses
     registries: Tuple[Collection, ...]  # `path.py::NAME` registries, resolved
     covers: Tuple[Tuple[Collection, Predicate], ...]  # (collection, family) pairs of [[cover]]
@@ -36,15 +38,33 @@ class Model:
     # registries outside the project that the project registers into (a vLLM plugin's
     # `ModelRegistry`): the universe is not all here, so a name missing from it proves nothing
     external_registries: Tuple[str, ...] = ()
+    registrations: Tuple[Registration, ...] = ()  # every registration, the project's then its dependencies'
+    universe_packages: Tuple[str, ...] = ()  # dependencies read by `universe-from`
+    # names the code itself calls multimodal: members of lists and registries named so
+    # (`multimodal_model_archs`, `_MULTIMODAL_MODELS`, `check_vl_llm`)
+    multimodal: FrozenSet[str] = frozenset()
+    # model classes defined in a module that registers its classes by statement or decorator, and
+    # left out of that registration: a registration forgotten or removed, never an alias
+    unregistered_classes: FrozenSet[str] = frozenset()
 
 
-def build_model(index: ProjectIndex) -> Model:
-    """Resolve registrations, predicates, families and collections across modules."""
+_NO_UNIVERSE = Universe((), ())
+
+
+def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE) -> Model:
+    """Resolve registrations, predicates, families and collections across modules.
+
+    `universe` holds what dependencies named by `universe-from` register.
+    """
     config = index.config
     resolver = Resolver(index)
     registries = tuple(_named_collection(index, resolver, r, f"{Path(config.source).name}: tool.archsync.registries")
                        for r in config.qualified_registries)
-    registered, places = _registered(index, registries)
+    registrations = _registrations(index, registries, universe)
+    registered: Dict[str, Occurrence] = {}
+    for registration in registrations:
+        registered.setdefault(registration.name, registration.where)
+    places = frozenset(r.where for r in registrations)
     predicates = _predicates(index, resolver, frozenset(registered))
     typed = _type_families(index, registered)
     predicates.update({p.subject: p for p in typed if p.subject not in predicates})
@@ -64,28 +84,33 @@ def build_model(index: ProjectIndex) -> Model:
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
     return Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
-                 _unanalysed(index), _external_registries(index))
+                 _unanalysed(index), _external_registries(index, universe), registrations, universe.packages,
+                 _multimodal(index, resolver, registrations), _unregistered_classes(index, registered))
 
 
-def _registered(index: ProjectIndex, registries: Sequence[Collection]
-                ) -> Tuple[Dict[str, Occurrence], FrozenSet[Occurrence]]:
-    """Registered names (first registration of each), and every place a name is registered.
+def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe
+                   ) -> Tuple[Registration, ...]:
+    """Every registration, in the order that decides where a name counts as registered.
 
-    Registrations by statement, shape or decorator come first, then qualified registry collections.
+    Registrations by statement, shape or decorator come first, then qualified registry
+    collections, then a dependency's (`universe-from`). `registries = ["!GLOB"]` drops the
+    registrations found in registries whose name (or `path::name`) matches.
     """
-    registered: Dict[str, Occurrence] = {}
-    places = set()
+    dropped = [r[1:] for r in index.config.registries if r.startswith("!")]
+    found: List[Registration] = []
     for facts in _in_path_order(index):
-        for registration in facts.registrations:
-            for m in registration.names:
-                occurrence = Occurrence(m.name, facts.path, m.line, m.column)
-                registered.setdefault(m.name, occurrence)
-                places.add(occurrence)
+        found += _of(facts, dropped)
     for registry in registries:
-        for occurrence in registry.members.members:
-            registered.setdefault(occurrence.name, occurrence)
-            places.add(occurrence)
-    return registered, frozenset(places)
+        found += [Registration(o, registry.subject) for o in registry.members.members]
+    for facts in universe.facts:
+        found += _of(facts, dropped)
+    return tuple(found)
+
+
+def _of(facts: FileFacts, dropped: Sequence[str]) -> List[Registration]:
+    return [Registration(Occurrence(m.name, facts.path, m.line, m.column), r.registry, r.implementation(i))
+            for r in facts.registrations if not (dropped and matches_pattern(dropped, facts.path, r.registry))
+            for i, m in enumerate(r.names)]
 
 
 def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str]) -> Dict[str, Predicate]:
@@ -187,10 +212,41 @@ def _named_collection(index: ProjectIndex, resolver: Resolver, name: str, where:
     return resolver.collection(*matches[0])
 
 
-def _external_registries(index: ProjectIndex) -> Tuple[str, ...]:
-    """`module:name` of registries outside the project that registrations call into."""
-    found = {r.into for facts in index.facts for r in facts.registrations
-             if r.into and index.module(r.into.partition(":")[0]) is None}
+_MULTIMODAL_WORDS = frozenset({"multimodal", "mm", "vl", "vlm", "vision", "visual", "image", "video", "omni"})
+
+
+def _says_multimodal(name: str) -> bool:
+    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
+    return bool(_MULTIMODAL_WORDS.intersection(words))
+
+
+def _multimodal(index: ProjectIndex, resolver: Resolver, registrations: Sequence[Registration]) -> FrozenSet[str]:
+    """Members of every collection or registry whose own name (or enclosing function's) says multimodal."""
+    names = {r.name for r in registrations if _says_multimodal(r.registry)}
+    for facts in index.facts:
+        for fact in facts.collections:
+            if _says_multimodal(fact.name):
+                names |= resolver.collection(facts, fact).members.names
+    return frozenset(names)
+
+
+_MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
+
+
+def _unregistered_classes(index: ProjectIndex, registered: Dict[str, Occurrence]) -> FrozenSet[str]:
+    by_module = dict(index.signals())
+    names = set()
+    for facts in index.facts:
+        statement = [r for r in facts.registrations if r.registry in index.config.registries or r.registry[:1] == "@"]
+        if statement and facts.module in by_module:
+            names |= {c for c in by_module[facts.module].classes if _MODEL_CLASS.fullmatch(c)}
+    return frozenset(n for n in names if n not in registered)
+
+
+def _external_registries(index: ProjectIndex, universe: Universe) -> Tuple[str, ...]:
+    """Modules outside the project whose registries the project registers into (and no `universe-from` reads)."""
+    found = {module for facts in index.facts for module in facts.registers_into
+             if index.module(module) is None and module.partition(".")[0] not in universe.packages}
     return tuple(sorted(found))
 
 
@@ -203,7 +259,8 @@ def _is_registry(facts: FileFacts, fact: CollectionFact, registries: AbstractSet
     if (facts.module, fact.name) in registries:
         return True
     refs = [p for p in fact.parts if isinstance(p, Ref)]
-    others = [p for p in fact.parts if not isinstance(p, (Ref, Unknown)) and not (isinstance(p, Literal) and not p.members)]
+    others = [p for p in fact.parts
+              if not isinstance(p, (Ref, Unknown)) and not (isinstance(p, Literal) and not p.members)]
     return bool(refs) and not others and all((r.module, r.name) in registries for r in refs)
 
 

@@ -21,6 +21,19 @@ class Occurrence:
 
 
 @dataclass(frozen=True)
+class Registration:
+    """One place that registers a name: which registry, and the class it runs when written."""
+
+    where: Occurrence
+    registry: str  # `EntryClass`, a registry dict's name, `register_model()`, `@register_auto_model`
+    implementation: str = ""  # `module:Class` or `Class`; "" when not written
+
+    @property
+    def name(self) -> str:
+        return self.where.name
+
+
+@dataclass(frozen=True)
 class ResolvedSet:
     """The names a collection or test holds, and what could not be followed."""
 

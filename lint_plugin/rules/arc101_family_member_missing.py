@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Dict, List, Sequence, Tuple
+from typing import AbstractSet, Dict, List, Sequence, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
@@ -12,7 +12,11 @@ from .rule import Example, Rule
 
 _MODELS = ("models/qwen3_5.py", "class Qwen3_5ForConditionalGeneration: pass\n"
                                 "class Qwen3_5ForCausalLM: pass\n"
-                                "EntryClass = [Qwen3_5ForConditionalGeneration, Qwen3_5ForCausalLM]\n")
+                                "class Qwen3NextForCausalLM: pass\n"
+                                "class Qwen2VLForConditionalGeneration: pass\n"
+                                "EntryClass = [Qwen3_5ForConditionalGeneration, Qwen3_5ForCausalLM, "
+                                "Qwen3NextForCausalLM,\n"
+                                "              Qwen2VLForConditionalGeneration]\n")
 _PREDICATE = ("configs/model_config.py", "def is_qwen3_5(config):\n"
                                          "    return config.architectures[0] in (\"Qwen3_5ForConditionalGeneration\", "
                                          "\"Qwen3_5ForCausalLM\")\n")
@@ -25,19 +29,21 @@ def check(model: Model) -> List[Diagnostic]:
     family) needs all of the family without that. Delegating families whose parts already
     name the missing name are left out of the evidence.
     """
-    return family_member_missing(model.collections, model.overlapping, model.covers, model.config.siblings)
+    return family_member_missing(model.collections, model.overlapping, model.covers, model.config.siblings,
+                                 model.multimodal)
 
 
 def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],
                           covers: Sequence[Tuple[Collection, Predicate]] = (),
-                          siblings: Sequence[Tuple[str, str]] = ()) -> List[Diagnostic]:
+                          siblings: Sequence[Tuple[str, str]] = (),
+                          multimodal: AbstractSet[str] = frozenset()) -> List[Diagnostic]:
     found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
     pairs = [(c, f) for c in collections for f in families
              if c.members.names & f.names and (c.declared or len(c.members.names) > 1)]
     for collection, family in pairs:
         held = collection.members.names
         for name in family.names - held:
-            if accepts(held, name, family.names):
+            if accepts(held, name, family.names, multimodal):
                 found[(collection, name)].append(family)
     for collection, family in covers:  # a declared cover wants the whole family, kinds and all
         for name in family.names - collection.members.names:
@@ -85,17 +91,24 @@ RULE = Rule(
                "    members = [\"Qwen3_5ForCausalLM\"]\n"
                "    reason = \"why this difference is intended\"",
     examples=(
-        Example("a whitelist that holds the multimodal Qwen3.5 but not its text-only twin", (
+        Example("a whitelist of hybrid models that holds the multimodal Qwen3.5 but not its text-only twin", (
             _MODELS, _PREDICATE,
             ("arg_groups/overrides.py",
-             "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\"Qwen3_5ForConditionalGeneration\"})\n"),
+             "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\"Qwen3NextForCausalLM\", "
+             "\"Qwen3_5ForConditionalGeneration\"})\n"),
         ), ("arg_groups/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
             "(configs/model_config.py:1) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",)),
         Example("a whitelist that holds the whole family", (
             _MODELS, _PREDICATE,
             ("arg_groups/overrides.py", "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\n"
+                                        "    \"Qwen3NextForCausalLM\",\n"
                                         "    \"Qwen3_5ForConditionalGeneration\",\n"
                                         "    \"Qwen3_5ForCausalLM\",\n})\n"),
+        )),
+        Example("a multimodal list is not told to hold text-only twins (the kind guard)", (
+            _MODELS, _PREDICATE,
+            ("managers/mm_utils.py", "_IMAGE_ARCHS = [\"Qwen3_5ForConditionalGeneration\", "
+                                     "\"Qwen2VLForConditionalGeneration\"]\n"),
         )),
     ),
     check=check,

@@ -27,13 +27,13 @@ def check(model: Model) -> List[Diagnostic]:
                         add_to(c, sibling, siblings))
              for c in model.collections if c.declared or len(c.members.names) > 1
              for name, sibling in sorted(missing_siblings(c.members.names, registered, siblings))
-             if accepts(c.members.names, sibling)]
+             if accepts(c.members.names, sibling, multimodal=model.multimodal)]
     for f in model.overlapping:
         own = frozenset(o.name for o in f.own)
         lineage = own if names_lineage(f.subject, own) else frozenset()  # a lineage predicate holds its lineage
         found += [diagnostic(f.subject, f.label, f.path, f.line, f.column, name, sibling, registered[sibling])
                   for name, sibling in sorted(missing_siblings(own, registered, siblings))
-                  if accepts(own, sibling, lineage)]
+                  if accepts(own, sibling, lineage, model.multimodal)]
     return found
 
 

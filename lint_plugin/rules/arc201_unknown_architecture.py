@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import difflib
-from typing import List, Mapping, Optional, Sequence, Set
+import re
+from typing import AbstractSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Model, Occurrence
@@ -20,47 +21,78 @@ def check(model: Model) -> List[Diagnostic]:
     for collection in model.collections:
         members = [o for o in collection.members.members if collection.declared or name_ok.fullmatch(o.name)]
         found += unknown_names(collection.subject, collection.label, members, model.registered,
-                               typos_only=not collection.declared)
+                               typos_only=not collection.declared,
+                               classes=model.unregistered_classes)
     for family in model.overlapping:
-        found += unknown_names(family.subject, family.label, family.own, model.registered)
+        found += unknown_names(family.subject, family.label, family.own, model.registered,
+                               classes=model.unregistered_classes)
     return found
 
 
 def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], registered: Mapping[str, Occurrence],
-                  typos_only: bool = False) -> List[Diagnostic]:
+                  typos_only: bool = False, classes: AbstractSet[str] = frozenset()) -> List[Diagnostic]:
     """Each name nothing registers, once; none while nothing is registered.
 
-    A name whose closest registered name is held beside it is a checkpoint alias or a variant
-    spelt on purpose (`LongcatFlashNgramForCausalLM` beside `LongcatFlashForCausalLM`): not
-    reported. With `typos_only` (subjects found by shape, not declared), only names with a close
-    registered match that the subject lacks are reported: what is left is most likely a typo.
+    A model class the project defines and no longer registers is always reported (a registration
+    forgotten or removed), and so is a name close to a registered one the subject lacks, with a
+    did-you-mean: a typo. Otherwise, not reported: a name of the same lineage as a registered name
+    held beside it (a checkpoint alias or a variant spelt on purpose: `LongcatFlashNgramForCausalLM`
+    beside `LongcatFlashForCausalLM`), and a registered stem with another registered task suffix (an
+    adapter's name: `Qwen3ForSequenceClassification` from `Qwen3ForCausalLM`). With `typos_only`
+    (subjects found by shape, not declared), only the first two are reported.
     """
     if not registered:
         return []
     held = {o.name for o in occurrences}
-    known = list(registered)
+    held_lineages = {_lineage(n) for n in held if n in registered}
+    unheld = [n for n in registered if n not in held]
+    stems = {_split(n)[0] for n in registered}
+    tasks = {_split(n)[1] for n in registered} - {""}
     diagnostics = []
     seen: Set[str] = set()
     for occurrence in occurrences:
         if occurrence.name in registered or occurrence.name in seen:
             continue
         seen.add(occurrence.name)
-        near = difflib.get_close_matches(occurrence.name, known, n=3, cutoff=_ALIAS)
-        if any(n in held for n in near):
+        close = [n for n in difflib.get_close_matches(occurrence.name, unheld, n=3, cutoff=0.88)
+                 if _typo_of(occurrence.name, n)][:1]
+        defined = occurrence.name in classes
+        stem, task = _split(occurrence.name)
+        derived = stem in stems and task in tasks  # `Qwen3ForSequenceClassification` from `Qwen3ForCausalLM`
+        if not close and not defined and (typos_only or derived or _lineage(occurrence.name) in held_lineages):
             continue
-        close = [n for n in near if difflib.SequenceMatcher(None, occurrence.name, n).ratio() >= _TYPO]
-        if typos_only and not close:
-            continue
-        diagnostics.append(diagnostic(subject, label, occurrence, close[0] if close else None))
+        diagnostics.append(diagnostic(subject, label, occurrence, close[0] if close else None, defined))
     return diagnostics
 
 
-_ALIAS = 0.75  # as close as a checkpoint alias is to the name it stands for
-_TYPO = 0.88  # as close as a typo is
+_TASK = re.compile(r"For[A-Z]\w*$|Model$")
 
 
-def diagnostic(subject: str, label: str, occurrence: Occurrence, close: Optional[str]) -> Diagnostic:
-    hint = f"; did you mean '{close}'?" if close else ""
+def _split(name: str) -> Tuple[str, str]:
+    """(stem, task suffix): `Qwen3` and `ForCausalLM`; a name without a task suffix is all stem."""
+    match = _TASK.search(name)
+    return (name[:match.start()], match.group(0)) if match and match.start() > 0 else (name, "")
+
+
+def _typo_of(name: str, registered: str) -> bool:
+    """Close as a whole and in its stem: a shared long suffix (`ForSequenceClassification`) is no typo."""
+    stem, other = _split(name)[0], _split(registered)[0]
+    return stem == other or difflib.SequenceMatcher(None, stem, other).ratio() >= 0.8
+
+
+_LINEAGE = re.compile(r"[A-Z]+[a-z]*\d*|[a-z]+\d*")
+
+
+def _lineage(name: str) -> str:
+    """The first word of a name: `Longcat` of `LongcatFlashForCausalLM`, `Qwen3` of `Qwen3NextForCausalLM`."""
+    match = _LINEAGE.match(name)
+    return match.group(0) if match else name
+
+
+def diagnostic(subject: str, label: str, occurrence: Occurrence, close: Optional[str],
+               defined: bool = False) -> Diagnostic:
+    hint = " (its class is defined beside a registration that leaves it out)" if defined else ""
+    hint += f"; did you mean '{close}'?" if close else ""
     return Diagnostic(occurrence.path, occurrence.line, occurrence.column, RULE.code,
                       f"'{occurrence.name}' in {label} is not a registered architecture{hint}",
                       subject=subject, member=occurrence.name)

@@ -5,10 +5,11 @@ from ..config import Exemption
 from ..diagnostics import Diagnostic
 from .rule import Example, Rule
 
-_CONFIG = ("[tool.archsync]\n\n[[tool.archsync.exempt]]\nsubject = \"_MM_ARCHS\"\n"
-           "members = [\"Gemma3ForCausalLM\"]\nreason = \"multimodal-only list\"\n")
+_CONFIG = ("[tool.archsync]\n\n[[tool.archsync.exempt]]\nsubject = \"_CUDA_GRAPH_ARCHS\"\n"
+           "members = [\"Gemma3ForCausalLM\"]\nreason = \"a text-only twin not captured yet\"\n")
 _MODELS = ("models.py", "class Gemma3ForConditionalGeneration: pass\nclass Gemma3ForCausalLM: pass\n"
-                        "EntryClass = [Gemma3ForConditionalGeneration, Gemma3ForCausalLM]\n")
+                        "class Gemma2ForCausalLM: pass\n"
+                        "EntryClass = [Gemma3ForConditionalGeneration, Gemma3ForCausalLM, Gemma2ForCausalLM]\n")
 
 
 def diagnostic(exemption: Exemption, member: str, config_path: str) -> Diagnostic:
@@ -31,12 +32,12 @@ RULE = Rule(
     examples=(
         Example("an exemption written for a difference that was fixed since", (
             ("pyproject.toml", _CONFIG), _MODELS,
-            ("mm.py", "_MM_ARCHS = [\"Gemma3ForConditionalGeneration\", \"Gemma3ForCausalLM\"]\n"),
-        ), ("pyproject.toml:3:1: ARC202 exemption for 'Gemma3ForCausalLM' in _MM_ARCHS no longer suppresses "
+            ("graphs.py", "_CUDA_GRAPH_ARCHS = [\"Gemma3ForConditionalGeneration\", \"Gemma3ForCausalLM\"]\n"),
+        ), ("pyproject.toml:3:1: ARC202 exemption for 'Gemma3ForCausalLM' in _CUDA_GRAPH_ARCHS no longer suppresses "
             "anything (pyproject.toml: tool.archsync.exempt[0]); remove it",)),
         Example("an exemption still in use", (
             ("pyproject.toml", _CONFIG), _MODELS,
-            ("mm.py", "_MM_ARCHS = [\"Gemma3ForConditionalGeneration\"]\n"),
+            ("graphs.py", "_CUDA_GRAPH_ARCHS = [\"Gemma3ForConditionalGeneration\", \"Gemma2ForCausalLM\"]\n"),
         )),
     ),
 )

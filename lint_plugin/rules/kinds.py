@@ -1,11 +1,17 @@
 """Kinds of architecture names, and the kind guard: a list is never told to hold a kind it does not hold.
 
+A name's kind comes from its spelling (`...NextN` is a draft, `...ForSequenceClassification` a
+classification adapter, `...VLForConditionalGeneration` multimodal) and from what the project
+says: every member of a list or registry whose name says multimodal (`multimodal_model_archs`,
+`_MULTIMODAL_MODELS`, a list inside `check_vl_llm()`) is multimodal, however it is spelt.
+
 A multimodal allow-list is not told to hold text-only twins, a list of served architectures is
 not told to hold draft (speculative) variants, a list of generative models is not told to hold
 classification adapters. What a list holds says what it is for: a name of kind K is demanded
 from a subject only when K is a real share of it (at least a fifth of its names, and one at
-least), or when every name of the subject belongs to the family that implies the missing name
-(a list about one lineage holds that whole lineage, whatever its kinds). Draft variants are
+least), or when every name of the subject belongs to the family that implies the missing name (a
+list about one lineage holds that whole lineage, whatever its kinds; subjects found by shape that
+test a single name take no part in these rules at all). Draft variants are
 only ever demanded from a subject that holds a draft variant.
 """
 from __future__ import annotations
@@ -20,28 +26,33 @@ _DRAFT = re.compile(r"(?:NextN|MTP|DSpark|DFlash|Eagle\d*|Medusa|Draft|Assistant
                     r"For(?:CausalLM)?(?:NextN|MTP|Eagle\d*)")
 _CLASSIFICATION = re.compile(r"(?:For(?:Sequence|Token|Audio|Image|Video)Classification|ForRewardModel(?:ing)?|"
                              r"RewardModel|ClassificationModel|ForTextEncoding|ForEmbedding|EmbeddingModel|ForScore)$")
-_MULTIMODAL = re.compile(r"ForConditionalGeneration$|VL|Vision|Visual|Llava|LLaVA|OCR|Omni|MM(?![a-z])|ASR|Audio|"
-                         r"Speech|Image|Video|CLIP|Siglip|Whisper")
+# Judged on the stem (`Phi4MM` of `Phi4MMForCausalLM`), so a suffix typo (`...ForCausalLMM`) says nothing.
+_MULTIMODAL = re.compile(r"VL|Vision|Visual|Llava|LLaVA|OCR|Omni|MM(?![a-z])|ASR|Audio|Speech|Image|Video|CLIP|Siglip|"
+                         r"Whisper")
+_TASK = re.compile(r"For[A-Z]")
 
 _SHARE = 0.2
 
 
-def kind(name: str) -> str:
-    """The kind a name's spelling says: draft, classification, multimodal, else text."""
+def kind(name: str, multimodal: AbstractSet[str] = frozenset()) -> str:
+    """The kind of a name: its spelling, or the project's own word (`multimodal`: names it lists as such)."""
     if _DRAFT.search(name):
         return DRAFT
     if _CLASSIFICATION.search(name):
         return CLASSIFICATION
-    if _MULTIMODAL.search(name):
+    task = _TASK.search(name)
+    stem = name[:task.start()] if task and task.start() > 0 else name
+    if name in multimodal or name.endswith("ForConditionalGeneration") or _MULTIMODAL.search(stem):
         return MULTIMODAL
     return TEXT
 
 
-def accepts(held: Iterable[str], name: str, family: AbstractSet[str] = frozenset()) -> bool:
+def accepts(held: Iterable[str], name: str, family: AbstractSet[str] = frozenset(),
+            multimodal: AbstractSet[str] = frozenset()) -> bool:
     """May a subject holding `held` be told to hold `name` (implied by `family`, if any)?"""
     held = list(held)
-    wanted = kind(name)
-    counts = Counter(kind(n) for n in held)
+    wanted = kind(name, multimodal)
+    counts = Counter(kind(n, multimodal) for n in held)
     if wanted == DRAFT:
         return counts[DRAFT] > 0
     if family and held and all(n in family for n in held):

@@ -1,0 +1,113 @@
+"""`archsync inventory`: what archsync saw in the project, and what to set when it saw nothing.
+
+Registered names with where they come from, the registries found (and their shapes), the
+subjects the rules check, the families, and the registries outside the project that the
+project registers into. Text for a person, JSON for a script.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from typing import Any, Dict, List
+
+from ..config import Config
+from ..resolve import Model, Registration
+from ..resolve.lineage import names_lineage
+
+
+def _shape(registration: Registration, config: Config) -> str:
+    label = registration.registry
+    if label.endswith("()"):
+        return "call"
+    if label.startswith("@"):
+        return "decorator"
+    if label in config.registries:
+        return "statement"
+    return "dict"
+
+
+def inventory(model: Model) -> Dict[str, Any]:
+    """The document `--format json` prints (`version` 1)."""
+    config = model.config
+    registries: Dict[tuple, List[Registration]] = defaultdict(list)
+    for registration in model.registrations:
+        registries[(registration.where.path, registration.registry)].append(registration)
+    lineage = {f.key for f in model.overlapping if names_lineage(f.subject, f.names)}
+    first: Dict[Any, Registration] = {}
+    for registration in model.registrations:
+        first.setdefault(registration.where, registration)
+    return {
+        "version": 1,
+        "registered": [
+            {"name": name, "path": where.path, "line": where.line, "registry": first[where].registry,
+             "implementation": first[where].implementation}
+            for name, where in sorted(model.registered.items())
+        ],
+        "registries": [
+            {"path": path, "name": name, "shape": _shape(found[0], config), "names": len(found)}
+            for (path, name), found in sorted(registries.items())
+        ],
+        "external_registries": list(model.external_registries),
+        "universe_from": list(model.universe_packages),
+        "subjects": [
+            {"name": c.subject, "path": c.path, "line": c.line, "scope": c.scope, "declared": c.declared,
+             "names": len(c.members.names), "partly_analysed": bool(c.members.unknown)}
+            for c in sorted(model.collections, key=lambda c: (c.path, c.line, c.subject))
+        ],
+        "families": [
+            {"name": f.subject, "path": f.path, "line": f.line, "names": sorted(f.names),
+             "kind": "lineage" if f.key in lineage else "type" if not f.own and not f.delegates else "configured"}
+            for f in sorted(model.families, key=lambda f: (f.path, f.line))
+        ],
+        "hints": hints(model),
+    }
+
+
+def hints(model: Model) -> List[str]:
+    """What to set when archsync sees too little to check anything."""
+    found: List[str] = []
+    if not model.registered:
+        found.append("nothing is registered: no `EntryClass`, registry dict, registration call or registering "
+                     "decorator was found; name the registry with `registries = [\"NAME\"]` (or "
+                     "`\"path/to/module.py::NAME\"`, `\"@decorator\"`), so unknown names and families can be checked")
+    if model.external_registries and not model.universe_packages:
+        packages = ", ".join(dict.fromkeys(f'"{m.partition(".")[0]}"' for m in model.external_registries))
+        found.append(f"the project registers into {', '.join(model.external_registries)}, outside it: names it "
+                     f"serves are registered there, so ARC201 is off; `universe-from = [{packages}]` reads them "
+                     f"(never imported)")
+    if not model.collections:
+        found.append("no subject found: no `*_ARCHS` collection and no list, test or decorator holding a registered "
+                     "name; name the collections to check with `guard = [\"GLOB\"]`")
+    return found
+
+
+def render_text(model: Model) -> str:
+    document = inventory(model)
+    lines = [f"Registered architectures: {len(document['registered'])}"]
+    for entry in document["registries"]:
+        lines.append(f"  {entry['path']}: {entry['name']} ({entry['shape']}, {entry['names']} "
+                     f"name{'s' if entry['names'] != 1 else ''})")
+    for module in document["external_registries"]:
+        lines.append(f"  registers into {module} (outside the project)")
+    for package in document["universe_from"]:
+        lines.append(f"  read from the installed {package} (universe-from)")
+    subjects = document["subjects"]
+    scopes = Counter(s["scope"] for s in subjects)
+    declared = sum(1 for s in subjects if s["declared"])
+    lines.append(f"Subjects: {len(subjects)} ({declared} declared; by shape: "
+                 + ", ".join(f"{n} {scope}" for scope, n in sorted(scopes.items())) + ")")
+    for subject in subjects:
+        mark = "" if subject["declared"] else " (by shape)"
+        lines.append(f"  {subject['path']}:{subject['line']}: {subject['name']} [{subject['scope']}, "
+                     f"{subject['names']} names]{mark}")
+    lines.append(f"Families: {len(document['families'])}")
+    for family in document["families"]:
+        lines.append(f"  {family['path']}:{family['line']}: {family['name']}() [{family['kind']}, "
+                     f"{len(family['names'])} names]")
+    for hint in document["hints"]:
+        lines.append(f"hint: {hint}")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(model: Model) -> str:
+    return json.dumps(inventory(model), indent=2) + "\n"

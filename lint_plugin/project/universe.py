@@ -1,0 +1,74 @@
+"""Architectures registered by an installed dependency, read statically: a plugin's universe.
+
+A vLLM plugin (vllm-gaudi, tpu-inference, vllm-ascend) serves vLLM's models; their names are
+registered in vLLM, not in the plugin. `universe-from = ["vllm"]` reads vLLM's registrations
+from its files, wherever it is installed, without importing it: the package directory is looked
+up on this interpreter's `sys.path`, in the project's own virtual environment (`.venv/`, `venv/`,
+`$VIRTUAL_ENV`), or taken as a path relative to the project root.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import sys
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+from ..config import Config
+from ..extract import extract_file
+from ..extract.facts import FileFacts
+from .discovery import discover_under
+from .files import Unreadable, read_file
+from .prefilter import Prefilter
+
+
+@dataclass(frozen=True)
+class Universe:
+    """Registrations read from dependencies, and what could not be found."""
+
+    facts: Tuple[FileFacts, ...]  # registrations only; paths are `<package>/...`
+    packages: Tuple[str, ...]  # the top-level modules they cover (`vllm`)
+    warnings: Tuple[str, ...] = ()
+
+
+def read_universe(config: Config) -> Universe:
+    facts: List[FileFacts] = []
+    packages: List[str] = []
+    warnings: List[str] = []
+    prefilter = Prefilter(config)
+    for entry in config.universe_from:
+        directory = locate_package(config, entry)
+        if directory is None:
+            warnings.append(f"universe-from: package {entry!r} not found on this interpreter's path or in the "
+                            f"project's virtual environment; names it registers count as unknown")
+            continue
+        package = os.path.basename(os.path.normpath(directory))
+        packages.append(package)
+        for source in discover_under(directory, package):
+            data = read_file(source.path)
+            if isinstance(data, Unreadable) or not prefilter.signals(data).registers:
+                continue
+            found = extract_file(data, source.rel, source.module, config.registries, source.is_package,
+                                 config.name_pattern)
+            if found.registrations:
+                facts.append(FileFacts(found.path, found.module, registrations=found.registrations))
+    return Universe(tuple(facts), tuple(packages), tuple(warnings))
+
+
+def locate_package(config: Config, entry: str) -> Optional[str]:
+    """The directory of an installed package (never imported), or of a path the entry names."""
+    if "/" in entry or entry.startswith("."):
+        path = os.path.normpath(os.path.join(str(config.root), entry))
+        return path if os.path.isdir(path) else None
+    for base in _search_path(str(config.root)):
+        candidate = os.path.join(base, entry)
+        if os.path.isfile(os.path.join(candidate, "__init__.py")):
+            return candidate
+    return None
+
+
+def _search_path(root: str) -> Sequence[str]:
+    environments = [os.path.join(root, ".venv"), os.path.join(root, "venv"), os.environ.get("VIRTUAL_ENV", "")]
+    found = [p for env in environments if env for p in sorted(glob.glob(os.path.join(env, "lib", "python*",
+                                                                                     "site-packages")))]
+    return [p for p in found + list(sys.path) if p and os.path.isdir(p)]
