@@ -3,7 +3,8 @@
 `expected.txt` lists the diagnostic lines in output order; lines starting with `#` say why a
 line is there (or why something is absent) and are not compared. The same case runs through
 `flake8 --select=ARC`, which must print the same lines except those of pyproject.toml
-(ARC202), which only the CLI reports. Adding a case is adding a folder.
+(ARC202), which only the CLI reports, and through `archsync check --no-prefilter`, which parses
+every file: the prefilter must never change a result. Adding a case is adding a folder.
 """
 from __future__ import annotations
 
@@ -29,6 +30,14 @@ def test_archsync_check_prints_the_expected_lines(case):
     result = archsync("check", "--no-cache", cwd=root)
     assert result.lines == expected, result
     assert result.returncode == (EXIT_FINDINGS if expected else EXIT_CLEAN), result
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_prefilter_never_changes_a_result(case):
+    """The byte prefilter only decides what is parsed: parsing every file gives the same lines."""
+    root = FIXTURES / case
+    result = archsync("check", "--no-cache", "--no-prefilter", cwd=root)
+    assert result.lines == expected_lines(root), result
 
 
 @pytest.mark.parametrize("case", CASES)

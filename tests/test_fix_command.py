@@ -123,3 +123,23 @@ def test_nothing_outside_the_project_root_is_written(tree, tmp_path):
     assert outcome.problems == ("../outside.py: outside the project root; not written",)
     assert command.write(root, outcome) == []
     assert outside.read_text() == 'X_ARCHS = ["A"]\n'
+
+
+def test_configuration_naming_an_inline_test_survives_a_fix_above_it(tree):
+    """Inline subjects are named `function#n`, never by line: a fix that adds lines above one keeps the
+    configuration that names it valid (with `function@line` names, `fix --diff` ended in a traceback)."""
+    root = tree("sglang_qwen3_5/bug")
+    write(root / "sglang/srt/arg_groups/dispatch.py",
+          '_DISPATCH_ARCHS = frozenset({\n    "Qwen3NextForCausalLM",\n    "Qwen3_5ForConditionalGeneration",\n})\n\n\n'
+          'def pick(arch):\n    if arch in ["Qwen3NextForCausalLM", "Qwen3_5ForConditionalGeneration"]:\n'
+          '        return "hybrid"\n    return "dense"\n')
+    with (root / "pyproject.toml").open("a", encoding="utf-8") as handle:
+        handle.write('\n[tool.archsync]\n\n[[tool.archsync.exempt]]\nsubject = "pick#1"\n'
+                     'members = ["Qwen3_5*ForCausalLM", "Qwen3_5MoeForConditionalGeneration"]\n'
+                     'reason = "the dense path handles text-only Qwen3.5"\n')
+    diff = archsync("fix", "--diff", "--select", "ARC101", cwd=root)
+    assert diff.returncode == EXIT_FINDINGS, diff
+    assert diff.err_lines == ["archsync: would fix 7 problems in 2 files; 0 remaining"]
+    fixed = archsync("fix", "--select", "ARC101", cwd=root)
+    assert fixed.err_lines == ["archsync: fixed 7 problems in 2 files; 0 remaining"], fixed
+    assert archsync("check", cwd=root).returncode == EXIT_CLEAN

@@ -21,6 +21,7 @@ longer run. Failing examples are printed by hypothesis; no example database is w
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 import types
@@ -251,6 +252,7 @@ CONFIGS = st.fixed_dictionaries({
     "registries": st.sampled_from([("EntryClass",), ("EntryClass", "@register"), ("Nothing",)]),
     "name_pattern": st.sampled_from([NAME_PATTERN, ".*", "[A-Z].*"]),
     "siblings": st.sampled_from([(("ForConditionalGeneration", "ForCausalLM"),), ()]),
+    "guard_set": st.booleans(),  # False: `guard` adds to the subjects found by shape
 })
 
 
@@ -272,7 +274,25 @@ def _diagnostics(report) -> List[Tuple]:
              min_size=1, max_size=3),
     CONFIGS,
 )
+# Found by this test: a guard with no literal piece (`*`) gave the prefilter nothing to look for, and a
+# file that does not parse registered its `EntryClass` in the first pass only.
+@example(modules=[b"X_ARCHS = [x for x in 'Qwen3_5ForCausalLM' if x]\n",
+                  b"(X_ARCHS = 'Qwen3_5ForCausalLM'\nEntryClass = Qwen3_5ForConditionalGeneration\n"],
+         options={"guard": ("*",), "families": (), "registries": ("EntryClass",), "name_pattern": NAME_PATTERN,
+                  "siblings": (), "guard_set": True})
+# ... and a file kept for its registrations alone that does not parse was ARC902 only without the prefilter.
+@example(modules=[b"X_ARCHS = 'Qwen3_5ForCausalLM'\n", b"(__all__ = []\nEntryClass = []\n"],
+         options={"guard": ("*_ARCHS",), "families": (), "registries": ("EntryClass",), "name_pattern": NAME_PATTERN,
+                  "siblings": (), "guard_set": False})
+# ... and a model file registering by decorator and by `EntryClass` registered only the latter in a cold run.
+@example(modules=[b"X_ARCHS = 'Qwen3_5ForCausalLM'\n",
+                  b"@register('Qwen3_5ForConditionalGeneration')\nclass Qwen3_5ForCausalLM:\n    pass\n"
+                  b"EntryClass = 0\n",
+                  b"(OTHER = 'Qwen3_5ForCausalLM'\n"],
+         options={"guard": ("*_ARCHS",), "families": (), "registries": ("EntryClass",), "name_pattern": NAME_PATTERN,
+                  "siblings": (), "guard_set": False})
 def test_engine_survives_generated_projects(modules, options):
+    """Neither the cache nor the prefilter changes an answer."""
     with tempfile.TemporaryDirectory(prefix="archsync-fuzz-") as directory:
         root = Path(directory).resolve()
         _write_tree(root, {f"pkg/m{i}.py": data for i, data in enumerate(modules)})
@@ -280,8 +300,10 @@ def test_engine_survives_generated_projects(modules, options):
         uncached = run_with(config, use_cache=False)
         cold = run_with(config)
         warm = run_with(config)
+        unfiltered = run_with(dataclasses.replace(config, prefilter=False), use_cache=False)
         assert _diagnostics(cold) == _diagnostics(uncached)
         assert _diagnostics(warm) == _diagnostics(uncached)
+        assert _diagnostics(unfiltered) == _diagnostics(uncached)
         assert uncached.warnings == () and cold.warnings == () and warm.warnings == ()
 
 
@@ -346,7 +368,8 @@ def test_engine_survives_reference_graphs(modules):
         config = Config(root=root, guard=("*_ARCHS", "C"))
         uncached = run_with(config, use_cache=False)
         warm = run_with(config), run_with(config)
-        assert _diagnostics(warm[0]) == _diagnostics(uncached) == _diagnostics(warm[1])
+        unfiltered = run_with(dataclasses.replace(config, prefilter=False), use_cache=False)
+        assert _diagnostics(warm[0]) == _diagnostics(uncached) == _diagnostics(warm[1]) == _diagnostics(unfiltered)
 
 
 # -- 4c. oracle: archsync's resolution of a collection equals Python's own value ---------------------

@@ -103,6 +103,17 @@ CASES = {
         ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
          "but missing from X_ARCHS",),
         ("pkg/broken.py",)),
+    # A model file that does not parse still registers what its registration statement says, read
+    # alone, with or without the prefilter: MOE_ARCHS holds a registered name, and nothing is unknown.
+    "syntax-error-in-a-model-file": Case(
+        {"pkg/moe.py": b"class Qwen3_5MoeForCausalLM:\n    def forward(self:\n        pass\n\n\n"
+                       b"EntryClass = [Qwen3_5MoeForCausalLM]\n",
+         "pkg/moe_cache.py": b'MOE_ARCHS = frozenset({"Qwen3_5MoeForCausalLM"})\n'},
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",),
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",),
+        ("pkg/moe.py",)),
     # Nothing in it can be an architecture name: the prefilter never parses it (documented skip).
     "syntax-error-without-names": Case(
         {"pkg/junk.py": b"def broken(:\n    return 1\n"},
@@ -267,7 +278,8 @@ def test_bad_file_next_to_healthy_ones(project, name):
     case = CASES[name]
     _write_case(project, case)
 
-    for args in (("check",), ("check", "--no-cache"), ("check",)):  # cold, uncached, warm
+    # cold, uncached, warm, and with every file parsed
+    for args in (("check",), ("check", "--no-cache"), ("check",), ("check", "--no-cache", "--no-prefilter")):
         result = archsync(*args, cwd=project)
         assert result.lines == list(case.archsync), result
         assert result.returncode == EXIT_FINDINGS, result

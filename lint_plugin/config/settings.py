@@ -93,7 +93,7 @@ class Config:
     @property
     def qualified_registries(self) -> Tuple[str, ...]:
         """Registries named `path.py::NAME`: collections whose names are registered."""
-        return tuple(r for r in self.registries if "::" in r)
+        return tuple(r for r in self.registries if "::" in r and not r.startswith("!"))
 
     @property
     def named_collections(self) -> Tuple[str, ...]:

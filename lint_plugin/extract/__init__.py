@@ -39,7 +39,7 @@ def extract_file(source: bytes, path: str, module: str, registries: Sequence[str
         module=module,
         collections=reader.collection_facts(),
         predicates=tuple(reader.predicates),
-        registrations=tuple(reader.registrations),
+        registrations=reader.registration_facts(),
         imports=tuple((local, target[0], target[1]) for local, target in sorted(ctx.imports.items())),
         constants=tuple(reader.constants),
         star_imports=tuple(ctx.star_imports),
@@ -66,7 +66,7 @@ def extract_registrations(snippets: Sequence[Tuple[int, bytes]], path: str, modu
         for stmt in tree.body:
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 reader._assignment(stmt)
-    return FileFacts(path=path, module=module, registrations=tuple(reader.registrations))
+    return FileFacts(path=path, module=module, registrations=reader.registration_facts())
 
 
 def _quoted_lines(source: bytes, name_pattern: str) -> List[int]:

@@ -29,6 +29,7 @@ from .registrations import (
     class_registrations,
     dict_registrations,
     keyword_registrations,
+    mostly_architectures,
     registers,
     subscript_registration,
 )
@@ -69,6 +70,7 @@ class ModuleReader:
         self.anonymous: List[CollectionFact] = []
         self.predicates: List[PredicateFact] = []
         self.registrations: List[RegistrationFact] = []
+        self.by_shape: List[RegistrationFact] = []  # found by shape: judged as a registry before they count
         self.constants: List[Tuple[str, str, int]] = []
         self.classes: List[ClassFact] = []
         self.type_predicates: List[TypePredicateFact] = []
@@ -291,8 +293,22 @@ class ModuleReader:
 
     def _register(self, registry: str, found: List[Registered]) -> None:
         if found:
-            self.registrations.append(RegistrationFact(registry, tuple(m for m, _ in found),
-                                                       tuple(impl for _, impl in found)))
+            fact = RegistrationFact(registry, tuple(m for m, _ in found), tuple(impl for _, impl in found))
+            self.registrations.append(fact)
+            self.by_shape.append(fact)
+
+    def registration_facts(self) -> Tuple[RegistrationFact, ...]:
+        """The registrations, less those found by shape in a registry of something else.
+
+        Registries found by shape are judged as a whole, per registry name in the file: a table
+        of lazy imports (`{"LLM": ("vllm.entrypoints", "LLM")}`), of kernel tags or of ComfyUI
+        nodes binds names to classes too, but its names are not architecture-shaped.
+        """
+        shaped: Dict[str, List[str]] = {}
+        for fact in self.by_shape:
+            shaped.setdefault(fact.registry, []).extend(m.name for m in fact.names)
+        unlike = {id(f) for f in self.by_shape if not mostly_architectures(shaped[f.registry])}
+        return tuple(r for r in self.registrations if id(r) not in unlike)
 
     def _decorators(self, node: ast.AST, target: str) -> None:
         """`@_register_for("A", "B")`: a collection `@_register_for:target`, or registrations."""

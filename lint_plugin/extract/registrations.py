@@ -26,6 +26,7 @@ _CLASS = re.compile(r"_*[A-Z]\w*")
 _MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 _HELPER_CLASS = re.compile(r"\w*(?:Config|Processor|Tokenizer|Parser|Handler|Loader|Info|Adapter|Hook|Mixin|Strategy|"
                            r"Backend|Spec|Policy|Error|Exception)")
+_ARCHITECTURE = re.compile(r"\w*(?:For[A-Z]\w*|Model|LM)")  # `...ForCausalLM`, `ChatGLMModel`, `QWenLMHeadModel`
 _PATH_CLASS = re.compile(r"[\w.]*[.:]([A-Z]\w*)")
 _REGISTERING = re.compile(r"(?i)regist")
 
@@ -51,6 +52,15 @@ def implementation(ctx: ModuleContext, node: Optional[ast.expr]) -> Optional[str
         if match and not _HELPER_CLASS.fullmatch(match.group(1)):
             return text.replace(":", ".").rsplit(".", 1)[0] + ":" + match.group(1)
     return None
+
+
+def mostly_architectures(names: Sequence[str]) -> bool:
+    """Are at least half of a registry's names spelt like architectures (`...For<Task>`, `...Model`)?
+
+    Real registries hold a few odd names (vLLM's `MiniCPMV`, `Ovis`); registries of other things
+    (`EngineArgs`, `DataTypeTag`, `FeatureExtractor`s) hold almost none.
+    """
+    return 2 * sum(1 for n in names if _ARCHITECTURE.fullmatch(n)) >= len(names)
 
 
 def dict_registrations(ctx: ModuleContext, node: ast.Dict) -> List[Registered]:

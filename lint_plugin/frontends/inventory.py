@@ -94,8 +94,9 @@ def render_text(model: Model) -> str:
     subjects = document["subjects"]
     scopes = Counter(s["scope"] for s in subjects)
     declared = sum(1 for s in subjects if s["declared"])
-    lines.append(f"Subjects: {len(subjects)} ({declared} declared; by shape: "
-                 + ", ".join(f"{n} {scope}" for scope, n in sorted(scopes.items())) + ")")
+    by_scope = "; " + ", ".join(f"{n} {scope}" for scope, n in sorted(scopes.items())) if scopes else ""
+    found = len(subjects) - declared
+    lines.append(f"Subjects: {len(subjects)} ({declared} declared, {found} found by shape{by_scope})")
     for subject in subjects:
         mark = "" if subject["declared"] else " (by shape)"
         lines.append(f"  {subject['path']}:{subject['line']}: {subject['name']} [{subject['scope']}, "

@@ -22,7 +22,7 @@ from .codec import decode_facts, encode_facts
 from .files import write_atomic
 from .prefilter import Signals
 
-SCHEMA = 2  # facts carry collection scopes and registration implementations
+SCHEMA = 3  # facts carry collection scopes and registration implementations; shape registries judged whole
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
 

@@ -9,6 +9,7 @@ references still resolve.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from types import TracebackType
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Tuple, Type, Union
@@ -44,6 +45,9 @@ class ProjectIndex:
         # Modules chosen for their facts, which alone are scanned for them (whatever else the
         # cache holds), so a warm run sees exactly what a cold run sees.
         self._chosen: Dict[str, bool] = {}  # module -> True: all facts, False: registrations only
+        # What the prefilter's policy keeps, the same way: the files that may matter. Under
+        # `--no-prefilter` every file is chosen, and this still says which may matter (ARC902).
+        self._candidates: Dict[str, bool] = {}
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
         self._pool = WorkPool(_JobState(config, self._prefilter))
@@ -89,16 +93,17 @@ class ProjectIndex:
                                                                                 result.digest):
                 self._dirty = True
         for module, record in self._records.items():
-            if record.signals.guarded or not self.config.prefilter:
-                self._chosen[module] = True
+            if record.signals.guarded:
+                self._candidates[module] = True
             elif record.signals.registers:
-                self._chosen.setdefault(module, False)
+                self._candidates.setdefault(module, False)
+        self._chosen = dict(self._candidates) if self.config.prefilter else dict.fromkeys(self._records, True)
         self._parse_missing()
 
     def choose(self, modules: Iterable[str]) -> None:
         """Read the full facts of these modules (in parallel) and let the rules scan them."""
         for module in modules:
-            self._chosen[module] = True
+            self._candidates[module] = self._chosen[module] = True
         self._parse_missing()
 
     def _parse_missing(self) -> None:
@@ -126,19 +131,36 @@ class ProjectIndex:
         for module, record in self._records.items():
             yield module, record.signals
 
-    def is_chosen(self, module: str) -> bool:
-        return self._chosen.get(module, False)
+    def is_candidate(self, module: str) -> bool:
+        """Does the prefilter's policy keep all of this module (whether or not it is in force)?"""
+        return self._candidates.get(module, False)
+
+    def meets_parse_error(self, module: str) -> bool:
+        """Would the policy meet this module's parse error (ARC902)? It parses all of a module it
+        keeps in full, and of one kept for its registrations only what they need."""
+        full = self._candidates.get(module)
+        if full is None:
+            return False
+        if full or self.config.prefilter:
+            return True  # a registrations-only module has an error only if its statements did not do
+        source = self._files[module]
+        data = self.overrides[source.rel] if source.rel in self.overrides else read_file(source.path)
+        return isinstance(data, Unreadable) or _registrations_alone(self._prefilter, self.config, source, data) is None
 
     @property
     def universe(self) -> FrozenSet[str]:
-        """Every name registered by a registry statement or decorator."""
-        return frozenset(m.name for f in self.facts for r in f.registrations for m in r.names)
+        """Every name registered in the files the policy keeps, as the policy sees them."""
+        return frozenset(m.name for module in self._candidates for f in (self.facts_of(module),) if f is not None
+                         for r in f.registrations for m in r.names)
 
     @property
     def facts(self) -> List[FileFacts]:
         """Facts of the chosen files: what the rules scan (registrations only where chosen so)."""
         found = []
-        for module, full in self._chosen.items():
+        for module in self._records:  # in discovery order, whichever pass chose them
+            full = self._chosen.get(module)
+            if full is None:
+                continue
             facts = self.facts_of(module)
             if facts is None:
                 continue
@@ -189,8 +211,7 @@ class ProjectIndex:
             self.unreadable[source.rel] = data.reason
             facts = FileFacts(source.rel, source.module)
         else:
-            facts = extract_file(data, source.rel, source.module, self.config.registries, source.is_package,
-                                 self.config.name_pattern)
+            facts = _complete_facts(self._prefilter, self.config, source, data)
         self._store(source, facts, partial=False)
         return facts
 
@@ -250,14 +271,32 @@ def _parse_worker(job: _ParseJob) -> Union[Tuple[FileFacts, bool], Unreadable]:
 
 def _facts_for(job: _JobState, source: SourceFile, data: bytes, full: bool) -> Tuple[FileFacts, bool]:
     """(facts, partial): all facts, or registrations from their statements alone when safe."""
-    config = job.config
     if not full:
-        snippets = job.prefilter.registration_snippets(data)
-        if snippets is not None:
-            facts = extract_registrations(snippets, source.rel, source.module, config.registries)
-            # aliased class names (`import X as Name`) need the import table: parse it all
-            if facts is not None and not any(b" as " + m.name.encode() in data
-                                             for r in facts.registrations for m in r.names):
-                return facts, True
-    return extract_file(data, source.rel, source.module, config.registries, source.is_package,
-                        config.name_pattern), False
+        alone = _registrations_alone(job.prefilter, job.config, source, data)
+        if alone is not None:
+            return alone, True
+    return _complete_facts(job.prefilter, job.config, source, data), False
+
+
+def _registrations_alone(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes
+                        ) -> Optional[FileFacts]:
+    """Registrations read from their column-0 statements without the rest of the file, or None
+    when that is not safe (indented or unbalanced statements, aliased class names)."""
+    snippets = prefilter.registration_snippets(data)
+    if snippets is None:
+        return None
+    facts = extract_registrations(snippets, source.rel, source.module, config.registries)
+    # aliased class names (`import X as Name`) need the import table: parse it all
+    if facts is None or any(b" as " + m.name.encode() in data for r in facts.registrations for m in r.names):
+        return None
+    return facts
+
+
+def _complete_facts(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes) -> FileFacts:
+    """All facts of a file. One that does not parse still registers what its registration
+    statements say when they parse alone, as the first pass reads them without the rest."""
+    facts = extract_file(data, source.rel, source.module, config.registries, source.is_package, config.name_pattern)
+    if facts.error is None:
+        return facts
+    alone = _registrations_alone(prefilter, config, source, data)
+    return dataclasses.replace(facts, registrations=alone.registrations) if alone is not None else facts

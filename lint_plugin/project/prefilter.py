@@ -45,10 +45,14 @@ class Prefilter:
         self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r and r[:1] != "!"]
         qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
+        # A pattern with no literal piece to look for (`*`, `f#1`) may match any file's names.
+        self.guards_every_file = False
         for pattern in config.guard + config.named_families + config.named_collections + qualified + config.config_maps:
             pieces = [p for p in _NOT_IN_SOURCE.split(pattern.rsplit("::", 1)[-1]) if len(p) >= 3]
             if pieces:
                 self.guard_tokens.append(max(pieces, key=len).encode())
+            else:
+                self.guards_every_file = True
         # One expression per quote character: a literal first byte lets the regex
         # engine skip ahead, about 5x faster than a ["'] class on real trees.
         name = config.name_pattern.encode()
@@ -67,7 +71,7 @@ class Prefilter:
 
     def signals(self, data: bytes) -> Signals:
         return Signals(
-            guarded=any(token in data for token in self.guard_tokens),
+            guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
             registers=any(token in data for token in self.registry_tokens)
             or any(shape.search(data) is not None for shape in self.shapes),
             quoted=_matches(self.quoted, data, "utf-8"),
@@ -80,17 +84,21 @@ class Prefilter:
         """(first line, text) of each column-0 registration statement, or None if unsure.
 
         Lets a model file that only registers classes skip a full parse. None means
-        "parse the whole file": an indented registration, or unbalanced brackets.
+        "parse the whole file": a registry name written anywhere else (an indented
+        registration, a decorator), a registration by shape, or unbalanced brackets; the
+        snippets must say all that the whole file would.
         """
+        matches = list(self.registration.finditer(data))
+        if not matches or len(matches) != sum(data.count(token) for token in self.registry_tokens) \
+                or any(shape.search(data) is not None for shape in self.shapes):
+            return None
         snippets = []
-        for match in self.registration.finditer(data):
+        for match in matches:
             start = match.start()
             end = _statement_end(data, match.end())
             if end is None:
                 return None
             snippets.append((data.count(b"\n", 0, start) + 1, data[start:end]))
-        if not snippets:
-            return None
         return snippets
 
 

@@ -213,19 +213,28 @@ def _named_collection(index: ProjectIndex, resolver: Resolver, name: str, where:
 
 
 _MULTIMODAL_WORDS = frozenset({"multimodal", "mm", "vl", "vlm", "vision", "visual", "image", "video", "omni"})
+# Words that say nothing beyond "these are models": `_MULTIMODAL_MODELS`, `check_vl_llm.supported_archs`.
+_GENERIC_WORDS = frozenset({"", "model", "models", "arch", "archs", "architecture", "architectures", "name", "names",
+                            "list", "set", "registry", "supported", "all", "known", "hf", "check", "is", "get", "llm",
+                            "llms", "lm", "type", "types", "class", "classes", "map", "mapping", "of", "the"})
 
 
-def _says_multimodal(name: str) -> bool:
-    words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
-    return bool(_MULTIMODAL_WORDS.intersection(words))
+def _lists_multimodal_models(name: str) -> bool:
+    """Does a collection's name say it lists the multimodal models, and nothing narrower?
+
+    `multimodal_model_archs` does; `multimodal_piecewise_cuda_graph_supported_model_archs`, a
+    feature list about some multimodal models that may allow a text model too, does not.
+    """
+    words = set(re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()))
+    return bool(words & _MULTIMODAL_WORDS) and words <= _MULTIMODAL_WORDS | _GENERIC_WORDS
 
 
 def _multimodal(index: ProjectIndex, resolver: Resolver, registrations: Sequence[Registration]) -> FrozenSet[str]:
-    """Members of every collection or registry whose own name (or enclosing function's) says multimodal."""
-    names = {r.name for r in registrations if _says_multimodal(r.registry)}
+    """Members of every collection or registry whose name (with its function's) says it lists multimodal models."""
+    names = {r.name for r in registrations if _lists_multimodal_models(r.registry)}
     for facts in index.facts:
         for fact in facts.collections:
-            if _says_multimodal(fact.name):
+            if _lists_multimodal_models(fact.name):
                 names |= resolver.collection(facts, fact).members.names
     return frozenset(names)
 
@@ -275,8 +284,9 @@ def _is_test(path: str) -> bool:
 
 
 def _unanalysed(index: ProjectIndex) -> Tuple[Tuple[str, str], ...]:
-    """Files that do not parse, then files that cannot be read (known once resolution is done)."""
-    found = [(facts.path, facts.error) for facts in index.facts if facts.error]
+    """Files that may matter and do not parse, then files that cannot be read (known once resolution is done)."""
+    found = [(facts.path, facts.error) for facts in index.facts
+             if facts.error and index.meets_parse_error(facts.module)]
     found += [(rel, f"cannot read: {reason}") for rel, reason in index.unreadable.items()]
     return tuple(found)
 

@@ -4,17 +4,21 @@ The index has parsed every file that may define a guarded or named collection an
 every registration. More passes widen that, from byte signals alone: files quoting a
 registered name (any name-shaped string while nothing is registered), then, until nothing
 changes, files that test, delegate to or import a collection, constant or predicate defined
-in a parsed file. Anything else is extracted on demand when resolution reaches it, so this
-policy decides speed, never results (`--no-prefilter` parses everything; the tests compare).
+in a parsed file that can carry a name onward (not a type alias, not a list of prompts).
+Anything else is extracted on demand when resolution reaches it, so this policy decides
+speed, never results (`--no-prefilter` parses everything; the tests compare).
 """
 from __future__ import annotations
 
-from typing import FrozenSet, Iterator, Optional
+import re
+from typing import AbstractSet, Callable, FrozenSet, Optional, Sequence
 
 from ..config import matches_pattern
-from ..extract.facts import FileFacts
+from ..extract.facts import FileFacts, Literal, Part, Pattern, Ref
 from ..project.index import ProjectIndex
 from .references import Resolver
+
+_PIECE = re.compile(r"[A-Za-z][\w.\-]*")  # a constant that may be a name pattern (`"Qwen3"`, `"VL"`)
 
 
 def choose_files(index: ProjectIndex) -> None:
@@ -23,15 +27,17 @@ def choose_files(index: ProjectIndex) -> None:
                   if signals.quoted and (signals.quoted & universe if universe else True)])
     # Until nothing changes: files that test, call or import what a chosen file defines. A
     # constant module, a tuple of its constants in a second, the test in a third: all chosen.
-    known = {name for module, _ in index.signals() if index.is_chosen(module)
-             for name in _defined_names(index.facts_of(module))}
+    name_ok = index.config.name_regex.fullmatch
+    chosen = [index.facts_of(module) for module, _ in index.signals() if index.is_candidate(module)]
+    known = _names_that_carry(chosen, frozenset(), name_ok)
     while True:
-        wanted = [module for module, signals in index.signals() if not index.is_chosen(module)
+        wanted = [module for module, signals in index.signals() if not index.is_candidate(module)
                   and (signals.referenced & known or signals.imported & known)]
         if not wanted:
             return
         index.choose(wanted)
-        known |= {name for module in wanted for name in _defined_names(index.facts_of(module))}
+        chosen += [index.facts_of(module) for module in wanted]
+        known = _names_that_carry(chosen, known, name_ok)
 
 
 def _qualified_registry_names(index: ProjectIndex) -> FrozenSet[str]:
@@ -48,10 +54,35 @@ def _qualified_registry_names(index: ProjectIndex) -> FrozenSet[str]:
     )
 
 
-def _defined_names(facts: Optional[FileFacts]) -> Iterator[str]:
-    """Names a parsed file defines; none for a chosen file that could not be read."""
-    if facts is None:
-        return
-    yield from (c.name for c in facts.collections)
-    yield from (name for name, _, _ in facts.constants)
-    yield from (p.name for p in facts.predicates)
+def _names_that_carry(chosen: Sequence[Optional[FileFacts]], known: FrozenSet[str],
+                      name_ok: Callable[[str], object]) -> FrozenSet[str]:
+    """Names defined in chosen files whose value can carry an architecture name onward.
+
+    A predicate; a constant whose value is a name, or a pattern piece (no spaces); a
+    collection that holds a name or refers to a name that carries one. Type aliases
+    (`VllmConfig = Any`) and prose (`prompts = ["Hello, my name is", ...]`) carry nothing:
+    a file importing them has nothing to add. Collections referring to one another are
+    followed until nothing changes.
+    """
+    found = set(known)
+    collections = []
+    for facts in chosen:
+        if facts is None:
+            continue  # chosen, but unreadable
+        found.update(p.name for p in facts.predicates)
+        found.update(name for name, value, _ in facts.constants if name_ok(value) or _PIECE.fullmatch(value))
+        collections += [c for c in facts.collections if c.name not in found]
+    while True:
+        carrying = [c for c in collections if c.name not in found and any(_carries(part, found, name_ok)
+                                                                            for part in c.parts)]
+        if not carrying:
+            return frozenset(found)
+        found.update(c.name for c in carrying)
+
+
+def _carries(part: Part, found: AbstractSet[str], name_ok: Callable[[str], object]) -> bool:
+    if isinstance(part, Literal):
+        return any(name_ok(m.name) for m in part.members)
+    if isinstance(part, Ref):
+        return part.name in found
+    return isinstance(part, Pattern)
