@@ -295,10 +295,12 @@ class Tools:
     flake8: Optional[List[str]]  # [python, shim]
     flake8_version: Optional[str]
     flake8_note: str = ""
+    no_prefilter_flag: bool = False
 
     def to_json(self) -> dict:
         return {
-            "archsync": {"cmd": self.archsync, "version": self.archsync_version, "no_cache_flag": self.no_cache_flag},
+            "archsync": {"cmd": self.archsync, "version": self.archsync_version, "no_cache_flag": self.no_cache_flag,
+                         "no_prefilter_flag": self.no_prefilter_flag},
             "ruff": {"cmd": self.ruff, "version": self.ruff_version},
             "flake8": {"cmd": self.flake8, "version": self.flake8_version, "note": self.flake8_note},
         }
@@ -314,11 +316,12 @@ def find_tools(args: argparse.Namespace, workdir: Path) -> Tools:
     elif shutil.which("archsync"):
         archsync = [shutil.which("archsync")]
     else:
-        archsync = [sys.executable, "-m", "lint_plugin.cli"]
+        archsync = [sys.executable, "-m", "lint_plugin.frontends.cli"]
     _, out, _ = run_child(archsync + ["--version"], Path.cwd(), ok=(0,))
     archsync_version = out.decode().strip()
     _, help_out, _ = run_child(archsync + ["check", "--help"], Path.cwd(), ok=(0,))
     no_cache_flag = b"--no-cache" in help_out
+    no_prefilter_flag = b"--no-prefilter" in help_out
 
     ruff = args.ruff or shutil.which("ruff") or (str(here / f"ruff{exe}") if (here / f"ruff{exe}").exists() else None)
     ruff_version = None
@@ -357,7 +360,8 @@ def find_tools(args: argparse.Namespace, workdir: Path) -> Tools:
                 flake8 = None
             else:
                 note = "plugin hidden from flake8's plugin discovery in the 'without' run (see README)"
-    return Tools(archsync, archsync_version, no_cache_flag, ruff, ruff_version, flake8, flake8_version, note)
+    return Tools(archsync, archsync_version, no_cache_flag, ruff, ruff_version, flake8, flake8_version, note,
+                 no_prefilter_flag)
 
 
 def _env_hiding() -> Dict[str, str]:
@@ -620,6 +624,24 @@ def bench_tree(tree: Tree, tools: Tools, args: argparse.Namespace, workdir: Path
             attempt(pair("cold_fill", "first run (cache dir deleted, run writes it)", check + ["."],
                          before=guard.clear),
                     lambda: interleave("first run", runs, scenarios[-1].contenders))
+
+        if tools.no_prefilter_flag:
+            # The prefilter decides what is parsed, never what is reported: parsing every file must
+            # print the same lines. Timed too, so the JSON shows what the prefilter saves.
+            contenders = [Contender("archsync", cold_cmd, cwd, before=cold_before),
+                          Contender("no prefilter", check + ["--no-cache", "--no-prefilter", "."], cwd)]
+            scenario = Scenario("differential", "prefilter differential (`check --no-cache` vs `--no-prefilter`)",
+                                contenders, ("archsync", "no prefilter"), None)
+
+            def differential() -> None:
+                interleave("differential", runs, contenders)
+                same = contenders[0].last_stdout == contenders[1].last_stdout
+                lines = len(contenders[0].last_stdout.splitlines())
+                scenario.notes.append(f"same diagnostics with and without the prefilter: {'yes' if same else 'NO'}"
+                                      f" ({lines} lines)")
+                if not same:
+                    raise ChildFailed(contenders[1].cmd, cwd, 0, b"", "the prefilter changed the diagnostics")
+            attempt(scenario, differential)
 
         def warm() -> None:
             run_child(check + ["."], cwd)  # prime

@@ -492,6 +492,16 @@ def test_collections_that_are_not_literals_are_refused():
     ])
 
 
+def test_tests_of_one_name_at_a_time_are_refused_with_what_to_do():
+    source = src('''
+        def uses_kernels(arch):
+            return arch.startswith("A") or "B" in arch or arch == "C"
+    ''')
+    check(source, [AddMember("uses_kernels#1", 2, "D")], source, refused=[
+        'uses_kernels#1 tests one name at a time (`==`, `startswith`, `"A" in arch`), not a literal list archsync '
+        "can edit; add a test for 'D' by hand"])
+
+
 def test_request_in_the_header_and_of_unknown_type():
     source = b'# header\nX = ["A"]\n'
     check(source, [AddMember("X", 1, "B")], source, refused=["no assignment to X at line 1"])

@@ -39,7 +39,7 @@ def test_text_names_each_subject_by_where_it_is():
     result = archsync("inventory", "--no-cache", cwd=FOV / "subjects")
     assert result.returncode == EXIT_CLEAN, result
     assert [line for line in result.lines if line.startswith("Subjects")] == [
-        "Subjects: 12 (2 declared, 10 found by shape; 1 class, 1 decorator, 7 inline, 1 local, 2 module)"]
+        "Subjects: 15 (2 declared, 13 found by shape; 1 class, 1 decorator, 9 inline, 2 local, 2 module)"]
     assert "  engine/runtime/choices.py:25: keeps_conv_state.conv_state_archs [local, 2 names] (by shape)" \
         in result.lines
 

@@ -271,6 +271,7 @@ class ModuleReader:
             elif isinstance(child, ast.Call):
                 self._growth_call(child, qualname)
                 self._call(child, imported)
+                subjects.affix(child)
             else:
                 self._test(child, subjects, local)
         self.anonymous.extend(subjects.found)
@@ -280,6 +281,8 @@ class ModuleReader:
             subjects.compare(node, local)
         elif isinstance(node, ast.BoolOp):
             subjects.chain(node)
+        elif isinstance(node, ast.Call):
+            subjects.affix(node)
 
     def _call(self, call: ast.Call, local_imports: Optional[Dict[str, Tuple[str, Optional[str]]]] = None) -> None:
         name = dotted_name(call.func)

@@ -1,7 +1,8 @@
 """Literals that code tests a value against, inside functions and at module level: subjects by shape.
 
 `elif model_arch in ["A", "B"]`, `arch == "A" or arch == "B"`, `arch not in LOCAL`,
-`any(a in LOCAL for a in archs)`, `"A" in config.architectures`: each literal becomes a
+`any(a in LOCAL for a in archs)`, `"A" in config.architectures`, and tests by shape whose
+pattern is a name (`"A" in arch`, `arch.startswith(("A", "B"))`): each literal becomes a
 collection named after where it is, never after its line, so configuration that names it
 survives edits elsewhere: `function.variable` for a local list, `function#2` for the second
 literal tested in the function (module level: `<module>#1`).
@@ -11,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Set, Tuple
 
-from .context import ModuleContext, is_str, names_a_list
+from .context import ModuleContext, is_str
 from .facts import INLINE, LOCAL, CollectionFact, Literal, Member, Part
 from .values import collection_parts
 
@@ -30,12 +31,12 @@ class ScopeSubjects:
         self._seen: Set[int] = set()  # ids of compares already read as part of a chain
 
     def compare(self, node: ast.Compare, local: Dict[str, Tuple[int, ast.expr]]) -> None:
-        """`x in [...]`, `x in local`, `x == "A"`, `"A" in x.architectures`."""
+        """`x in [...]`, `x in local`, `x == "A"`, `"A" in x.architectures`, `"A" in arch_string`."""
         if id(node) in self._seen:
             return
         for op, right in zip(node.ops, node.comparators):
             if isinstance(op, (ast.In, ast.NotIn)):
-                if is_str(node.left) and names_a_list(right):
+                if is_str(node.left) and not isinstance(right, _LITERALS):
                     self._members([node.left], node)
                 elif isinstance(right, ast.Name) and right.id in local:
                     self._local(right.id, *local[right.id])
@@ -47,20 +48,26 @@ class ScopeSubjects:
                 self._members(strings, node)
 
     def chain(self, node: ast.BoolOp) -> None:
-        """`x == "A" or x == "B"` (and `x != "A" and x != "B"`): one literal of every compared name."""
-        wanted = ast.Eq if isinstance(node.op, ast.Or) else ast.NotEq
+        """`x == "A" or x == "B"` (and `x != "A" and x != "B"`): one literal of every compared name.
+
+        An `or` chain may also test by shape where the pattern is a name: `"A" in arch`,
+        `arch.startswith("B")`.
+        """
         strings: List[ast.expr] = []
-        compares = []
         for value in node.values:
-            if not (isinstance(value, ast.Compare) and len(value.ops) == 1 and isinstance(value.ops[0], wanted)):
-                return
-            sides = [side for side in (value.left, value.comparators[0]) if is_str(side)]
-            if len(sides) != 1:
+            sides = _tested_strings(value, isinstance(node.op, ast.Or))
+            if sides is None:
                 return
             strings.extend(sides)
-            compares.append(value)
         if len(strings) > 1 and self._members(strings, node):
-            self._seen.update(id(c) for c in compares)
+            self._seen.update(id(v) for v in node.values)
+
+    def affix(self, node: ast.Call) -> None:
+        """`arch.startswith("A")`, `arch.endswith(("A", "B"))`, where the patterns are names."""
+        if id(node) not in self._seen:
+            strings = _affix_strings(node)
+            if strings:
+                self._members(strings, node)
 
     def _members(self, strings: List[ast.expr], node: ast.expr) -> bool:
         members = tuple(Member(s.value, s.lineno, self.ctx.column(s)) for s in strings)  # type: ignore[attr-defined]
@@ -89,6 +96,35 @@ class ScopeSubjects:
 
     def _add(self, name: str, line: int, column: int, parts: Tuple[Part, ...], scope: str) -> None:
         self.found.append(CollectionFact(name, line, column, parts, scope))
+
+
+def _tested_strings(value: ast.expr, either: bool) -> Optional[List[ast.expr]]:
+    """The strings one term of a chain tests against, or None if it is no such test.
+
+    In an `or` chain (`either`): `x == "A"`, `"A" in x`, `x.startswith("A")`; in an `and`
+    chain: `x != "A"`.
+    """
+    if isinstance(value, ast.Compare) and len(value.ops) == 1:
+        op, left, right = value.ops[0], value.left, value.comparators[0]
+        if isinstance(op, ast.Eq if either else ast.NotEq):
+            sides = [side for side in (left, right) if is_str(side)]
+            return sides if len(sides) == 1 else None
+        if either and isinstance(op, ast.In) and is_str(left) and not isinstance(right, _LITERALS):
+            return [left]
+        return None
+    if either and isinstance(value, ast.Call):
+        return _affix_strings(value)
+    return None
+
+
+def _affix_strings(call: ast.Call) -> Optional[List[ast.expr]]:
+    """The patterns of `x.startswith(P)` / `x.endswith(P)`, P a string or a tuple of strings."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr in ("startswith", "endswith")
+            and len(call.args) == 1 and not call.keywords):
+        return None
+    arg = call.args[0]
+    strings = arg.elts if isinstance(arg, ast.Tuple) else [arg]
+    return list(strings) if strings and all(is_str(s) for s in strings) else None
 
 
 def _name_parts(ctx: ModuleContext, literal: ast.expr) -> Optional[Tuple[Part, ...]]:

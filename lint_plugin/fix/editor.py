@@ -309,11 +309,18 @@ def _target(doc: _Document, request: FixRequest, offset: int) -> Tuple[List[cst.
         raise _Refuse(f"no @{decorator_name}(...) decorator on {function} at line {request.line}")
     if "#" in label:  # "<function>#<n>": a literal in a name test, or a local one it tests
         function = label.rpartition("#")[0]
-        tests = [(node.comparator, scope) for node, scope in _walk(root) if isinstance(node, cst.ComparisonTarget)
-                 and isinstance(node.operator, (cst.In, cst.NotIn)) and _on_line(doc, span, node.comparator, line)]
+        # `x in [...]`, not `"A" in x` (a name tested against a string or a list of them)
+        tests = [(target.comparator, scope) for node, scope in _walk(root) if isinstance(node, cst.Comparison)
+                 and not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString))
+                 for target in node.comparisons if isinstance(target.operator, (cst.In, cst.NotIn))
+                 and _on_line(doc, span, target.comparator, line)]
         tests += [(value, scope) for node, scope in _walk(root) for value in [_assigned(node)[1]]
                   if value is not None and _assigned(node)[0] and doc.line_of(span(node)[0]) == line]
         tests.sort(key=lambda t: (doc.line_of(_outer(span, t[0])[0]) != line, not _same_name(t[1], function)))
+        if not tests and any(isinstance(node, (cst.Comparison, cst.Call)) and _on_line(doc, span, node, line)
+                             for node, _ in _walk(root)):
+            raise _Refuse(f"{label} tests one name at a time (`==`, `startswith`, `\"A\" in arch`), not a literal "
+                          f"list archsync can edit; add a test for {request.name!r} by hand")
         if not tests:
             raise _Refuse(f"no membership test against a literal at line {request.line}")
         return _leaves(doc, tests[0][0], label), False, span

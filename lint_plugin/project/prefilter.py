@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import FrozenSet, List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config
 
@@ -26,7 +26,9 @@ class Signals:
 
     guarded: bool  # may define a guarded collection or a configured family
     registers: bool  # mentions a configured registry name, or may register names by shape
-    quoted: FrozenSet[str]  # quoted strings in the architecture-name shape
+    # strings in the architecture-name shape, quoted or written as keywords of `dict(...)` and
+    # `.update(...)` (`dict(LlamaForCausalLM="llama")`): names the file holds
+    quoted: FrozenSet[str]
     # identifiers tested by `in NAME` or called as `return NAME(` / `or NAME(`: a
     # predicate defined here may test names that live in another file
     referenced: FrozenSet[str] = frozenset()
@@ -57,6 +59,7 @@ class Prefilter:
         # engine skip ahead, about 5x faster than a ["'] class on real trees.
         name = config.name_pattern.encode()
         self.quoted = (re.compile(rb'"(%s)"' % name), re.compile(rb"'(%s)'" % name))
+        self.keyword = re.compile(rb"(?<![\w.])(%s)[ \t]*=(?!=)" % name)
         # Literal first bytes again keep these fast (an alternation at the start is ~6x slower).
         self.references = (re.compile(rb" in \(?\s*(?:\w+\.)*(\w+)"),
                            re.compile(rb"return (\w+)\("), re.compile(rb" or (\w+)\("))
@@ -74,11 +77,26 @@ class Prefilter:
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
             registers=any(token in data for token in self.registry_tokens)
             or any(shape.search(data) is not None for shape in self.shapes),
-            quoted=_matches(self.quoted, data, "utf-8"),
+            quoted=_matches(self.quoted, data, "utf-8") | self._keyword_names(data),
             referenced=_matches(self.references, data, "ascii"),
             imported=_imported_names(data),
             classes=_matches((_CLASS,), data, "ascii"),
         )
+
+    def _keyword_names(self, data: bytes) -> FrozenSet[str]:
+        """Name-shaped keywords of `dict(` and `.update(` calls, looked for in a window after each."""
+        names: Set[str] = set()
+        for call in (b"dict(", b"update("):
+            start = data.find(call)
+            while start != -1:
+                start += len(call)
+                blank = data.find(b"\n\n", start)
+                end = min(blank if blank != -1 else len(data), start + 20000)
+                window = data[start:end]
+                if b"=" in window:
+                    names.update(m.decode("utf-8", "replace") for m in self.keyword.findall(window))
+                start = data.find(call, end)
+        return frozenset(names)
 
     def registration_snippets(self, data: bytes) -> Optional[List[Tuple[int, bytes]]]:
         """(first line, text) of each column-0 registration statement, or None if unsure.
