@@ -1,0 +1,1 @@
+"""`python -m bench.history`: replay real drift fixes at their parent commits (see bench/README.md)."""

@@ -1,0 +1,41 @@
+"""`python -m bench.history --mirrors DIR`: replay the corpus and print the tables (see bench/README.md)."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.history.replay import default_archsync, load_corpus, markdown, replay
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.history", description=__doc__)
+    parser.add_argument("--mirrors", type=Path, default=Path(os.environ.get("ARCHSYNC_MIRRORS", "/work/.mirror")),
+                        help="directory of bare git mirrors, <owner>+<name>/repo (default: $ARCHSYNC_MIRRORS)")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "archsync-history",
+                        help="where parent trees are extracted (reused between runs); never inside the repository")
+    parser.add_argument("--project", action="append", help="only these projects (repeatable)")
+    parser.add_argument("--case", action="append", help="only these case ids (repeatable)")
+    parser.add_argument("--json", type=Path, help="also write the full results here")
+    parser.add_argument("--archsync", help="the archsync executable (default: next to this interpreter)")
+    args = parser.parse_args()
+    repo = Path(__file__).resolve().parents[2]
+    work = args.work.resolve()
+    if work == repo or repo in work.parents:
+        parser.error(f"--work {work} is inside the repository; trees stay outside it")
+    cases = [c for c in load_corpus() if (not args.project or c.project in args.project)
+             and (not args.case or c.id in args.case)]
+    if not cases:
+        parser.error("no case matches")
+    report = replay(cases, args.mirrors, work, [args.archsync] if args.archsync else default_archsync())
+    print(markdown(report))
+    if args.json:
+        args.json.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,311 @@
+"""Replay real whitelist-drift fixes: would archsync, zero-config, have caught each one the day before?
+
+For every case of `corpus.json` (a fix commit that added architecture names to a subject) the
+parent commit's tree is extracted from a local mirror (a bare git directory, as `fetch` leaves
+them: `<mirrors>/<owner>+<name>/repo`), outside this repository, and `archsync check --format json`
+runs on it with no configuration. A case is caught when a diagnostic on the case's file names
+one of the names the fix added, in the case's subject (`ModelConfig.__init__` matches
+`ModelConfig.__init__#3`; `is_fa3_default_architecture` matches `...default_archs`).
+
+Every other diagnostic at those parents is then looked up in later history: a "missing" finding
+(ARC101-ARC105) is confirmed when the subject's scope holds the name at the project's reference
+commit, an unknown name (ARC201) when that scope no longer holds it. That is a lower bound on
+precision: a finding nobody has acted on yet is not proof of a false alarm. For SGLang the
+reference is the last commit before 2026-01-01: later SGLang history is kept aside, unread.
+"""
+from __future__ import annotations
+
+import ast
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+CORPUS = Path(__file__).with_name("corpus.json")
+SGLANG_CUTOFF = "2026-01-01"  # SGLang history from here on is not read (kept aside for judging)
+MISSING_CODES = ("ARC101", "ARC102", "ARC103", "ARC104", "ARC105")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    project: str
+    mirror: str
+    fix: str
+    parent: str
+    root: str
+    file: str
+    subject: str
+    names: Tuple[str, ...]
+    kind: str
+    single_name_at_parent: bool
+
+
+@dataclass
+class Outcome:
+    case: Case
+    status: str  # "caught", "missed", "skipped"
+    caught_names: List[str] = field(default_factory=list)
+    evidence: List[str] = field(default_factory=list)  # the diagnostics that caught it
+    why: str = ""  # why it was missed or skipped
+
+
+def load_corpus(path: Path = CORPUS) -> List[Case]:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    return [Case(c["id"], c["project"], c["mirror"], c["fix"], c["parent"], c["root"], c["file"], c["subject"],
+                 tuple(c["names"]), c["kind"], bool(c.get("single_name_at_parent"))) for c in document["cases"]]
+
+
+# -- trees ----------------------------------------------------------------------------------------
+
+def mirror_dir(mirrors: Path, mirror: str) -> Optional[Path]:
+    """The bare git directory of `github:owner/name` under `mirrors`, if it is there."""
+    slug = mirror.split(":", 1)[-1].replace("/", "+")
+    for candidate in (mirrors / slug / "repo", mirrors / slug):
+        if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir():
+            return candidate
+    return None
+
+
+def git(git_dir: Path, *args: str) -> bytes:
+    return subprocess.run(["git", "--git-dir", str(git_dir), *args], check=True, capture_output=True).stdout
+
+
+def extract_tree(git_dir: Path, commit: str, root: str, work: Path) -> Path:
+    """The `.py` files of `root` at `commit`, under `work` (reused when already there)."""
+    target = work / f"{git_dir.parent.name if git_dir.name == 'repo' else git_dir.name}-{commit[:12]}"
+    done = target / ".extracted"
+    source_root = target / root if root not in ("", ".") else target
+    if done.is_file():
+        return source_root
+    pathspec = f":(glob){root}/**/*.py" if root not in ("", ".") else ":(glob)**/*.py"
+    data = git(git_dir, "archive", "--format=tar", commit, "--", pathspec)
+    target.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        for member in archive.getmembers():
+            name = member.name
+            if not member.isfile() or name.startswith("/") or ".." in Path(name).parts:
+                continue  # only regular files inside the tree
+            archive.extract(member, target)
+    source_root.mkdir(parents=True, exist_ok=True)
+    (source_root / "pyproject.toml").write_text("# zero-config replay: no [tool.archsync] table\n", encoding="utf-8")
+    done.write_text(commit, encoding="utf-8")
+    return source_root
+
+
+def reference_commit(git_dir: Path, project: str) -> str:
+    """What "later history" means for a project: its newest commit (SGLang: before the cut-off)."""
+    if project == "sglang":
+        return git(git_dir, "rev-list", "-1", f"--before={SGLANG_CUTOFF}", "HEAD").decode().strip()
+    return git(git_dir, "rev-parse", "HEAD").decode().strip()
+
+
+# -- archsync ---------------------------------------------------------------------------------------
+
+def run_archsync(archsync: Sequence[str], tree: Path, command: str = "check") -> dict:
+    args = [*archsync, command, "--no-cache", "--format", "json", "."]
+    result = subprocess.run(args, cwd=tree, capture_output=True)
+    if result.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(args)} in {tree}: exit {result.returncode}: "
+                           f"{result.stderr.decode('utf-8', 'replace')[-400:]}")
+    return json.loads(result.stdout)
+
+
+def in_subject(diagnostic_subject: str, case_subject: str) -> bool:
+    """Does archsync's subject name denote the corpus's subject (or a literal inside it)?"""
+    if diagnostic_subject == case_subject:
+        return True
+    if diagnostic_subject.startswith("@") and diagnostic_subject.rpartition(":")[2] == case_subject:
+        return True
+    return any(diagnostic_subject.startswith(case_subject + sep) for sep in ("#", "."))
+
+
+def judge_case(case: Case, diagnostics: List[dict], inventory: Optional[dict]) -> Outcome:
+    hits = [d for d in diagnostics if d.get("path") == case.file and d.get("member") in case.names
+            and in_subject(d.get("subject") or "", case.subject)]
+    if hits:
+        return Outcome(case, "caught", sorted({d["member"] for d in hits}),
+                       [f"{d['code']} {d['message']}" for d in hits])
+    return Outcome(case, "missed", why=why_missed(case, inventory))
+
+
+def why_missed(case: Case, inventory: Optional[dict]) -> str:
+    if case.kind == "new-model":
+        return "the fix commit registers the names: nothing to catch at the parent"
+    if inventory is None:
+        return "no inventory"
+    registered = {r["name"] for r in inventory.get("registered", ())}
+    unknown = [n for n in case.names if n not in registered]
+    if unknown:
+        return f"not registered at the parent (zero-config): {', '.join(unknown)}"
+    subjects = [s for s in inventory.get("subjects", ()) if s["path"] == case.file
+                and in_subject(s["name"], case.subject)]
+    if not subjects:
+        return "the subject is not read as a subject"
+    if all(s["names"] <= 1 for s in subjects):
+        return "the subject holds one name at the parent (typo checks only)"
+    return "no evidence ties the names to what the subject holds"
+
+
+# -- later history ------------------------------------------------------------------------------------
+
+def scope_source(source: str, subject: str) -> Optional[str]:
+    """The source text of the code a subject name points into, at another commit."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    name = subject[1:].partition(":")[2] if subject.startswith("@") else subject
+    name = name.partition("#")[0]
+    if name in ("", "<module>"):
+        return source
+    parts = name.split(".")
+    for length in range(len(parts), 0, -1):  # `Class.method.var` -> Class.method, then Class
+        node = _find(tree.body, parts[:length])
+        if node is not None:
+            return ast.get_source_segment(source, node)
+    return None
+
+
+def _find(body: List[ast.stmt], path: List[str]) -> Optional[ast.AST]:
+    head, rest = path[0], path[1:]
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == head:
+            return node if not rest else _find(node.body, rest)
+        if not rest and isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == head for t in targets):
+                return node
+    return None
+
+
+def confirmed_later(git_dir: Path, reference: str, root: str, diagnostic: dict) -> Optional[bool]:
+    """Did later history do what the diagnostic asks? None when it cannot be told."""
+    code, member, subject = diagnostic.get("code"), diagnostic.get("member"), diagnostic.get("subject")
+    if not member or not subject or not (code in MISSING_CODES or code == "ARC201"):
+        return None
+    path = f"{root}/{diagnostic['path']}" if root not in ("", ".") else diagnostic["path"]
+    try:
+        source = git(git_dir, "show", f"{reference}:{path}").decode("utf-8", "replace")
+    except subprocess.CalledProcessError:
+        return None  # the file moved or went away
+    scope = scope_source(source, subject)
+    if scope is None:
+        return None
+    holds = f'"{member}"' in scope or f"'{member}'" in scope
+    return holds if code in MISSING_CODES else not holds
+
+
+# -- the run ------------------------------------------------------------------------------------------
+
+@dataclass
+class Report:
+    outcomes: List[Outcome]
+    others: List[dict]  # diagnostics at the parents that are no case's, with "confirmed"
+    skipped_mirrors: Set[str]
+
+    def to_json(self) -> dict:
+        return {
+            "version": 1,
+            "cases": [{"id": o.case.id, "project": o.case.project, "kind": o.case.kind, "status": o.status,
+                       "names": list(o.case.names), "caught_names": o.caught_names, "evidence": o.evidence,
+                       "why": o.why} for o in self.outcomes],
+            "other_diagnostics": self.others,
+            "skipped_mirrors": sorted(self.skipped_mirrors),
+            "summary": summary(self),
+        }
+
+
+def summary(report: Report) -> dict:
+    out: Dict[str, dict] = {}
+    for kind in ("drift", "upstream", "unregistered", "new-model", "all"):
+        chosen = [o for o in report.outcomes if o.status != "skipped" and (kind == "all" or o.case.kind == kind)]
+        names = sum(len(o.case.names) for o in chosen)
+        caught_names = sum(len(o.caught_names) for o in chosen)
+        caught = sum(1 for o in chosen if o.status == "caught")
+        out[kind] = {"cases": len(chosen), "caught": caught, "names": names, "caught_names": caught_names}
+    judged = [d for d in report.others if d["confirmed"] is not None]
+    out["other_diagnostics"] = {"total": len(report.others), "judged_by_history": len(judged),
+                                "confirmed": sum(1 for d in judged if d["confirmed"])}
+    by_code: Dict[str, Dict[str, int]] = {}
+    for d in report.others:
+        counts = by_code.setdefault(d["code"], {"total": 0, "judged": 0, "confirmed": 0})
+        counts["total"] += 1
+        counts["judged"] += d["confirmed"] is not None
+        counts["confirmed"] += bool(d["confirmed"])
+    out["other_diagnostics_by_code"] = by_code
+    return out
+
+
+def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[str],
+           progress=lambda message: print(message, file=sys.stderr, flush=True)) -> Report:
+    outcomes: List[Outcome] = []
+    others: List[dict] = []
+    skipped: Set[str] = set()
+    parents: Dict[Tuple[str, str], Tuple[List[dict], Optional[dict]]] = {}
+    references: Dict[str, str] = {}
+    for case in cases:
+        git_dir = mirror_dir(mirrors, case.mirror)
+        if git_dir is None:
+            skipped.add(case.mirror)
+            outcomes.append(Outcome(case, "skipped", why=f"no mirror of {case.mirror} under {mirrors}"))
+            continue
+        key = (case.mirror, case.parent)
+        if key not in parents:
+            progress(f"{case.id}: {case.project} @ {case.parent[:12]}")
+            tree = extract_tree(git_dir, case.parent, case.root, work)
+            diagnostics = run_archsync(archsync, tree)["diagnostics"]
+            inventory = run_archsync(archsync, tree, "inventory")
+            parents[key] = (diagnostics, inventory)
+            if case.mirror not in references:
+                references[case.mirror] = reference_commit(git_dir, case.project)
+        diagnostics, inventory = parents[key]
+        outcomes.append(judge_case(case, diagnostics, inventory))
+    for (mirror, parent), (diagnostics, _) in parents.items():
+        mine = [c for c in cases if (c.mirror, c.parent) == (mirror, parent)]
+        git_dir = mirror_dir(mirrors, mirror)
+        assert git_dir is not None
+        for d in diagnostics:
+            if any(d.get("path") == c.file and d.get("member") in c.names and in_subject(d.get("subject") or "",
+                                                                                          c.subject) for c in mine):
+                continue
+            if d.get("code", "").startswith("ARC9"):
+                continue  # what archsync could not see: informational, not a finding
+            others.append({"project": mine[0].project, "parent": parent, "code": d.get("code"), "path": d.get("path"),
+                           "line": d.get("line"), "subject": d.get("subject"), "member": d.get("member"),
+                           "message": d.get("message"),
+                           "confirmed": confirmed_later(git_dir, references[mirror], mine[0].root, d)})
+    return Report(outcomes, others, skipped)
+
+
+def markdown(report: Report) -> str:
+    lines = ["| case | project | kind | result | names caught | evidence / why missed |", "|---|---|---|---|---|---|"]
+    for o in report.outcomes:
+        detail = "; ".join(e.split(" ", 1)[0] + " " + e.split(" ", 1)[1][:140] for e in o.evidence) or o.why
+        lines.append(f"| {o.case.id} | {o.case.project} | {o.case.kind} | {o.status} | "
+                     f"{len(o.caught_names)}/{len(o.case.names)} | {detail} |")
+    s = summary(report)
+    lines += ["", "| kind | cases | caught | names | names caught |", "|---|---|---|---|---|"]
+    for kind in ("drift", "upstream", "unregistered", "new-model", "all"):
+        k = s[kind]
+        rate = f" ({100 * k['caught'] / k['cases']:.0f}%)" if k["cases"] else ""
+        lines.append(f"| {kind} | {k['cases']} | {k['caught']}{rate} | {k['names']} | {k['caught_names']} |")
+    o = s["other_diagnostics"]
+    lines += ["", f"Other diagnostics at these parents: {o['total']}; later history could judge "
+              f"{o['judged_by_history']}, and did what {o['confirmed']} of them ask."]
+    lines += [f"- {code}: {c['total']}, judged {c['judged']}, confirmed {c['confirmed']}"
+              for code, c in sorted(s["other_diagnostics_by_code"].items())]
+    if report.skipped_mirrors:
+        lines.append(f"Skipped (no mirror): {', '.join(sorted(report.skipped_mirrors))}")
+    return "\n".join(lines)
+
+
+def default_archsync() -> List[str]:
+    here = Path(sys.executable).parent
+    exe = here / ("archsync.exe" if os.name == "nt" else "archsync")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "lint_plugin.frontends.cli"]
