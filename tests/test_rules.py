@@ -453,6 +453,7 @@ CODES = [
     ("ARC103", "subset-broken", "a name of one collection is missing from a collection that must contain it"),
     ("ARC104", "sibling-variant-missing",
      "a collection or family holds one variant of a registered pair but not the other"),
+    ("ARC105", "kin-missing", "a subject holds an architecture but not another that runs the same code"),
     ("ARC201", "unknown-architecture",
      "a guarded collection or a family names an architecture nothing registers"),
     ("ARC202", "stale-exemption", "an exemption no longer suppresses anything"),

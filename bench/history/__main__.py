@@ -21,6 +21,8 @@ def main() -> int:
     parser.add_argument("--case", action="append", help="only these case ids (repeatable)")
     parser.add_argument("--json", type=Path, help="also write the full results here")
     parser.add_argument("--archsync", help="the archsync executable (default: next to this interpreter)")
+    parser.add_argument("--setting", action="append", default=[],
+                        help='a `[tool.archsync]` line for every tree, e.g. \'kinship = "all"\' (default: none)')
     args = parser.parse_args()
     repo = Path(__file__).resolve().parents[2]
     work = args.work.resolve()
@@ -30,7 +32,8 @@ def main() -> int:
              and (not args.case or c.id in args.case)]
     if not cases:
         parser.error("no case matches")
-    report = replay(cases, args.mirrors, work, [args.archsync] if args.archsync else default_archsync())
+    report = replay(cases, args.mirrors, work, [args.archsync] if args.archsync else default_archsync(),
+                    "\n".join(args.setting))
     print(markdown(report))
     if args.json:
         args.json.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")

@@ -16,6 +16,7 @@ reference is the last commit before 2026-01-01: later SGLang history is kept asi
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import json
 import os
@@ -149,7 +150,28 @@ def why_missed(case: Case, inventory: Optional[dict]) -> str:
         return "the subject is not read as a subject"
     if all(s["names"] <= 1 for s in subjects):
         return "the subject holds one name at the parent (typo checks only)"
-    return "no evidence ties the names to what the subject holds"
+    return NO_EVIDENCE
+
+
+NO_EVIDENCE = "no evidence ties the names to what the subject holds"
+
+
+def kinship_verdict(archsync: Sequence[str], tree: Path, subject: str, name: str) -> str:
+    """What `archsync why` says of one missed name: its evidence kinds, confidence and the deciding guard."""
+    result = subprocess.run([*archsync, "why", subject, name, ".", "--no-cache"], cwd=tree, capture_output=True)
+    lines = result.stdout.decode("utf-8", "replace").splitlines()
+    if result.returncode != 0 or not lines:
+        return f"{name}: `archsync why` failed"
+    kinds = sorted({line.split()[1] for line in lines if line.startswith("  ")})
+    sure = next((line.split()[1] for line in lines if line.startswith("confidence ")), None)
+    verdict = lines[-1]
+    for other in lines:  # the verdict is the last line before any "reported:" line
+        if other.startswith("ARC105 "):
+            verdict = other
+    verdict = verdict.replace("ARC105 stays quiet: ", "").replace("ARC105 at ", "")
+    if not kinds:
+        return f"{name}: no kinship evidence"
+    return f"{name}: {'+'.join(kinds)} {sure}; {verdict}"
 
 
 # -- later history ------------------------------------------------------------------------------------
@@ -242,13 +264,15 @@ def summary(report: Report) -> dict:
     return out
 
 
-def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[str],
+def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[str], settings: str = "",
            progress=lambda message: print(message, file=sys.stderr, flush=True)) -> Report:
+    """`settings`: lines for a `[tool.archsync]` table (none: zero-config, the point of the replay)."""
     outcomes: List[Outcome] = []
     others: List[dict] = []
     skipped: Set[str] = set()
     parents: Dict[Tuple[str, str], Tuple[List[dict], Optional[dict]]] = {}
     references: Dict[str, str] = {}
+    trees: Dict[Tuple[str, str], Path] = {}
     for case in cases:
         git_dir = mirror_dir(mirrors, case.mirror)
         if git_dir is None:
@@ -259,13 +283,22 @@ def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[
         if key not in parents:
             progress(f"{case.id}: {case.project} @ {case.parent[:12]}")
             tree = extract_tree(git_dir, case.parent, case.root, work)
+            (tree / "pyproject.toml").write_text(f"[tool.archsync]\n{settings}\n" if settings else
+                                                 "# zero-config replay: no [tool.archsync] table\n", encoding="utf-8")
             diagnostics = run_archsync(archsync, tree)["diagnostics"]
             inventory = run_archsync(archsync, tree, "inventory")
             parents[key] = (diagnostics, inventory)
+            trees[key] = tree
             if case.mirror not in references:
                 references[case.mirror] = reference_commit(git_dir, case.project)
         diagnostics, inventory = parents[key]
-        outcomes.append(judge_case(case, diagnostics, inventory))
+        outcome = judge_case(case, diagnostics, inventory)
+        if outcome.why == NO_EVIDENCE and inventory is not None:  # say what the kinship rule saw instead
+            subject = next(s["name"] for s in inventory.get("subjects", ()) if s["path"] == case.file
+                           and in_subject(s["name"], case.subject) and s["names"] > 1)
+            outcome = dataclasses.replace(outcome, why="; ".join(
+                kinship_verdict(archsync, trees[key], subject, name) for name in case.names))
+        outcomes.append(outcome)
     for (mirror, parent), (diagnostics, _) in parents.items():
         mine = [c for c in cases if (c.mirror, c.parent) == (mirror, parent)]
         git_dir = mirror_dir(mirrors, mirror)

@@ -21,7 +21,8 @@ from .packs import pack_path
 from .settings import Config, ConfigError, Cover, Exemption, Mirror, Subset
 
 _LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "config-maps", "universe-from")
-_STR_KEYS = ("name-pattern", "cache-dir")
+_STR_KEYS = ("name-pattern", "cache-dir", "kinship")
+KINSHIP_LEVELS = ("strong", "all", "off")
 _KNOWN = _LIST_KEYS + _STR_KEYS + ("mirror", "subset", "exempt", "cover", "siblings")
 
 
@@ -113,6 +114,9 @@ class _Validator:
             elif key in _STR_KEYS:
                 if not isinstance(value, str) or not value:
                     raise ConfigError(f"{where}: expected a non-empty string, got {_describe(value)}")
+                if key == "kinship" and value not in KINSHIP_LEVELS:
+                    raise ConfigError(f"{where}: expected one of {', '.join(map(repr, KINSHIP_LEVELS))}, "
+                                      f"got {value!r}")
                 if key == "name-pattern":
                     try:
                         re.compile(value)

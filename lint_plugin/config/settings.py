@@ -84,6 +84,7 @@ class Config:
     subsets: Tuple[Subset, ...] = ()
     exemptions: Tuple[Exemption, ...] = ()
     prefilter: bool = True  # False (`--no-prefilter`): parse every file; the results must not change
+    kinship: str = "strong"  # ARC105: "strong" evidence only, "all" of it, or "off"
     source: str = field(default="defaults", compare=False)
 
     @property

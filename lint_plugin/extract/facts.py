@@ -67,7 +67,10 @@ Part = Union[Literal, Ref, Unknown, Pattern]
 
 # Where a collection is written, which decides when it is a subject by default.
 MODULE, CLASS, LOCAL, INLINE, DECORATOR = "module", "class", "local", "inline", "decorator"
-SCOPES = (MODULE, CLASS, LOCAL, INLINE, DECORATOR)
+# an inline test whose branch writes an architecture name (`if arch in [A, B]: arch = "ANextN"`):
+# a dispatch, where telling names apart is the point; never a list to complete
+DISPATCH = "dispatch"
+SCOPES = (MODULE, CLASS, LOCAL, INLINE, DECORATOR, DISPATCH)
 
 
 @dataclass(frozen=True)

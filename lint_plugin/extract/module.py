@@ -283,6 +283,8 @@ class ModuleReader:
             subjects.chain(node)
         elif isinstance(node, ast.Call):
             subjects.affix(node)
+        elif isinstance(node, ast.If):
+            subjects.branch(node)
 
     def _call(self, call: ast.Call, local_imports: Optional[Dict[str, Tuple[str, Optional[str]]]] = None) -> None:
         name = dotted_name(call.func)

@@ -13,7 +13,7 @@ import ast
 from typing import Dict, List, Optional, Set, Tuple
 
 from .context import ModuleContext, is_str
-from .facts import INLINE, LOCAL, CollectionFact, Literal, Member, Part
+from .facts import DISPATCH, INLINE, LOCAL, CollectionFact, Literal, Member, Part
 from .values import collection_parts
 
 _LITERALS = (ast.Set, ast.List, ast.Tuple, ast.Call, ast.Dict)
@@ -29,6 +29,7 @@ class ScopeSubjects:
         self._inline = 0
         self._named: Set[str] = set()
         self._seen: Set[int] = set()  # ids of compares already read as part of a chain
+        self._dispatch: Set[int] = set()  # ids of the nodes in tests whose branch writes a name
 
     def compare(self, node: ast.Compare, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         """`x in [...]`, `x in local`, `x == "A"`, `"A" in x.architectures`, `"A" in arch_string`."""
@@ -62,6 +63,14 @@ class ScopeSubjects:
         if len(strings) > 1 and self._members(strings, node):
             self._seen.update(id(v) for v in node.values)
 
+    def branch(self, node: ast.If) -> None:
+        """Note an `if` whose branch writes an architecture name: its test is a dispatch."""
+        writes = any(isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None and is_str(stmt.value)
+                     and self.ctx.is_name(stmt.value.value)  # type: ignore[attr-defined]
+                     for stmt in node.body)
+        if writes:
+            self._dispatch.update(id(n) for n in ast.walk(node.test))
+
     def affix(self, node: ast.Call) -> None:
         """`arch.startswith("A")`, `arch.endswith(("A", "B"))`, where the patterns are names."""
         if id(node) not in self._seen:
@@ -73,13 +82,15 @@ class ScopeSubjects:
         members = tuple(Member(s.value, s.lineno, self.ctx.column(s)) for s in strings)  # type: ignore[attr-defined]
         if not any(self.ctx.is_name(m.name) for m in members):
             return False
-        self._add(self._next(), node.lineno, self.ctx.column(node), (Literal(members),), INLINE)
+        scope = DISPATCH if id(node) in self._dispatch else INLINE
+        self._add(self._next(), node.lineno, self.ctx.column(node), (Literal(members),), scope)
         return True
 
     def _literal(self, literal: ast.expr) -> None:
         parts = _name_parts(self.ctx, literal)
         if parts is not None:
-            self._add(self._next(), literal.lineno, self.ctx.column(literal), parts, INLINE)
+            scope = DISPATCH if id(literal) in self._dispatch else INLINE
+            self._add(self._next(), literal.lineno, self.ctx.column(literal), parts, scope)
 
     def _local(self, variable: str, line: int, value: ast.expr) -> None:
         name = f"{self.scope}.{variable}"

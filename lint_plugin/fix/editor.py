@@ -59,6 +59,7 @@ _Edit = Tuple[int, int, str]  # start offset, end offset, replacement
 _Span = Callable[[cst.CSTNode], Tuple[int, int]]
 
 _NEWLINE = re.compile(r"\r\n?|\n")
+_NARROWEST_LIMIT = 79  # PEP 8's line length: every project allows at least this much
 _DID_NOT_PARSE = "internal error: the edit did not parse"
 _TOO_DEEP = "the code is nested too deeply for archsync to edit"
 _CONTAINERS = (cst.Set, cst.List, cst.Tuple, cst.Dict, cst.Call)
@@ -710,15 +711,56 @@ def _insert_after(text: str, container: _Container, index: int, element: str) ->
             if comma == "":
                 edits.insert(0, (item.end, item.end, ","))
             return edits
-        if last and container.open_end is not None and _NEWLINE.search(text, container.open_end, item.start):
+        if last and container.open_end is not None and _NEWLINE.search(text, container.open_end, item.start) \
+                and not _wrapped(text, container):
             newline = _newline_before(text, _line_start(text, item.start))  # closing bracket hangs
             if item.comma is not None:
                 return [(item.stop, item.stop, newline + indent + element + ",")]
             return [(item.end, item.end, "," + newline + indent + element)]
     separator = _separator(text, container, index)
+    if _wrapped(text, container) and _too_wide(text, container, item, len(separator + element + ",")):
+        # a literal wrapped several names a line: a line of its own after the peer's, not past its width
+        items = container.items
+        while index + 1 < len(items) and not _NEWLINE.search(text, item.end, items[index + 1].start):
+            index += 1
+            item = items[index]
+        eol = _NEWLINE.search(text, item.end)
+        newline = eol.group() if eol else "\n"
+        indent = _continuation_indent(text, container)
+        if item.comma is not None:
+            return [(item.stop, item.stop, newline + indent + element + ",")]
+        return [(item.end, item.end, "," + newline + indent + element)]
     if item.comma is not None:
         return [(item.stop, item.stop, separator + element + ",")]
     return [(item.end, item.end, "," + separator + element)]
+
+
+def _wrapped(text: str, container: _Container) -> bool:
+    """Does the literal span lines with more than one element on some line (`("A", "B",\\n "C")`)?"""
+    items = container.items
+    if len(items) < 3 or not _NEWLINE.search(text, items[0].start, items[-1].start):
+        return False
+    return any(not _NEWLINE.search(text, a.end, b.start) for a, b in zip(items, items[1:]))
+
+
+def _too_wide(text: str, container: _Container, item: _Item, added: int) -> bool:
+    """Would `added` characters on `item`'s line make it wider than the literal's lines (and 79 columns)?"""
+    first = _line_start(text, container.items[0].start)
+    last_eol = _NEWLINE.search(text, container.items[-1].end)
+    body = text[first:last_eol.start() if last_eol else len(text)]
+    width = max([_NARROWEST_LIMIT] + [len(line) for line in _NEWLINE.split(body)])
+    start = _line_start(text, item.start)
+    eol = _NEWLINE.search(text, item.start)
+    return len(text[start:eol.start() if eol else len(text)]) + added > width
+
+
+def _continuation_indent(text: str, container: _Container) -> str:
+    """The indent of the literal's continuation lines, or the column of its first element."""
+    for item in container.items[1:]:
+        if _starts_line(text, item.start):
+            return text[_line_start(text, item.start):item.start]
+    first = container.items[0].start
+    return " " * (first - _line_start(text, first))
 
 
 def _insert_before(text: str, container: _Container, index: int, element: str) -> List[_Edit]:

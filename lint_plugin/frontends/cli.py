@@ -70,6 +70,13 @@ def _parser() -> argparse.ArgumentParser:
     inventory.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     inventory.set_defaults(handler=_inventory)
 
+    why = commands.add_parser("why", help="print every piece of kinship evidence for a name in a subject (ARC105)")
+    why.add_argument("subject", help="a subject as `archsync inventory` names it, e.g. _MAMBA_ARCHS or fn#2")
+    why.add_argument("name", help="an architecture name, e.g. MistralForCausalLM")
+    why.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
+    why.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    why.set_defaults(handler=_why)
+
     rules = commands.add_parser("rules", help="list every rule code")
     rules.add_argument("--format", choices=("text", "markdown"), default="text",
                        help="markdown prints the table the README holds")
@@ -185,6 +192,20 @@ def _inventory(args: argparse.Namespace) -> int:
     if isinstance(report, int):
         return report
     sys.stdout.write((render_json if args.format == "json" else render_text)(report.model))
+    return EXIT_CLEAN
+
+
+def _why(args: argparse.Namespace) -> int:
+    from .why import explain_pair, matching
+
+    report = _analyse(args)
+    if isinstance(report, int):
+        return report
+    found = matching(report.model, args.subject)
+    if not found:
+        print(f"archsync: error: no subject {args.subject!r}; `archsync inventory` lists them", file=sys.stderr)
+        return EXIT_ERROR
+    sys.stdout.write("\n".join(explain_pair(report.model, c, args.name, report.diagnostics) for c in found))
     return EXIT_CLEAN
 
 

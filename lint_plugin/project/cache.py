@@ -22,7 +22,7 @@ from .codec import decode_facts, encode_facts
 from .files import write_atomic
 from .prefilter import Signals
 
-SCHEMA = 3  # facts carry collection scopes and registration implementations; shape registries judged whole
+SCHEMA = 4  # signals carry class bases (kinship)
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
 
@@ -96,13 +96,13 @@ class IndexCache:
         self.written_ns = written
         entries = {}
         for rel, item in document["files"].items():
-            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 10:
+            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 11:
                 raise ValueError("bad entry")
-            size, mtime_ns, file_digest, guarded, registers, quoted, referenced, imported, classes, facts = item
+            size, mtime_ns, file_digest, guarded, registers, quoted, referenced, imported, classes, bases, facts = item
             if not (isinstance(size, int) and isinstance(mtime_ns, int) and isinstance(file_digest, str)
                     and isinstance(guarded, bool) and isinstance(registers, bool)
                     and all(isinstance(names, list) and all(isinstance(n, str) for n in names)
-                            for names in (quoted, referenced, imported, classes))):
+                            for names in (quoted, referenced, imported, classes, bases))):
                 raise ValueError("bad entry")
             partial = False
             encoded = None
@@ -113,7 +113,7 @@ class IndexCache:
                 partial, encoded = facts
             entries[rel] = CachedFile(size, mtime_ns, file_digest,
                                       Signals(guarded, registers, frozenset(quoted), frozenset(referenced),
-                                              frozenset(imported), frozenset(classes)),
+                                              frozenset(imported), frozenset(classes), frozenset(bases)),
                                       None, partial, encoded)
         return entries
 
@@ -136,7 +136,7 @@ class IndexCache:
             "files": {
                 rel: [e.size, e.mtime_ns, e.digest, e.signals.guarded, e.signals.registers,
                       sorted(e.signals.quoted), sorted(e.signals.referenced), sorted(e.signals.imported),
-                      sorted(e.signals.classes),
+                      sorted(e.signals.classes), sorted(e.signals.bases),
                       _stored_facts(e)]
                 for rel, e in sorted(entries.items())
             },

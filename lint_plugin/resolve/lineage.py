@@ -34,6 +34,16 @@ def names_lineage(predicate_name: str, names: Iterable[str]) -> bool:
     return all(_contains_in_order(stem(name).lower().replace("_", ""), words) for name in names)
 
 
+_FIRST_WORD = re.compile(r"[A-Z]+[a-z]*\d*|[a-z]+\d*")
+_LETTERS = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
+
+
+def first_word(name: str, generations: bool = True) -> str:
+    """The first word of a name: `Qwen3` of `Qwen3NextForCausalLM` (`Qwen` without `generations`)."""
+    match = (_FIRST_WORD if generations else _LETTERS).match(name)
+    return match.group(0) if match else name
+
+
 def stem(name: str) -> str:
     """`Qwen3_5MoeForCausalLM` -> `Qwen3_5Moe`; a name without a `For<Task>` suffix is its own stem."""
     match = _TASK_SUFFIX.search(name)

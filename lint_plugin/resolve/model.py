@@ -9,13 +9,14 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AbstractSet, Dict, FrozenSet, List, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Sequence, Tuple
 
 from ..config import Config, ConfigError, matches_pattern
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..project.index import ProjectIndex
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
+from .kinship import Kinship, build_kinship, parse_edges
 from .lineage import names_lineage
 from .references import Resolver
 from .values import Collection, Occurrence, Predicate, Registration
@@ -46,6 +47,7 @@ class Model:
     # model classes defined in a module that registers its classes by statement or decorator, and
     # left out of that registration: a registration forgotten or removed, never an alias
     unregistered_classes: FrozenSet[str] = frozenset()
+    kinship: Kinship = Kinship()  # what belongs together: implementations, classes, list company
 
 
 _NO_UNIVERSE = Universe((), ())
@@ -85,7 +87,17 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE) -> Model
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
     return Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                  _unanalysed(index), _external_registries(index, universe), registrations, universe.packages,
-                 _multimodal(index, resolver, registrations), _unregistered_classes(index, registered))
+                 _multimodal(index, resolver, registrations), _unregistered_classes(index, registered),
+                 _kinship(index, registrations, collections, registered))
+
+
+def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],
+             registered: Mapping[str, Occurrence]) -> Kinship:
+    """Kinship from registrations, the class edges in every file's bytes, and the lists' company."""
+    paths = {module: rel for rel, module in index.module_by_path().items()}
+    edges = [edge for module, signals in index.signals() for edge in parse_edges(paths[module], signals.bases)]
+    lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
+    return build_kinship(registrations, edges, lists)
 
 
 def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe
@@ -191,7 +203,7 @@ def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occ
                 continue  # a registry dict (`_TEXT_GENERATION_MODELS`, `{**A, **B}`), not a list that gates
             if matches_pattern(config.guard, facts.path, fact.name):
                 found.append(resolver.collection(facts, fact))
-            elif not config.guard_set and fact.name not in _NEVER_SUBJECTS and not _is_test(facts.path):
+            elif not config.guard_set and fact.name not in _NEVER_SUBJECTS and not _is_not_served(facts.path):
                 collection = resolver.collection(facts, fact)
                 members = collection.members.members
                 if any(o.name in registered for o in members) and not all(o in places for o in members):
@@ -273,13 +285,13 @@ def _is_registry(facts: FileFacts, fact: CollectionFact, registries: AbstractSet
     return bool(refs) and not others and all((r.module, r.name) in registries for r in refs)
 
 
-_TEST_DIRECTORIES = frozenset({"tests", "test", "testing"})
+_NOT_SERVED = frozenset({"tests", "test", "testing", "benchmarks", "benchmark", "examples", "docs"})
 
 
-def _is_test(path: str) -> bool:
-    """Test code checks the server; it gates nothing, and its lists are partial on purpose."""
+def _is_not_served(path: str) -> bool:
+    """Tests, benchmarks, examples and docs gate nothing the server does; their lists are partial on purpose."""
     *directories, name = path.split("/")
-    return bool(_TEST_DIRECTORIES.intersection(directories)) or name.startswith("test_") \
+    return bool(_NOT_SERVED.intersection(directories)) or name.startswith("test_") \
         or name.endswith("_test.py") or name == "conftest.py"
 
 

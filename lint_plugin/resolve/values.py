@@ -67,6 +67,15 @@ class Collection:
     def label(self) -> str:
         return self.subject
 
+    @property
+    def completable(self) -> bool:
+        """Is it a list the completion rules (ARC101, ARC104, ARC105) may ask to hold more?
+
+        Declared subjects are. Found by shape, a test of one name is a special case, and a
+        dispatch (a test whose branch writes an architecture name) tells names apart on purpose.
+        """
+        return self.declared or (len(self.members.names) > 1 and self.scope != "dispatch")
+
 
 @dataclass(frozen=True)
 class Predicate:

@@ -39,7 +39,7 @@ def family_member_missing(collections: Sequence[Collection], families: Sequence[
                           multimodal: AbstractSet[str] = frozenset()) -> List[Diagnostic]:
     found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
     pairs = [(c, f) for c in collections for f in families
-             if c.members.names & f.names and (c.declared or len(c.members.names) > 1)]
+             if c.members.names & f.names and c.completable]
     for collection, family in pairs:
         held = collection.members.names
         for name in family.names - held:

@@ -25,7 +25,7 @@ def check(model: Model) -> List[Diagnostic]:
         return []
     found = [diagnostic(c.subject, c.label, c.path, c.line, c.column, name, sibling, registered[sibling],
                         add_to(c, sibling, siblings))
-             for c in model.collections if c.declared or len(c.members.names) > 1
+             for c in model.collections if c.completable
              for name, sibling in sorted(missing_siblings(c.members.names, registered, siblings))
              if accepts(c.members.names, sibling, multimodal=model.multimodal)]
     for f in model.overlapping:

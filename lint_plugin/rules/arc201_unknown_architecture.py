@@ -7,6 +7,7 @@ from typing import AbstractSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Model, Occurrence
+from ..resolve.lineage import first_word
 from .rule import Example, Rule
 
 _MODELS = ("models/qwen3_next.py", "class Qwen3NextForCausalLM: pass\nEntryClass = Qwen3NextForCausalLM\n")
@@ -44,7 +45,7 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
     if not registered:
         return []
     held = {o.name for o in occurrences}
-    held_lineages = {_lineage(n) for n in held if n in registered}
+    held_lineages = {first_word(n) for n in held if n in registered}
     unheld = [n for n in registered if n not in held]
     stems = {_split(n)[0] for n in registered}
     tasks = {_split(n)[1] for n in registered} - {""}
@@ -59,7 +60,7 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
         defined = occurrence.name in classes
         stem, task = _split(occurrence.name)
         derived = stem in stems and task in tasks  # `Qwen3ForSequenceClassification` from `Qwen3ForCausalLM`
-        if not close and not defined and (typos_only or derived or _lineage(occurrence.name) in held_lineages):
+        if not close and not defined and (typos_only or derived or first_word(occurrence.name) in held_lineages):
             continue
         diagnostics.append(diagnostic(subject, label, occurrence, close[0] if close else None, defined))
     return diagnostics
@@ -78,15 +79,6 @@ def _typo_of(name: str, registered: str) -> bool:
     """Close as a whole and in its stem: a shared long suffix (`ForSequenceClassification`) is no typo."""
     stem, other = _split(name)[0], _split(registered)[0]
     return stem == other or difflib.SequenceMatcher(None, stem, other).ratio() >= 0.8
-
-
-_LINEAGE = re.compile(r"[A-Z]+[a-z]*\d*|[a-z]+\d*")
-
-
-def _lineage(name: str) -> str:
-    """The first word of a name: `Longcat` of `LongcatFlashForCausalLM`, `Qwen3` of `Qwen3NextForCausalLM`."""
-    match = _LINEAGE.match(name)
-    return match.group(0) if match else name
 
 
 def diagnostic(subject: str, label: str, occurrence: Occurrence, close: Optional[str],

@@ -26,7 +26,8 @@ DRAFT, MULTIMODAL, CLASSIFICATION, TEXT = "draft", "multimodal", "classification
 _DRAFT = re.compile(r"(?:NextN|MTP|DSpark|DFlash|Eagle\d*|Medusa|Draft|Assistant)(?:Model|ForCausalLM)?$|"
                     r"For(?:CausalLM)?(?:NextN|MTP|Eagle\d*)")
 _CLASSIFICATION = re.compile(r"(?:For(?:Sequence|Token|Audio|Image|Video)Classification|ForRewardModel(?:ing)?|"
-                             r"RewardModel|ClassificationModel|ForTextEncoding|ForEmbedding|EmbeddingModel|ForScore)$")
+                             r"RewardModel|ClassificationModel|ForTextEncoding|ForEmbedding|Embed(?:ding)?Model|"
+                             r"ForScore|ForRanking|ForMaskedLM|ForProcessRewardModel)$")
 # Judged on the stem (`Phi4MM` of `Phi4MMForCausalLM`), so a suffix typo (`...ForCausalLMM`) says nothing.
 _MULTIMODAL = re.compile(r"VL|Vision|Visual|Llava|LLaVA|OCR|Omni|MM(?![a-z])|ASR|Audio|Speech|Image|Video|CLIP|Siglip|"
                          r"Whisper")

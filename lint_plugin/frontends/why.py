@@ -1,0 +1,62 @@
+"""`archsync why SUBJECT NAME`: every piece of kinship evidence for one (subject, name), and the verdict.
+
+ARC105's message names the two strongest reasons; a maintainer deciding whether to add the
+name or exempt it wants all of them, the combined confidence, what the threshold asks, and
+which guard (if any) keeps the finding quiet. The same judgement `check` makes, printed.
+"""
+from __future__ import annotations
+
+from typing import List, Sequence
+
+from ..diagnostics import Diagnostic
+from ..resolve import Collection, Model
+from ..resolve.kinship import MIN_TOGETHER, Evidence
+from ..rules.arc105_kin_missing import THRESHOLDS, judge
+
+
+def matching(model: Model, subject: str) -> List[Collection]:
+    """Collections whose subject is `subject` (`Class.attr`, `fn.var` and `fn#n` as `inventory` prints them)."""
+    return [c for c in model.collections if subject in (c.subject, c.label)]
+
+
+def explain_pair(model: Model, collection: Collection, name: str, diagnostics: Sequence[Diagnostic]) -> str:
+    """What archsync weighs for `name` in `collection`, one piece of evidence a line."""
+    level = model.config.kinship
+    held = sorted(collection.members.names & model.registered.keys())
+    lines = [f"{collection.label} at {collection.path}:{collection.line}:{collection.column} holds "
+             f"{len(held)} registered name{'s' if len(held) != 1 else ''}"
+             + (f" ({', '.join(held[:6])}{', ...' if len(held) > 6 else ''})" if held else "")]
+    if name not in model.registered:
+        lines.append(f"'{name}' is not a registered architecture: kinship is read between registered names only")
+    verdict = judge(model, collection, name)
+    if verdict.evidence:
+        lines.append(f"evidence that '{name}' belongs with what it holds:")
+        lines += [f"  {e.weight:.2f}  {e.kind:<15} {e.text}" for e in verdict.evidence]
+        lines.append(f"confidence {verdict.confidence:.2f} (the best piece of each kind, combined as independent)")
+        lines.append(_alike(model, name, verdict.evidence, verdict.corroborated))
+    else:
+        lines.append(f"no evidence ties '{name}' to what {collection.label} holds")
+    threshold = THRESHOLDS.get(level)
+    rule = "off" if threshold is None else f"threshold {threshold:.2f}" + (
+        ", and the project must treat them alike" if level == "strong" else "")
+    if verdict.blocked:
+        lines.append(f"ARC105 stays quiet: {verdict.blocked}")
+    else:
+        lines.append(f"ARC105 at kinship = \"{level}\" ({rule}): "
+                     f"{'reported' if verdict.reported(level) else 'not reported'}")
+    for d in diagnostics:
+        if d.subject == collection.subject and d.member == name and d.path == collection.path:
+            lines.append(f"reported: {d.path}:{d.line}:{d.column}: {d.code} {d.message}")
+    return "\n".join(lines) + "\n"
+
+
+def _alike(model: Model, name: str, evidence: Sequence[Evidence], corroborated: bool) -> str:
+    """Does the project treat them alike, as `kinship = "strong"` asks, and by what."""
+    if not corroborated:
+        return "the project does not treat them alike: one kind of evidence, and fewer than two lists hold both"
+    company = sorted(((model.kinship.together.get((e.kin, name), 0), e.kin) for e in evidence), reverse=True)
+    if company and company[0][0] >= MIN_TOGETHER:
+        both, kin = company[0]
+        lists = "1 of its lists holds" if both == 1 else f"{both} of its lists hold"
+        return f"the project treats them alike: {lists} both '{kin}' and '{name}'"
+    return "the project treats them alike: more than one kind of evidence"

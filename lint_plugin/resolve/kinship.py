@@ -1,0 +1,275 @@
+"""What belongs together, read from the code itself: kinship between registered architectures.
+
+A list that holds one architecture usually means "this implementation", and another
+architecture that runs the same code is what it forgot. The evidence, strongest first:
+
+- one implementation: a registry binds both names to one class (vLLM's
+  `"MistralForCausalLM": ("llama", "LlamaForCausalLM")`), or one is an alias of the other
+  (`MistralForCausalLM = LlamaForCausalLM`);
+- a subclass of a held class that defines no method of its own runs that class's code
+  (`class MistralForCausalLM(LlamaForCausalLM): pass`); one that overrides methods shares less;
+- classes built on one base (`class DeepseekV3ForCausalLM(DeepseekV2ForCausalLM)` beside
+  `class GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)`);
+- name variants: the dense and the mixture-of-experts model of one stem (`Qwen3VL` /
+  `Qwen3VLMoe`), a stem and its numbered version (`BailingMoe` / `BailingMoeV2`);
+- co-occurrence: names that appear together in most of the project's lists (PR-Miner's
+  itemsets: support, and the confidence that a list holding one holds the other).
+
+Classes come from byte signals (`Signals.bases`), so model files read for their registrations
+alone still say what they subclass. Nothing is imported or run.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+
+from .values import Registration
+
+IMPLEMENTATION, SUBCLASS, SHARED_BASE, VARIANT, COOCCURRENCE = (
+    "implementation", "subclass", "shared-base", "variant", "co-occurrence")
+
+_TASK = re.compile(r"(?:For[A-Z]\w*|LMHeadModel|Model|LM)$")
+_MOE = re.compile(r"Mo[eE]")
+_VERSION = re.compile(r"(.+?)_?V\d+(?:_\d+)?")
+MIN_SUPPORT = 3  # lists a held name must appear in before its company says anything
+MIN_CONFIDENCE = 0.75  # share of those lists that also hold the candidate
+MIN_TOGETHER = 2  # lists holding both before the project "treats them alike": one is an anecdote
+
+
+@dataclass(frozen=True)
+class ClassEdge:
+    """`class child(base)` (or `child = base`) at path:line, with how many methods the child defines."""
+
+    child: str
+    base: str
+    methods: int  # -1: an alias
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One reason to believe `name` belongs where `kin` is, with its weight in [0, 1]."""
+
+    kind: str
+    weight: float
+    kin: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Kinship:
+    """Implementations, class edges and list company of the registered names."""
+
+    implementations: Mapping[str, str] = field(default_factory=dict)  # name -> `module:Class` when written
+    classes: Mapping[str, Tuple[ClassEdge, ...]] = field(default_factory=dict)  # class -> edges it is the child of
+    registered_class: Mapping[str, str] = field(default_factory=dict)  # name -> the class that serves it
+    appears: Mapping[str, int] = field(default_factory=dict)  # name -> lists holding it
+    together: Mapping[Tuple[str, str], int] = field(default_factory=dict)  # (a, b) -> lists holding both
+    related: Mapping[str, FrozenSet[str]] = field(default_factory=dict)  # name -> names any evidence ties to it
+
+    def candidates(self, held: Iterable[str]) -> FrozenSet[str]:
+        """Names some evidence ties to a held name, not held themselves: the only ones worth weighing."""
+        held = frozenset(held)
+        return frozenset().union(*(self.related.get(n, frozenset()) for n in held)) - held
+
+    def is_alias(self, name: str) -> bool:
+        """A second spelling of a served class: registered to a class of another registered name, or `X = Y`."""
+        cls = self.registered_class.get(name, name)
+        if cls != name and self.registered_class.get(cls) == cls:
+            return True
+        return any(edge.methods < 0 for edge in self.classes.get(cls, ()))
+
+    def evidence(self, name: str, held: Iterable[str]) -> List[Evidence]:
+        """Every piece of evidence tying `name` to a held name, strongest first."""
+        held = set(held) - {name}
+        held_classes = frozenset(self.registered_class.get(h, h) for h in held)
+        found = [e for kin in sorted(held) for e in self._between(name, kin, held_classes)]
+        return sorted(found, key=lambda e: (-e.weight, e.kind, e.kin))
+
+    def _between(self, name: str, kin: str, held_classes: FrozenSet[str]) -> Iterable[Evidence]:
+        mine, theirs = self.implementations.get(name), self.implementations.get(kin)
+        if mine and mine == theirs:
+            yield Evidence(IMPLEMENTATION, 0.9, kin, f"runs the same implementation as '{kin}' ({mine})")
+        cls, kin_cls = self.registered_class.get(name, name), self.registered_class.get(kin, kin)
+        if cls != kin_cls:
+            yield from self._classes(cls, kin_cls, kin, held_classes)
+        variant = _variant(name, kin)
+        if variant:
+            weight, text = _VARIANTS[variant]
+            yield Evidence(VARIANT, weight, kin, text.format(kin=kin))
+        support, both = self.appears.get(kin, 0), self.together.get((kin, name), 0)
+        if support >= MIN_SUPPORT and both / support >= MIN_CONFIDENCE:
+            # Weak alone (replayed history confirmed none of the findings it made by itself), it
+            # corroborates what the code says: the project treats the two alike.
+            yield Evidence(COOCCURRENCE, 0.25, kin,
+                           f"appears with '{kin}' in {both} of the {support} lists that hold it")
+
+    def _classes(self, cls: str, kin_cls: str, kin: str, held_classes: FrozenSet[str]) -> Iterable[Evidence]:
+        for edge in self.classes.get(cls, ()):
+            if edge.base == kin_cls:
+                where = f"{edge.path}:{edge.line}"
+                if edge.methods < 0:
+                    yield Evidence(IMPLEMENTATION, 0.9, kin, f"is an alias of '{kin}' (`{cls} = {kin_cls}` at {where})")
+                elif edge.methods == 0:
+                    yield Evidence(SUBCLASS, 0.85, kin, f"runs the code of '{kin}' (`class {cls}({kin_cls})` "
+                                                        f"defines no method, at {where})")
+                else:
+                    yield Evidence(SUBCLASS, 0.6, kin, f"subclasses '{kin}' (`class {cls}({kin_cls})` at {where})")
+        for edge in self.classes.get(kin_cls, ()):
+            if edge.base == cls:
+                yield Evidence(SUBCLASS, 0.25, kin, f"is the base of '{kin}' (`class {kin_cls}({cls})` at "
+                                                   f"{edge.path}:{edge.line})")
+        shared = {e.base for e in self.classes.get(cls, ())} & {e.base for e in self.classes.get(kin_cls, ())}
+        # a base that is itself held says it once, as a subclass: not again through each of its children
+        for base in sorted(b for b in shared if (b in self.classes or _TASK.search(b)) and b not in held_classes):
+            yield Evidence(SHARED_BASE, 0.25, kin, f"shares the base class {base} with '{kin}'")
+
+
+def corroborated(kinship: Kinship, name: str, evidence: Sequence[Evidence]) -> bool:
+    """Does the project also treat them together? Two kinds of evidence, or company in two of its lists.
+
+    Code says what runs alike; lists say what the project treats alike. A popular base held
+    alone in lists that never name its thin clones (`LlamaForCausalLM` without `Phi3ForCausalLM`)
+    is a list of checkpoints someone validated, not a list that forgot one.
+    """
+    kinds = {e.kind for e in evidence if e.kind != SHARED_BASE}
+    return COOCCURRENCE in kinds or len(kinds) >= 2 or any(kinship.together.get((e.kin, name), 0) >= MIN_TOGETHER
+                                                             for e in evidence)
+
+
+def confidence(evidence: Sequence[Evidence]) -> float:
+    """How sure the evidence makes us: independent kinds combine, the best of each kind counts."""
+    best: Dict[str, float] = {}
+    for e in evidence:
+        best[e.kind] = max(best.get(e.kind, 0.0), e.weight)
+    doubt = 1.0
+    for weight in best.values():
+        doubt *= 1.0 - weight
+    return round(1.0 - doubt, 3)
+
+
+def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
+                  lists: Iterable[FrozenSet[str]]) -> Kinship:
+    """Kinship from the registrations, the class edges of the project and the lists it keeps."""
+    implementations: Dict[str, str] = {}
+    registered_class: Dict[str, str] = {}
+    for r in registrations:
+        if r.name in registered_class:
+            continue
+        implementations[r.name] = r.implementation
+        registered_class[r.name] = r.implementation.rpartition(":")[2] if r.implementation else r.name
+    classes: Dict[str, List[ClassEdge]] = {}
+    for edge in edges:
+        classes.setdefault(edge.child, []).append(edge)
+    appears: Counter[str] = Counter()
+    together: Counter[Tuple[str, str]] = Counter()
+    for held in lists:
+        names = sorted(held)
+        appears.update(names)
+        together.update(itertools.permutations(names, 2))
+    kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
+                      registered_class, dict(appears), dict(together))
+    return Kinship(kinship.implementations, kinship.classes, registered_class, kinship.appears, kinship.together,
+                   _related(kinship))
+
+
+def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
+    """For each registered name, the registered names some evidence may tie it to (both ways)."""
+    names = list(kinship.registered_class)
+    groups: Dict[Tuple[str, str], List[str]] = {}
+    for name in names:
+        cls = kinship.registered_class[name]
+        keys = [("class", cls)]
+        if name in kinship.implementations:
+            keys.append(("implementation", kinship.implementations[name]))
+        keys += [("base", e.base) for e in kinship.classes.get(cls, ())]
+        keys += [("base", cls)]  # a name is kin to the names whose class subclasses its own
+        keys += [("variant", key) for key in _variant_keys(name)]
+        for key in keys:
+            groups.setdefault(key, []).append(name)
+    related: Dict[str, Set[str]] = {name: set() for name in names}
+    for members in groups.values():
+        if 1 < len(members) <= 50:  # a base every model shares (`nn.Module`) ties nothing
+            for name in members:
+                related[name].update(members)
+    for (kin, name), both in kinship.together.items():
+        support = kinship.appears.get(kin, 0)
+        if support >= MIN_SUPPORT and both / support >= MIN_CONFIDENCE and kin in related and name in related:
+            related[kin].add(name)
+            related[name].add(kin)
+    return {name: frozenset(kin - {name}) for name, kin in related.items() if len(kin) > 1}
+
+
+def _variant_keys(name: str) -> List[str]:
+    """Keys two variants share: the stem without `Moe`, and a versioned stem's unversioned one."""
+    task = _TASK.search(name)
+    if task is None or task.start() == 0:
+        return []
+    stem, suffix = name[:task.start()], task.group()
+    keys = [f"moe:{_MOE.sub('', stem)}{suffix}", f"vision:{_VISION.sub('', stem)}"]
+    match = _VERSION.fullmatch(stem)
+    keys.append(f"version:{match.group(1) if match else stem}{suffix}")
+    generation = _GENERATION.fullmatch(stem)
+    if generation:
+        keys.append(f"generation:{generation.group(1)}:{_MOE.sub('', generation.group(3)).strip('_')}{suffix}")
+    return keys
+
+
+def parse_edges(path: str, signals: Iterable[str]) -> List[ClassEdge]:
+    """`Child:Base:methods:line` signals of one file as edges."""
+    found = []
+    for text in signals:
+        child, base, methods, line = text.split(":")
+        found.append(ClassEdge(child, base, int(methods), path, int(line)))
+    return found
+
+
+_VARIANTS = {
+    "moe": (0.5, "is a dense/MoE variant of '{kin}'"),
+    "version": (0.4, "is a versioned variant of '{kin}'"),
+    "vision": (0.4, "is the vision-language twin of '{kin}'"),
+    "generation": (0.3, "is a newer generation of '{kin}'"),
+}
+_GENERATION = re.compile(r"([A-Za-z]+)(\d+(?:[._]\d+)?)?(.*)")
+_VISION = re.compile(r"_?VL_?|Vision|(?<=\d)[vV](?![a-zL])")
+
+
+def _variant(name: str, kin: str) -> Optional[str]:
+    """How `name` varies `kin` by its spelling, if it does; both must have one task suffix.
+
+    "moe": `X` / `XMoe`; "version": `X` / `XV2`; "vision": `Qwen3` / `Qwen3VL`, `Glm4Moe` /
+    `Glm4vMoe` (the task suffix may differ); "generation": a newer number of one lineage
+    (`Qwen2` -> `Qwen3`, `Qwen2VL` -> `Qwen2_5_VL`, `InternLM` -> `InternLM2`).
+    """
+    a, b = _TASK.search(name), _TASK.search(kin)
+    if a is None or b is None or a.start() == 0 or b.start() == 0:
+        return None
+    stem, kin_stem = name[:a.start()], kin[:b.start()]
+    if stem == kin_stem:
+        return None
+    if _VISION.sub("", stem) == _VISION.sub("", kin_stem) and bool(_VISION.search(stem)) != bool(
+            _VISION.search(kin_stem)):
+        return "vision"
+    if a.group() != b.group():
+        return None
+    if _MOE.sub("", stem) == _MOE.sub("", kin_stem) and bool(_MOE.search(stem)) != bool(_MOE.search(kin_stem)):
+        return "moe"
+    for versioned, plain in ((stem, kin_stem), (kin_stem, stem)):
+        match = _VERSION.fullmatch(versioned)
+        if match and match.group(1) == plain and len(plain) >= 4:
+            return "version"
+    mine, theirs = _GENERATION.fullmatch(stem), _GENERATION.fullmatch(kin_stem)
+    if mine and theirs and mine.group(1) == theirs.group(1) and \
+            _MOE.sub("", mine.group(3)).strip("_") == _MOE.sub("", theirs.group(3)).strip("_") and \
+            _number(mine.group(2)) > _number(theirs.group(2)):
+        return "generation"
+    return None
+
+
+def _number(version: Optional[str]) -> float:
+    """`2_5` -> 2.5; no number is the first generation."""
+    return float(version.replace("_", ".")) if version else 1.0

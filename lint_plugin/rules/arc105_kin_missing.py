@@ -1,0 +1,159 @@
+"""ARC105 kin-missing: a subject holds an architecture but not its kin, by what the code itself says."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import AbstractSet, List, Optional, Sequence, Tuple
+
+from ..diagnostics import Diagnostic, FixRequest
+from ..resolve import Collection, Model
+from ..resolve.kinship import Evidence, confidence, corroborated
+from ..resolve.lineage import first_word
+from .fixes import add_to
+from .kinds import DRAFT, accepts, kind
+from .rule import Example, Rule
+
+# Confidence a finding needs, per `kinship` level. "strong" was chosen by measurement (bench/history
+# and the real trees in the CHANGELOG): one implementation, an alias or a subclass that adds no
+# method clears it, and the project must also treat the two alike (a second kind of evidence, or
+# two of its lists holding both); weaker evidence must add up.
+THRESHOLDS = {"strong": 0.8, "all": 0.3}
+
+_MODELS = ("models/llama.py", "class LlamaForCausalLM:\n    def forward(self):\n        pass\n\n\n"
+                              "class MistralForCausalLM(LlamaForCausalLM):\n    pass\n\n\n"
+                              "class PhiForCausalLM:\n    def forward(self):\n        pass\n\n\n"
+                              "EntryClass = [LlamaForCausalLM, MistralForCausalLM, PhiForCausalLM]\n")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Everything ARC105 weighs for one (subject, name): `archsync why` prints it, `check` reports it."""
+
+    evidence: Tuple[Evidence, ...]
+    confidence: float
+    corroborated: bool
+    blocked: str  # why it is not reported whatever the evidence, or ""
+
+    def reported(self, level: str) -> bool:
+        threshold = THRESHOLDS.get(level)
+        if threshold is None or self.blocked or not self.evidence or self.confidence < threshold:
+            return False
+        return self.corroborated or level != "strong"
+
+
+def check(model: Model) -> List[Diagnostic]:
+    if model.config.kinship not in THRESHOLDS or not model.registered:
+        return []
+    found = []
+    for c in model.collections:
+        held = c.members.names & model.registered.keys()
+        if not c.completable or len(held) < (1 if c.declared else 2):
+            continue  # blocked whatever the name (`_blocked`): skip the weighing
+        for name in sorted(model.kinship.candidates(held) - c.members.names):
+            verdict = judge(model, c, name)
+            if verdict.reported(model.config.kinship):
+                found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
+                                        verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
+    return found
+
+
+def _add_beside_kin(collection: Collection, name: str, evidence: Sequence[Evidence]) -> FixRequest:
+    """Add `name` right after the held name the strongest evidence ties it to."""
+    kin = tuple(dict.fromkeys(e.kin for e in evidence))[:3]
+    return dataclasses.replace(add_to(collection, name, ()), peers=kin)
+
+
+def judge(model: Model, collection: Collection, name: str) -> Verdict:
+    """The evidence tying `name` to what `collection` holds, and what stops it being reported."""
+    held = collection.members.names & model.registered.keys()
+    evidence = tuple(model.kinship.evidence(name, held))
+    return Verdict(evidence, confidence(evidence), corroborated(model.kinship, name, evidence),
+                   _blocked(model, collection, held, name))
+
+
+def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str) -> str:
+    if name in collection.members.names:
+        return "the subject holds it"
+    if not collection.completable:
+        return "the subject tests one name or dispatches on it: not a list to complete"
+    if len(held) < (1 if collection.declared else 2):
+        return "the subject holds fewer than two registered names"
+    if model.kinship.is_alias(name) and not any(model.kinship.is_alias(h) for h in held):
+        return "it is a second spelling of a served class and the subject holds none"
+    if not accepts(collection.members.names, name, multimodal=model.multimodal):
+        wanted = kind(name, model.multimodal)
+        if wanted == DRAFT:
+            return "kind guard: it is a draft variant and the subject holds none"
+        return f"kind guard: it is {wanted} and fewer than a fifth of the subject's names are " \
+               "(`archsync explain ARC101`)"
+    if _other_lineage(held, name):
+        return "the subject is about one lineage and the name is of another"
+    return ""
+
+
+def _other_lineage(held: AbstractSet[str], name: str) -> bool:
+    """A list of one lineage (`_INTERN_S2_ARCHS`) is about that lineage, whatever runs the same code."""
+    lineages = {first_word(n, generations=False) for n in held}
+    return len(held) > 1 and len(lineages) == 1 and first_word(name, generations=False) not in lineages
+
+
+def diagnostic(subject: str, label: str, path: str, line: int, column: int, name: str,
+               evidence: Sequence[Evidence], sure: float, fix: Optional[FixRequest] = None) -> Diagnostic:
+    reasons = "; ".join(e.text for e in _strongest(evidence))
+    return Diagnostic(path, line, column, RULE.code,
+                      f"'{name}' may belong in {label}: it {reasons} (confidence {sure:.2f})",
+                      subject=subject, member=name, fix=fix)
+
+
+def _strongest(evidence: Sequence[Evidence]) -> List[Evidence]:
+    """The best piece of each kind, at most two: the message says why; `archsync why` says all."""
+    seen, chosen = set(), []
+    for e in evidence:
+        if e.kind not in seen:
+            seen.add(e.kind)
+            chosen.append(e)
+    return chosen[:2]
+
+
+RULE = Rule(
+    code="ARC105",
+    name="kin-missing",
+    summary="a subject holds an architecture but not another that runs the same code",
+    what="A list that holds one architecture usually means \"this implementation\". archsync reads what belongs "
+         "together from the code: names a registry binds to one class, aliases, subclasses (one that defines no "
+         "method runs its base's code), classes built on one base, dense/MoE and numbered variants of a stem, and "
+         "the company names keep across the project's lists. Each piece of evidence has a weight; a subject that "
+         "holds a name but not its kin is reported when the combined confidence clears the `kinship` level "
+         "(\"strong\" by default, 0.8, and the project must also treat the two alike: a second kind of evidence, "
+         "or two of its lists that hold both; \"all\": 0.3; \"off\"). The kind guard of ARC101 applies; a list "
+         "that holds no second spelling of a class is not told to hold one; a list of one lineage is not told to "
+         "hold another; a test of one name, or a dispatch (`if arch == X: arch = Y`), is not completed. "
+         "`archsync why SUBJECT NAME` prints every piece of evidence and the guard that decided.",
+    why="A new variant is registered by subclassing the model it extends, and the lists that gate behaviour are "
+        "updated for one name and not its kin (in SGLang, `class Glm4vMoeForConditionalGeneration("
+        "Glm4vForConditionalGeneration)` was in a list its base was missing from until a later fix).",
+    fix_doc="Add the name, or exempt it when the list deliberately tells the two apart.",
+    exempt_doc="`[[tool.archsync.exempt]]` or `# noqa: ARC105`; `kinship = \"off\"` turns the rule off.",
+    examples=(
+        Example("a list with Llama but not Mistral, whose class subclasses Llama's and defines no method; two other "
+                "lists hold both", (
+            _MODELS,
+            ("layers/rope.py", "SCALED_ROPE_ARCHS = [\"LlamaForCausalLM\", \"PhiForCausalLM\"]\n"),
+            ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"LlamaForCausalLM\", \"MistralForCausalLM\"]\n"
+                                    "FUSED_QKV_ARCHS = [\"LlamaForCausalLM\", \"MistralForCausalLM\"]\n"),
+        ), ("layers/rope.py:1:1: ARC105 'MistralForCausalLM' may belong in SCALED_ROPE_ARCHS: it runs the code "
+            "of 'LlamaForCausalLM' (`class MistralForCausalLM(LlamaForCausalLM)` defines no method, at "
+            "models/llama.py:6) (confidence 0.85)",)),
+        Example("both held", (
+            _MODELS,
+            ("layers/rope.py", "SCALED_ROPE_ARCHS = [\"LlamaForCausalLM\", \"MistralForCausalLM\"]\n"),
+        )),
+        Example("a list that holds the subclass says nothing of its base: the subclass may be why it exists", (
+            _MODELS,
+            ("layers/rope.py", "SLIDING_WINDOW_ARCHS = [\"MistralForCausalLM\", \"PhiForCausalLM\"]\n"),
+        )),
+    ),
+    check=check,
+    fix="add",
+    one_per_pair=True,
+)

@@ -1,0 +1,147 @@
+"""ARC105 end to end: the `kinship` levels, `archsync why`, `fix` and exemptions on fixtures/kinship.
+
+What each fixture reports is in its expected.txt (tests/test_cases.py); these tests cover what
+changes with configuration and the commands beside `check`.
+"""
+from __future__ import annotations
+
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, check_both, only, set_config
+
+MISTRAL = ("serve/layers/attention.py:15:1: ARC105 'MistralForCausalLM' may belong in FUSED_QKV_ARCHS: it runs the "
+           "code of 'LlamaForCausalLM' (`class MistralForCausalLM(LlamaForCausalLM)` defines no method, at "
+           "serve/models/llama.py:14); appears with 'LlamaForCausalLM' in 4 of the 5 lists that hold it "
+           "(confidence 0.89)")
+
+
+def test_kinship_off_reports_nothing(tree):
+    root = tree("kinship/subclass")
+    set_config(root, 'kinship = "off"')
+    check_both(root, [])
+
+
+def test_kinship_all_adds_what_one_kind_of_evidence_says(tree):
+    root = tree("kinship/subclass")
+    strong = only("ARC105", archsync("check", cwd=root).lines)
+    set_config(root, 'kinship = "all"')
+    result = archsync("check", cwd=root)
+    added = sorted(set(only("ARC105", result.lines)) - set(strong))
+    # One kind of evidence each: a subclass that overrides methods (0.60), a base held by the lists of its
+    # subclass (0.25) with their company (0.25): reported on request only.
+    assert added == [
+        "serve/layers/attention.py:13:1: ARC105 'GlmMoeDsaForCausalLM' may belong in KV_QUANT_ARCHS: it "
+        "subclasses 'DeepseekV2ForCausalLM' (`class GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)` at "
+        'serve/models/deepseek.py:14) (confidence 0.60)',
+        "serve/layers/attention.py:13:1: ARC105 'InternLM3ForCausalLM' may belong in KV_QUANT_ARCHS: it "
+        "subclasses 'LlamaForCausalLM' (`class InternLM3ForCausalLM(LlamaForCausalLM)` at "
+        'serve/models/llama.py:18) (confidence 0.60)',
+        "serve/layers/attention.py:15:1: ARC105 'GlmMoeDsaForCausalLM' may belong in FUSED_QKV_ARCHS: it "
+        "subclasses 'DeepseekV2ForCausalLM' (`class GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)` at "
+        'serve/models/deepseek.py:14) (confidence 0.60)',
+        "serve/layers/attention.py:15:1: ARC105 'InternLM3ForCausalLM' may belong in FUSED_QKV_ARCHS: it "
+        "subclasses 'LlamaForCausalLM' (`class InternLM3ForCausalLM(LlamaForCausalLM)` at "
+        'serve/models/llama.py:18) (confidence 0.60)',
+        "serve/layers/attention.py:18:1: ARC105 'LlamaForCausalLM' may belong in CUDA_GRAPH_ARCHS: it "
+        "appears with 'MistralForCausalLM' in 4 of the 5 lists that hold it; is the base of "
+        "'MistralForCausalLM' (`class MistralForCausalLM(LlamaForCausalLM)` at serve/models/llama.py:14) "
+        '(confidence 0.44)',
+        "serve/layers/attention.py:20:1: ARC105 'GlmMoeDsaForCausalLM' may belong in TORCH_COMPILE_ARCHS: it "
+        "subclasses 'DeepseekV2ForCausalLM' (`class GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)` at "
+        'serve/models/deepseek.py:14) (confidence 0.60)',
+        "serve/layers/attention.py:20:1: ARC105 'InternLM3ForCausalLM' may belong in TORCH_COMPILE_ARCHS: it "
+        "subclasses 'LlamaForCausalLM' (`class InternLM3ForCausalLM(LlamaForCausalLM)` at "
+        'serve/models/llama.py:18) (confidence 0.60)',
+        "serve/layers/attention.py:3:1: ARC105 'InternLM3ForCausalLM' may belong in SLIDING_WINDOW_ARCHS: it "
+        "subclasses 'LlamaForCausalLM' (`class InternLM3ForCausalLM(LlamaForCausalLM)` at "
+        'serve/models/llama.py:18) (confidence 0.60)',
+        "serve/layers/attention.py:5:1: ARC105 'InternLM3ForCausalLM' may belong in ROPE_SCALING_ARCHS: it "
+        "subclasses 'LlamaForCausalLM' (`class InternLM3ForCausalLM(LlamaForCausalLM)` at "
+        'serve/models/llama.py:18) (confidence 0.60)',
+    ], result
+
+
+def test_an_unknown_kinship_level_is_a_configuration_error(tree):
+    root = tree("kinship/subclass")
+    set_config(root, 'kinship = "some"')
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    assert "kinship" in result.stderr and "strong" in result.stderr, result
+
+
+def test_why_prints_every_piece_of_evidence_and_the_verdict(tree):
+    root = tree("kinship/subclass")
+    result = archsync("why", "FUSED_QKV_ARCHS", "MistralForCausalLM", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.lines == [
+        "FUSED_QKV_ARCHS at serve/layers/attention.py:15:1 holds 5 registered names (DeepseekV2ForCausalLM, "
+        "LlamaForCausalLM, PhiForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM)",
+        "evidence that 'MistralForCausalLM' belongs with what it holds:",
+        "  0.85  subclass        runs the code of 'LlamaForCausalLM' (`class MistralForCausalLM(LlamaForCausalLM)` "
+        "defines no method, at serve/models/llama.py:14)",
+        "  0.25  co-occurrence   appears with 'LlamaForCausalLM' in 4 of the 5 lists that hold it",
+        "  0.25  co-occurrence   appears with 'PhiForCausalLM' in 3 of the 4 lists that hold it",
+        "confidence 0.89 (the best piece of each kind, combined as independent)",
+        "the project treats them alike: 4 of its lists hold both 'LlamaForCausalLM' and 'MistralForCausalLM'",
+        "ARC105 at kinship = \"strong\" (threshold 0.80, and the project must treat them alike): reported",
+        "reported: " + MISTRAL,
+    ], result
+
+
+def test_why_names_the_guard_that_keeps_a_finding_quiet(tree):
+    root = tree("kinship/guards")
+    result = archsync("why", "MLA_ARCHS", "DeepseekV3ForCausalLMNextN", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.lines[-1] == "ARC105 stays quiet: kind guard: it is a draft variant and the subject holds none"
+    lineage = archsync("why", "_INTERN_S2_ARCHS", "Qwen3ForCausalLM", cwd=root)
+    assert lineage.lines[-1] == "ARC105 stays quiet: the subject is about one lineage and the name is of another"
+    dispatch = archsync("why", "draft_architecture#1", "DeepseekV3ForCausalLM", cwd=root)
+    assert dispatch.lines[-1] == "ARC105 stays quiet: the subject tests one name or dispatches on it: not a list " \
+                                 "to complete", dispatch
+
+
+def test_why_an_unknown_subject_is_an_error(tree):
+    root = tree("kinship/subclass")
+    result = archsync("why", "NO_SUCH_ARCHS", "MistralForCausalLM", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.stderr == "archsync: error: no subject 'NO_SUCH_ARCHS'; `archsync inventory` lists them\n"
+
+
+def test_fix_adds_the_kin_beside_what_it_holds_and_check_is_then_clean(tree):
+    root = tree("kinship/subclass")
+    diff = archsync("fix", "--diff", cwd=root)
+    assert diff.stdout.splitlines() == [
+        '--- a/serve/layers/attention.py',
+        '+++ b/serve/layers/attention.py',
+        '@@ -7,15 +7,19 @@',
+        '         "LlamaForCausalLM",',
+        '         "MistralForCausalLM",',
+        '         "Qwen2ForCausalLM",',
+        '+        "Qwen2MoeForCausalLM",',
+        '     }',
+        ' )',
+        ' ',
+        ' KV_QUANT_ARCHS = {"LlamaForCausalLM", "MistralForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"}',  # noqa: E501
+        ' ',
+        ' FUSED_QKV_ARCHS = ("LlamaForCausalLM", "Qwen2ForCausalLM", "Qwen2MoeForCausalLM", "DeepseekV2ForCausalLM",',
+        '+                   "MistralForCausalLM",',
+        '+                   "DeepseekV3ForCausalLM",',
+        '                    "PhiForCausalLM")',
+        ' ',
+        ' CUDA_GRAPH_ARCHS = ["MistralForCausalLM", "PhiForCausalLM"]',
+        ' ',
+        ' TORCH_COMPILE_ARCHS = ["LlamaForCausalLM", "MistralForCausalLM", "PhiForCausalLM", "Qwen2ForCausalLM",',
+        '-                       "DeepseekV2ForCausalLM"]',
+        '+                       "Qwen2MoeForCausalLM",',
+        '+                       "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"]',
+    ], diff
+    fixed = archsync("fix", cwd=root)
+    assert fixed.returncode == EXIT_CLEAN, fixed
+    assert archsync("check", cwd=root).returncode == EXIT_CLEAN
+
+
+def test_an_exemption_silences_one_pair(tree):
+    root = tree("kinship/subclass")
+    set_config(root, '[[tool.archsync.exempt]]\ncodes = ["ARC105"]\nsubject = "FUSED_QKV_ARCHS"\n'
+                     'members = ["MistralForCausalLM"]\nreason = "fused QKV needs the Llama checkpoint layout"\n')
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result
+    assert MISTRAL not in result.lines and len(only("ARC105", result.lines)) == 4, result
