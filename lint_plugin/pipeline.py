@@ -13,7 +13,7 @@ from typing import Mapping, Optional, Tuple
 from . import rules
 from .config import Config, find_root, load_config
 from .diagnostics import Diagnostic
-from .project import IndexCache, ProjectIndex, discover
+from .project import IndexCache, ProjectIndex, discover, with_unsaved
 from .project.universe import read_universe
 from .report import report
 from .resolve import Model, build_model, choose_files
@@ -41,8 +41,8 @@ def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: 
 
 def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True) -> Report:
     """Check a project whose configuration is loaded; `overrides` stand in for files on disk."""
-    files = discover(config)
-    cache = IndexCache(config.root / config.cache_dir, config.fingerprint()) if use_cache else None
+    files = with_unsaved(config, discover(config), overrides or ())  # a new buffer is analysed before it is saved
+    cache = IndexCache(config.root, config.cache_dir, config.fingerprint()) if use_cache else None
     with ProjectIndex(config, files, overrides, cache) as index:  # byte prefilter, facts of what may matter
         choose_files(index)  # and of the files those reference
     universe = read_universe(config)  # what `universe-from` dependencies register

@@ -93,7 +93,8 @@ class Result:
 
 
 def run(args: Sequence[PathLike], cwd: PathLike, *, prefix: Sequence[PathLike] = (),
-        env: Optional[Dict[str, str]] = None, timeout: float = 180, traceback_ok: bool = False) -> Result:
+        env: Optional[Dict[str, str]] = None, timeout: float = 180, traceback_ok: bool = False,
+        input: Union[str, bytes, None] = None) -> Result:
     """Run a real program (`prefix` first: `unshare`, `setpriv`, ...) and capture what it says.
 
     Output is decoded leniently, so a test about undecodable bytes sees them as U+FFFD.
@@ -106,7 +107,8 @@ def run(args: Sequence[PathLike], cwd: PathLike, *, prefix: Sequence[PathLike] =
     full_env.update(env or {})
     command = [str(a) for a in (*prefix, *args)]
     try:
-        proc = subprocess.run(command, cwd=str(cwd), env=full_env, capture_output=True, timeout=timeout)
+        proc = subprocess.run(command, cwd=str(cwd), env=full_env, capture_output=True, timeout=timeout,
+                              input=input.encode("utf-8", "surrogatepass") if isinstance(input, str) else input)
     except subprocess.TimeoutExpired:
         pytest.fail(f"`{' '.join(command)[:300]}` did not finish within {timeout} s")
     result = Result(tuple(command), proc.returncode, proc.stdout.decode("utf-8", "replace"),

@@ -28,7 +28,7 @@ import pytest
 from conftest import EXIT_CLEAN, EXIT_FINDINGS, Result, archsync
 from lint_plugin import __version__
 from lint_plugin.config import load_config
-from lint_plugin.project.cache import IndexCache
+from lint_plugin.project.cache import PYTHON, IndexCache
 
 MODELS = (
     "class Qwen3_5ForCausalLM:\n    pass\n\n\n"
@@ -72,7 +72,7 @@ def project(tmp_path) -> Path:
 def cache_file(root: Path) -> Path:
     """The cache file of the project's current configuration."""
     config = load_config(root)
-    return root / config.cache_dir / f"index-{__version__}-{config.fingerprint()}.json"
+    return root / config.cache_dir / f"index-{__version__}-{PYTHON}-{config.fingerprint()}.json"
 
 
 def assert_valid_cache(root: Path) -> None:
@@ -82,10 +82,10 @@ def assert_valid_cache(root: Path) -> None:
     document = json.loads(path.read_bytes())
     assert isinstance(document, dict) and document.get("tool") == __version__, document
     assert {"pkg/models.py", "pkg/config.py", "pkg/overrides.py"} <= set(document["files"]), document
-    cache = IndexCache(path.parent, load_config(root).fingerprint())
+    cache = IndexCache(root, load_config(root).cache_dir, load_config(root).fingerprint())
     entries = cache.load()
     assert cache.warnings == [] and set(entries) == set(document["files"]), cache.warnings
-    assert not list(path.parent.glob(".index-*.tmp")), "a temporary file was left behind"
+    assert not list(path.parent.glob(".index-*.archsync-*.tmp")), "a temporary file was left behind"
 
 
 def survives(root: Path, *, writable: bool = True, prefix: Sequence[str] = (), max_warnings: int = 1) -> Result:
@@ -359,10 +359,8 @@ def test_read_only_cache_file_in_a_writable_directory(project):
     assert result.lines == [], result
 
 
-@pytest.mark.parametrize("cache_dir", [".archsync_cache", "nested/deeper/cache", "ABSOLUTE"])
-def test_missing_cache_directory_is_created(project, tmp_path, cache_dir):
-    if cache_dir == "ABSOLUTE":
-        cache_dir = str(tmp_path / "elsewhere" / "cache")
+@pytest.mark.parametrize("cache_dir", [".archsync_cache", "nested/deeper/cache"])
+def test_missing_cache_directory_is_created(project, cache_dir):
     set_config(project, f'[tool.archsync]\ncache-dir = "{cache_dir}"\n')
     result = survives(project, max_warnings=0)
     assert result.lines == [
@@ -370,7 +368,7 @@ def test_missing_cache_directory_is_created(project, tmp_path, cache_dir):
         "but missing from X_ARCHS",
     ], result
     assert result.warnings == [], result
-    directory = Path(cache_dir) if os.path.isabs(cache_dir) else project / cache_dir
+    directory = project / cache_dir
     assert cache_file(project).parent == directory
     assert (directory / ".gitignore").is_file() and (directory / "CACHEDIR.TAG").is_file()
 
@@ -427,21 +425,21 @@ def _full_disk_prefix(tmp_path: Path) -> Tuple[str, ...]:
 @pytest.mark.parametrize("seeded", [False, True], ids=["empty-full-disk", "full-disk-holding-an-old-cache"])
 def test_full_disk(project, tmp_path, seeded):
     prefix = _full_disk_prefix(tmp_path)
-    mount_point = tmp_path / "cachefs"
+    mount_point = project / "cachefs"  # cache directories live inside the project
     mount_point.mkdir()
     after = tmp_path / "after"
     after.mkdir()
-    seed = tmp_path / "seed"
-    set_config(project, f'[tool.archsync]\ncache-dir = "{mount_point}"\n')
+    seed = project / "seed"
+    set_config(project, '[tool.archsync]\ncache-dir = "cachefs"\n')
     if seeded:
         # An old cache for a tree whose guarded file has changed since: it is read, and cannot be replaced.
-        set_config(project, f'[tool.archsync]\ncache-dir = "{seed}"\n')
+        set_config(project, '[tool.archsync]\ncache-dir = "seed"\n')
         age_files(project)
         assert archsync("check", cwd=project).lines == [
             "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
             "but missing from X_ARCHS",
         ]
-        set_config(project, f'[tool.archsync]\ncache-dir = "{mount_point}"\n')
+        set_config(project, '[tool.archsync]\ncache-dir = "cachefs"\n')
         (project / "pkg" / "overrides.py").write_text(
             'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n')
     env = {"CACHE": str(mount_point), "SEED": str(seed) if seeded else "", "LISTING": str(tmp_path / "listing"),

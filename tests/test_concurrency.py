@@ -21,7 +21,7 @@ from typing import List
 
 from lint_plugin import __version__
 from lint_plugin.config import load_config
-from lint_plugin.project.cache import IndexCache
+from lint_plugin.project.cache import PYTHON, IndexCache
 
 ARCHSYNC = Path(sys.executable).parent / "archsync"
 ROUNDS = 20
@@ -74,14 +74,14 @@ def _set_mtimes(root: Path, when: float) -> None:
 
 def _assert_valid_cache(root: Path) -> None:
     config = load_config(root)
-    path = root / config.cache_dir / f"index-{__version__}-{config.fingerprint()}.json"
+    path = root / config.cache_dir / f"index-{__version__}-{PYTHON}-{config.fingerprint()}.json"
     document = json.loads(path.read_bytes())  # complete JSON, never a torn write
     assert document["tool"] == __version__
-    cache = IndexCache(path.parent, config.fingerprint())
+    cache = IndexCache(root, config.cache_dir, config.fingerprint())
     entries = cache.load()
     assert cache.warnings == [], cache.warnings
     assert len(entries) == len(list(root.rglob("*.py"))), sorted(entries)
-    leftovers = list(path.parent.glob(".index-*.tmp"))
+    leftovers = list(path.parent.glob(".index-*.archsync-*.tmp"))
     assert leftovers == [], f"temporary files left behind: {leftovers}"
 
 

@@ -100,7 +100,7 @@ def test_a_fix_that_does_not_hold_after_the_recheck_is_not_written(tree):
     outcome = command.plan(report, [], [])
     assert outcome.problems == (f"{OVERRIDES}: the fix did not resolve its diagnostics on re-check; not written",)
     assert [f.after == f.before for f in outcome.files] == [True]
-    assert command.write(root, outcome) == []
+    assert command.write(root, outcome)[1] == []
     assert (root / OVERRIDES).read_bytes() == (tree("sglang_qwen3_5/bug", into="pristine") / OVERRIDES).read_bytes()
 
 
@@ -109,7 +109,7 @@ def test_a_file_changed_since_it_was_read_is_left_alone(tree):
     outcome = command.plan(pipeline.run(root, use_cache=False), [], [])
     edited = (root / OVERRIDES).read_bytes() + b"# edited in the editor meanwhile\n"
     (root / OVERRIDES).write_bytes(edited)
-    assert command.write(root, outcome) == [f"{OVERRIDES}: changed since it was read; not written"]
+    assert command.write(root, outcome) == ([], [f"{OVERRIDES}: changed since it was read; not written"])
     assert (root / OVERRIDES).read_bytes() == edited
 
 
@@ -121,7 +121,7 @@ def test_nothing_outside_the_project_root_is_written(tree, tmp_path):
     report = dataclasses.replace(report, diagnostics=(dataclasses.replace(report.diagnostics[0], fix=escape),))
     outcome = command.plan(report, [], [])
     assert outcome.problems == ("../outside.py: outside the project root; not written",)
-    assert command.write(root, outcome) == []
+    assert command.write(root, outcome)[1] == []
     assert outside.read_text() == 'X_ARCHS = ["A"]\n'
 
 

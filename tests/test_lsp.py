@@ -487,3 +487,46 @@ def test_an_engine_crash_is_logged_and_publishes_nothing(monkeypatch):
     finally:
         server.stop()
     assert sent == [("log", MessageType.Error, "archsync: checking /p failed: RuntimeError('engine bug')")] * 2
+
+
+def test_hostile_documents_never_stop_diagnostics_for_the_others(session):
+    """A URI with `%00`, a buffer with a lone surrogate: the server answers for every other file."""
+    client = session.client
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": session.uri("sglang/srt/evil") + "%00.py", "languageId": "python", "version": 1, "text": "x = 1\n"}})
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": session.uri("sglang/srt/lone.py"), "languageId": "python", "version": 1,
+        "text": '_L_ARCHS = {"Qwen3_5ForConditionalGeneration", "\ud800"}\n'}})
+    after = session.open(OVERRIDES)
+    found = session.diagnostics(OVERRIDES, after)
+    assert [d["code"] for d in found] == ["ARC101"] * 4, found
+    shut_down(session)
+
+
+def test_an_absurd_content_length_is_ignored_and_the_session_goes_on(session):
+    client = session.client
+    client.proc.stdin.write(b"Content-Length: 99999999999999999999\r\n\r\n\r\n")
+    client.proc.stdin.flush()
+    after = session.open(OVERRIDES)
+    assert [d["code"] for d in session.diagnostics(OVERRIDES, after)] == ["ARC101"] * 4
+    shut_down(session)
+
+
+def test_a_quick_fix_in_a_latin1_file_lands_where_the_editor_shows_the_name(session):
+    rel = "sglang/srt/arg_groups/legacy.py"
+    (session.root / rel).write_bytes('# -*- coding: latin-1 -*-\n# Réglages hérités\n'
+                                     '_LEGACY_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})  # é\n'
+                                     .encode("latin-1"))
+    session.text[rel] = (session.root / rel).read_text(encoding="latin-1")  # as the editor decodes it
+    session.version[rel] = 1
+    mark = session.client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": session.uri(rel), "languageId": "python", "version": 1, "text": session.text[rel]}})
+    found = session.diagnostics(rel, mark)
+    assert [d["message"].split(" is ")[0] for d in found] == [
+        "'Qwen3_5ForCausalLM'", "'Qwen3_5MoeForCausalLM'", "'Qwen3_5MoeForConditionalGeneration'"]
+    assert found[0]["range"] == span(2, 0, 13)
+    actions = session.code_actions(rel, found[0], ["quickfix"])
+    session.apply(rel, actions[0])
+    assert session.text[rel].splitlines()[2] == \
+        '_LEGACY_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})  # é'
+    shut_down(session)

@@ -291,11 +291,11 @@ def test_no_network_access_with_sockets_blocked(tmp_path, front_end):
         ], result
 
 
-def _strace(tmp_path: Path, trace: str, command: Sequence, cwd: Path) -> Tuple[Result, List[str]]:
+def _strace(tmp_path: Path, trace: str, command: Sequence, cwd: Path, *options: str) -> Tuple[Result, List[str]]:
     if shutil.which("strace") is None:
         pytest.skip("strace is not installed (apt-get install strace)")
     log = tmp_path / f"strace-{len(list(tmp_path.glob('strace-*')))}.log"
-    result = run(["strace", "-f", "-qq", "-s", "4096", "-e", f"trace={trace}", "-o", log, *command], cwd)
+    result = run(["strace", "-f", "-qq", "-s", "4096", *options, "-e", f"trace={trace}", "-o", log, *command], cwd)
     if not log.exists() or "PTRACE" in result.stderr or "Operation not permitted" in result.stderr:
         pytest.skip(f"strace cannot trace here: {result.stderr.strip()[:200]}")
     return result, log.read_text().splitlines()
@@ -330,6 +330,10 @@ _MUTATING = ("mkdir", "mkdirat", "rename", "renameat", "renameat2", "unlink", "u
 
 
 def _paths_of(call: str) -> List[str]:
+    """The paths a call names; `-y` prints a directory descriptor's path (`openat(4</p>, "name", ...)`)."""
+    relative = re.findall(r'\d+<([^>]*)>, "((?:[^"\\]|\\.)*)"', call)
+    if relative:
+        return [os.path.join(directory, name) for directory, name in relative]
     return re.findall(r'"((?:[^"\\]|\\.)*)"', call)
 
 
@@ -337,7 +341,7 @@ def test_archsync_writes_only_its_cache_and_reads_only_what_it_should(tmp_path):
     root = _network_tree(tmp_path / "proj")
     (root / "pkg" / "notes.txt").write_text("not python\n")
     trace = "openat,open,creat," + ",".join(c for c in _MUTATING if c != "creat")
-    result, calls = _strace(tmp_path, trace, [ARCHSYNC, "check"], root)
+    result, calls = _strace(tmp_path, trace, [ARCHSYNC, "check"], root, "-y")
     assert result.returncode == EXIT_FINDINGS, result
     assert flake8_lines(result) == [
         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "

@@ -7,6 +7,8 @@ load or run code.
 """
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 import sys
 from pathlib import Path
@@ -105,18 +107,27 @@ class _Validator:
         if not isinstance(table, dict):
             raise ConfigError(f"{source}: {prefix or 'pack'}: expected a table")
         values: Dict[str, Any] = {}
+        spelt: Dict[str, str] = {}
         for raw_key, value in table.items():
             key = raw_key.replace("_", "-")
             dotted = f"{prefix + '.' if prefix else ''}{raw_key}"
             where = f"{source}: {dotted}"
+            if key in spelt:
+                raise ConfigError(f"{where}: given twice, as {spelt[key]!r} and {raw_key!r}; keep one")
+            spelt[key] = raw_key
             if key in _LIST_KEYS:
                 values[key.replace("-", "_")] = _strings(value, where)
+                if key == "src":
+                    for entry in values["src"]:
+                        _inside_project(entry, where, allow_root=True)
             elif key in _STR_KEYS:
                 if not isinstance(value, str) or not value:
                     raise ConfigError(f"{where}: expected a non-empty string, got {_describe(value)}")
                 if key == "kinship" and value not in KINSHIP_LEVELS:
                     raise ConfigError(f"{where}: expected one of {', '.join(map(repr, KINSHIP_LEVELS))}, "
                                       f"got {value!r}")
+                if key == "cache-dir":
+                    _inside_project(value, where, allow_root=False)
                 if key == "name-pattern":
                     try:
                         re.compile(value)
@@ -182,6 +193,19 @@ def _subset(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin
     return Subset(of, into, origin)
 
 
+def _inside_project(value: str, where: str, allow_root: bool) -> None:
+    """A path setting may name only a place inside the project (and the cache, not the root itself)."""
+    if "\x00" in value:
+        raise ConfigError(f"{where}: a path cannot contain a NUL character")
+    if os.path.isabs(value) or value.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", value):
+        raise ConfigError(f"{where}: {value!r} is an absolute path; give a path relative to the project root")
+    normal = posixpath.normpath(value.replace("\\", "/"))
+    if normal == ".." or normal.startswith("../"):
+        raise ConfigError(f"{where}: {value!r} is outside the project")
+    if normal == "." and not allow_root:
+        raise ConfigError(f"{where}: {value!r} is the project root itself; the cache needs a directory of its own")
+
+
 def _sibling_pairs(value: Any, where: str) -> Tuple[Tuple[str, str], ...]:
     if not isinstance(value, list) or not all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) and s for s in p) for p in value
@@ -229,6 +253,10 @@ def _parse_toml(text: str, source: str) -> Dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: invalid TOML: nested too deeply to read") from None
+    except ValueError as exc:  # an integer longer than Python converts, and the like
         raise ConfigError(f"{source}: invalid TOML: {exc}") from None
 
 

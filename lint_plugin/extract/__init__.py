@@ -69,11 +69,27 @@ def extract_registrations(snippets: Sequence[Tuple[int, bytes]], path: str, modu
     return FileFacts(path=path, module=module, registrations=reader.registration_facts())
 
 
+_EMBEDDABLE = re.compile(r"[\[\]A-Za-z0-9_*+?{},-]*")
+
+
+def embeddable(name_pattern: str) -> bool:
+    """May the name shape be embedded in a byte expression between quotes and mean the same there?
+
+    Only character classes of letters and digits, and quantifiers: nothing that can match a quote
+    or a newline (`.`, `[^...]`, `\\S`), no flag, group or escape a byte expression reads otherwise.
+    """
+    return _EMBEDDABLE.fullmatch(name_pattern) is not None and "[]" not in name_pattern
+
+
 def _quoted_lines(source: bytes, name_pattern: str) -> List[int]:
     """Lines holding a quoted string in the architecture-name shape."""
-    name = name_pattern.encode()
-    offsets = [m.start() for quote in (b'"', b"'")
-               for m in re.finditer(re.escape(quote) + b"(?:%s)" % name + re.escape(quote), source)]
+    if embeddable(name_pattern):
+        offsets = [m.start() for quote in (b'"', b"'") for m in
+                   re.finditer(re.escape(quote) + b"(?:%s)" % name_pattern.encode() + re.escape(quote), source)]
+    else:  # a configured shape is matched whole against each quoted string, never embedded
+        shape = re.compile(name_pattern)
+        offsets = [m.start() for m in re.finditer(rb"\"([^\"'\\\n]+)\"|'([^\"'\\\n]+)'", source)
+                   if shape.fullmatch((m.group(1) or m.group(2)).decode("utf-8", "replace"))]
     if not offsets:
         return []
     offsets.sort()

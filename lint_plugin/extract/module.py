@@ -18,6 +18,7 @@ from .facts import (
     Member,
     Part,
     PredicateFact,
+    Ref,
     RegistrationFact,
     TypePredicateFact,
     Unknown,
@@ -159,10 +160,22 @@ class ModuleReader:
             parts = collection_parts(self.ctx, value, {})
             if parts is None and _CONSTANT_NAME.fullmatch(name) and isinstance(value, (ast.Call, ast.Subscript)):
                 parts = (Unknown(f"assigned the result of `{short(value)}`", stmt.lineno),)
-            if parts is not None:
+            if parts is not None and name in self.collections and self._rebinds_itself(name, parts):
+                # `_X = frozenset(_X)`, `_X = _X | {...}`: the new value is built from the old one, as
+                # Python evaluates it; the literal to edit stays where it was written
+                line, column, previous = self.collections[name]
+                self.collections[name] = (line, column, [q for p in parts for q in (
+                    previous if self._is_own(name, p) else [p])])
+            elif parts is not None:
                 self.collections[name] = (stmt.lineno, self.ctx.column(stmt), list(parts))
             else:
                 self.collections.pop(name, None)
+
+    def _is_own(self, name: str, part: Part) -> bool:
+        return isinstance(part, Ref) and part.module == self.ctx.module and part.name == name
+
+    def _rebinds_itself(self, name: str, parts: Sequence[Part]) -> bool:
+        return any(self._is_own(name, p) for p in parts)
 
     def _mapping(self, name: str, line: int, value: ast.Dict) -> None:
         """Keys to class references, kept for `config-maps` (architecture -> config class)."""

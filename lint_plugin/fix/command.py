@@ -17,7 +17,9 @@ from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 from ..config import ConfigError
 from ..diagnostics import Diagnostic
 from ..pipeline import Report, run_with
-from ..project.files import Unreadable, digest, read_file, write_atomic
+from ..project.files import Unreadable, read_file
+from ..project.writer import WriteRefused, replace_checked
+from ..report.escape import printable
 from ..rules import BY_CODE
 from .editor import apply_fixes
 
@@ -99,37 +101,43 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str]) -> FixOut
     return FixOutcome(tuple(kept), after.diagnostics, tuple(problems))
 
 
-def write(root: Path, outcome: FixOutcome) -> List[str]:
-    """Write each changed file atomically, unless it changed since it was read."""
-    problems = []
+def write(root: Path, outcome: FixOutcome) -> Tuple[List[str], List[str]]:
+    """Write each changed file through the guarded writer; the paths written, and why others were not."""
+    problems: List[str] = []
+    written: List[str] = []
     for fix in outcome.files:
         if fix.after == fix.before:
             continue
-        target = _inside_root(root, fix.path)
-        if target is None:
+        if _inside_root(root, fix.path) is None:
             problems.append(f"{fix.path}: outside the project root; not written")
             continue
-        current = read_file(target)
-        if isinstance(current, Unreadable):
-            problems.append(f"{fix.path}: not written ({current.reason})")
-            continue
-        if digest(current) != digest(fix.before):
-            problems.append(f"{fix.path}: changed since it was read; not written")
-            continue
         try:
-            write_atomic(target, fix.after, target.stat().st_mode)
+            replace_checked(root, fix.path, fix.before, fix.after)
+        except WriteRefused as exc:
+            problems.append(f"{fix.path}: {exc}; not written")
         except OSError as exc:
             problems.append(f"{fix.path}: not written ({exc.strerror or exc})")
-    return problems
+        else:
+            written.append(fix.path)
+    return written, problems
 
 
-def unified_diff(fix: FileFix) -> str:
-    """A unified diff of one file's fix, as text (undecodable bytes escaped)."""
+def unified_diff(fix: FileFix, terminal: bool = False) -> str:
+    """A unified diff of one file's fix, as text (undecodable bytes escaped).
+
+    File names are escaped always (a newline would split a header); on a `terminal`, so is
+    every hidden character of the lines (an escape sequence in a string literal is not run).
+    """
     before = fix.before.decode("utf-8", "surrogateescape").splitlines(keepends=True)
     after = fix.after.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-    lines = difflib.unified_diff(before, after, f"a/{fix.path}", f"b/{fix.path}")
+    path = printable(fix.path)
+    lines = difflib.unified_diff(before, after, f"a/{path}", f"b/{path}")
     text = "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    if terminal:
+        text = "".join(printable(line.rstrip("\r\n"), lookalikes=False) + line[len(line.rstrip("\r\n")):]
+                       for line in text.splitlines(keepends=True))
+    return text
 
 
 def _inside_root(root: Path, rel: str) -> Optional[Path]:
@@ -149,6 +157,7 @@ def report_lines(outcome: FixOutcome, out: TextIO = sys.stderr) -> None:
     for fix in outcome.files:
         for d, reason in fix.refused:
             member = f" '{d.member}'" if d.member else ""
-            print(f"archsync: not fixed: {fix.path}:{d.line}:{d.column}: {d.code}{member}: {reason}", file=out)
+            print(printable(f"archsync: not fixed: {fix.path}:{d.line}:{d.column}: {d.code}{member}: {reason}"),
+                  file=out)
     for problem in outcome.problems:
-        print(f"archsync: {problem}", file=out)
+        print(printable(f"archsync: {problem}"), file=out)

@@ -178,7 +178,12 @@ class _Document:
         except Exception as exc:  # libcst raises ParserSyntaxError, and others on odd input
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise _Refuse(f"libcst cannot parse the file: {first}") from exc
-        if doc.text.encode(doc.encoding) != data or (not doc.indexed and module.bytes != data):
+        try:
+            same = doc.text.encode(doc.encoding) == data and (doc.indexed or module.bytes == data)
+        except (UnicodeError, LookupError):  # a codec that cannot write back what it read (`idna`)
+            raise _Refuse(f"its encoding ({doc.encoding}) cannot write the file back as it was, so archsync "
+                          f"will not edit it") from None
+        if not same:
             raise _Refuse("libcst does not reproduce this file byte for byte, so archsync will not edit it")
         return doc
 

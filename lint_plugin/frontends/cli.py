@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import List, Optional, Sequence
@@ -93,6 +94,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def _analyse(args: argparse.Namespace):
     """Run the engine or print why not; returns a report or an exit code."""
+    try:
+        return _analyse_or_raise(args)
+    except OSError as exc:  # a path in a directory we may not read, and the like
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"archsync: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _analyse_or_raise(args: argparse.Namespace):
     from ..config import ConfigError, find_root
     from ..pipeline import run
 
@@ -103,6 +113,9 @@ def _analyse(args: argparse.Namespace):
             print("archsync: error: reading stdin needs both '-' and --stdin-filename PATH", file=sys.stderr)
             return EXIT_ERROR
         target = Path(args.stdin_filename)
+        if target.is_dir():
+            print(f"archsync: error: --stdin-filename {args.stdin_filename} is a directory", file=sys.stderr)
+            return EXIT_ERROR
         root = find_root(target.parent if not target.is_dir() else target)
         try:
             rel = target.resolve().relative_to(root).as_posix()
@@ -143,6 +156,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _fix(args: argparse.Namespace) -> int:
     from ..fix import command as fix_command
+    from ..report.escape import printable
     from .formats import render
 
     report = _analyse(args)
@@ -150,19 +164,30 @@ def _fix(args: argparse.Namespace) -> int:
         return report
     select = [c.strip().upper() for c in args.select.split(",") if c.strip()]
     ignore = [c.strip().upper() for c in args.ignore.split(",") if c.strip()]
-    outcome = fix_command.plan(report, select, ignore)
+    # `fix PATH` edits only files under PATH (a diagnostic may be fixed in another file than its own)
+    editable = {id(d) for d in _within(report.root, Path(args.path), [d.fix for d in report.diagnostics if d.fix])}
+    scope = tuple(d for d in report.diagnostics if d.fix is not None and id(d.fix) in editable)
+    outcome = fix_command.plan(dataclasses.replace(report, diagnostics=scope), select, ignore)
+    if all(f.after == f.before for f in outcome.files):  # nothing re-checked: what remains is all of it
+        outcome = dataclasses.replace(outcome, remaining=report.diagnostics)
     changed = [f for f in outcome.files if f.after != f.before]
     if args.diff:
-        sys.stdout.write("".join(fix_command.unified_diff(f) for f in changed))
-        problems = []
+        terminal = sys.stdout.isatty()
+        sys.stdout.write("".join(fix_command.unified_diff(f, terminal) for f in changed))
+        problems: List[str] = []
     else:
-        problems = fix_command.write(report.root, outcome)
+        written, problems = fix_command.write(report.root, outcome)
+        if len(written) < len(changed):  # what was not written is still to do: check again
+            changed = [f for f in changed if f.path in written]
+            again = _analyse(args)
+            if not isinstance(again, int):
+                outcome = dataclasses.replace(outcome, remaining=again.diagnostics)
         remaining = _within(report.root, Path(args.path), outcome.remaining)
         sys.stdout.write(render("text", remaining, report.root))
     sys.stdout.flush()
     fix_command.report_lines(outcome)
     for problem in problems:
-        print(f"archsync: {problem}", file=sys.stderr)
+        print(printable(f"archsync: {problem}"), file=sys.stderr)
     fixed = sum(len(f.fixed) for f in changed)
     remaining = _within(report.root, Path(args.path), outcome.remaining)
     verb = "would fix" if args.diff else "fixed"
@@ -181,7 +206,7 @@ def _show(args: argparse.Namespace) -> int:
         return report
     matrix = build_matrix(report.model.families, report.model.collections, args.all)
     render = {"text": render_text, "markdown": render_markdown, "html": render_html}[args.format]
-    sys.stdout.write(render(matrix))
+    sys.stdout.write(_printable_lines(render(matrix)) if args.format == "text" else render(matrix))
     return EXIT_CLEAN
 
 
@@ -191,7 +216,8 @@ def _inventory(args: argparse.Namespace) -> int:
     report = _analyse(args)
     if isinstance(report, int):
         return report
-    sys.stdout.write((render_json if args.format == "json" else render_text)(report.model))
+    text = render_json(report.model) if args.format == "json" else _printable_lines(render_text(report.model))
+    sys.stdout.write(text)
     return EXIT_CLEAN
 
 
@@ -205,7 +231,8 @@ def _why(args: argparse.Namespace) -> int:
     if not found:
         print(f"archsync: error: no subject {args.subject!r}; `archsync inventory` lists them", file=sys.stderr)
         return EXIT_ERROR
-    sys.stdout.write("\n".join(explain_pair(report.model, c, args.name, report.diagnostics) for c in found))
+    sys.stdout.write(_printable_lines("\n".join(explain_pair(report.model, c, args.name, report.diagnostics)
+                                                for c in found)))
     return EXIT_CLEAN
 
 
@@ -240,6 +267,13 @@ def _lsp(args: argparse.Namespace) -> int:
         print("archsync: error: the language server needs pygls: pip install 'flake8-archsync[lsp]'", file=sys.stderr)
         return EXIT_ERROR
     return serve()
+
+
+def _printable_lines(text: str) -> str:
+    """Text for the terminal, line by line: what the tree holds never runs as an escape sequence."""
+    from ..report.escape import printable
+
+    return "".join(printable(line.rstrip("\n")) + "\n" * line.endswith("\n") for line in text.splitlines(True))
 
 
 def _within(root: Path, target: Path, diagnostics) -> List:

@@ -18,6 +18,8 @@ from typing import Dict, Iterator, Optional, Sequence, Tuple, Type
 
 from .. import __version__
 from ..config import ConfigError, find_root
+from ..project.files import encode_as_source
+from ..report.escape import printable
 from ..rules import arc900_configuration_error as configuration_error
 
 _REPORTS: Dict[Path, object] = {}
@@ -65,7 +67,7 @@ class ArchsyncChecker:
 
             fixes = fix_payloads(root, mine, None if buffer is None else {rel: buffer})
         for i, d in enumerate(mine):
-            yield d.line, d.column - 1, f"{d.code} {d.message}{_describe_fix(fixes.get(i))}", type(self)
+            yield d.line, d.column - 1, printable(f"{d.code} {d.message}{_describe_fix(fixes.get(i))}"), type(self)
 
 
 def _describe_fix(payload) -> str:
@@ -120,10 +122,10 @@ def _unsaved_text(path: Path, lines: Sequence[str]) -> Optional[bytes]:
     try:
         on_disk = _decode_as_flake8(path.read_bytes())
     except OSError:
-        return text.encode("utf-8")
+        return encode_as_source(text)
     if on_disk.replace("\r\n", "\n") == text.replace("\r\n", "\n"):
         return None
-    return text.encode("utf-8")
+    return encode_as_source(text)
 
 
 _FIRST: Dict[Path, Path] = {}

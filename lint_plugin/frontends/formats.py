@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Sequence
 
 from .. import __version__
 from ..diagnostics import Diagnostic
+from ..report.escape import json_safe, printable, uri_path
 from ..rules import BY_CODE, Rule, explain
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -30,7 +31,8 @@ def display_path(root: Path, rel: str) -> str:
 
 
 def _text(diagnostics: Sequence[Diagnostic], root: Path) -> str:
-    return "".join(f"{display_path(root, d.path)}:{d.line}:{d.column}: {d.code} {d.message}\n" for d in diagnostics)
+    return "".join(f"{printable(display_path(root, d.path), lookalikes=False)}:{d.line}:{d.column}: {d.code} "
+                   f"{printable(d.message)}\n" for d in diagnostics)
 
 
 def _json(diagnostics: Sequence[Diagnostic], root: Path) -> str:
@@ -39,7 +41,7 @@ def _json(diagnostics: Sequence[Diagnostic], root: Path) -> str:
 
     fixes = fix_payloads(root, diagnostics) if any(d.fix for d in diagnostics) else {}
     items = [dict(d.to_json(), fix=fixes.get(i)) for i, d in enumerate(diagnostics)]
-    return json.dumps({"version": 1, "diagnostics": items}, indent=2) + "\n"
+    return json.dumps(json_safe({"version": 1, "diagnostics": items}), indent=2) + "\n"
 
 
 def _github(diagnostics: Sequence[Diagnostic], root: Path) -> str:
@@ -48,10 +50,12 @@ def _github(diagnostics: Sequence[Diagnostic], root: Path) -> str:
     for d in diagnostics:
         rule = BY_CODE.get(d.code)
         properties = ",".join(f"{key}={_escape_property(value)}" for key, value in (
-            ("file", display_path(root, d.path)), ("line", str(d.line)), ("col", str(d.column)),
+            ("file", printable(display_path(root, d.path), lookalikes=False, keep="\r\n")),
+            ("line", str(d.line)), ("col", str(d.column)),
             ("title", f"{d.code} {rule.name}" if rule else d.code)))
         command = _GITHUB_COMMAND[rule.severity] if rule else "error"
-        lines.append(f"::{command} {properties}::{_escape_data(d.code + ' ' + d.message)}\n")
+        message = printable(f"{d.code} {d.message}", keep="\r\n")  # newlines: GitHub's own %0A
+        lines.append(f"::{command} {properties}::{_escape_data(message)}\n")
     return "".join(lines)
 
 
@@ -71,9 +75,9 @@ def _sarif(diagnostics: Sequence[Diagnostic], root: Path) -> str:
         "ruleId": d.code,
         "ruleIndex": index[d.code],
         "level": _SARIF_LEVEL[BY_CODE[d.code].severity] if d.code in BY_CODE else "error",
-        "message": {"text": d.message},
+        "message": {"text": printable(d.message)},
         "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": d.path, "uriBaseId": "%SRCROOT%"},
+            "artifactLocation": {"uri": uri_path(d.path), "uriBaseId": "%SRCROOT%"},
             "region": {"startLine": d.line, "startColumn": d.column},
         }}],
         **({"properties": {"subject": d.subject, "member": d.member}} if d.subject else {}),
@@ -88,7 +92,7 @@ def _sarif(diagnostics: Sequence[Diagnostic], root: Path) -> str:
             "results": results,
         }],
     }
-    return json.dumps(document, indent=2) + "\n"
+    return json.dumps(json_safe(document), indent=2) + "\n"
 
 
 def _sarif_rule(rule: Rule) -> Dict[str, Any]:

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from typing import Any, Dict, List
 
 from ..config import Config
+from ..report.escape import json_safe
 from ..resolve import Model, Registration
 from ..resolve.lineage import names_lineage
 
@@ -111,4 +112,4 @@ def render_text(model: Model) -> str:
 
 
 def render_json(model: Model) -> str:
-    return json.dumps(inventory(model), indent=2) + "\n"
+    return json.dumps(json_safe(inventory(model)), indent=2) + "\n"

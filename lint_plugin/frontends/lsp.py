@@ -38,6 +38,8 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..config import ConfigError, find_root
 from ..diagnostics import Diagnostic, FixRequest
+from ..project.files import encode_as_source
+from ..report.escape import printable
 from ..rules import BY_CODE
 
 logger = logging.getLogger("archsync.lsp")
@@ -163,10 +165,13 @@ class ArchsyncLanguageServer(LanguageServer):
     def locate(self, uri: str) -> Optional[Tuple[Path, str]]:
         """(project root, root-relative path) of a Python file URI, or None."""
         fs_path = to_fs_path(uri) if uri.startswith("file:") else None
-        if not fs_path or not fs_path.endswith(PYTHON_SUFFIXES):
+        if not fs_path or not fs_path.endswith(PYTHON_SUFFIXES) or "\x00" in fs_path or not _encodable(fs_path):
+            return None  # a URI no file system can hold (`%00`, a lone surrogate): no file of ours
+        try:
+            path = Path(fs_path).resolve()
+            root: Optional[Path] = find_root(path)
+        except (OSError, ValueError):
             return None
-        path = Path(fs_path).resolve()
-        root: Optional[Path] = find_root(path)
         if root is None or not (root / "pyproject.toml").is_file():
             root = self._folder_of(path)  # no pyproject.toml: the workspace folder, never a whole home directory
             if root is None:
@@ -196,7 +201,7 @@ class ArchsyncLanguageServer(LanguageServer):
         for uri, document in list(self.workspace.text_documents.items()):
             where = self.locate(uri)
             if where is not None and where[0] == root:
-                buffers.append(OpenBuffer(uri, where[1], document.version, document.source))
+                buffers.append(OpenBuffer(uri, where[1], document.version, _buffer_text(document.source)))
         return buffers
 
     # -- checking -------------------------------------------------------------------------------
@@ -217,7 +222,7 @@ class ArchsyncLanguageServer(LanguageServer):
         buffers = self.open_buffers(root)
         if not buffers:
             return  # the last buffer of this project was closed: nobody to tell
-        overrides = {b.rel: b.text.encode("utf-8") for b in buffers}
+        overrides = {b.rel: encode_as_source(b.text) for b in buffers}
         loop = asyncio.get_running_loop()
         try:
             report = await loop.run_in_executor(self.engine, _run_engine, root, overrides)
@@ -322,7 +327,7 @@ class ArchsyncLanguageServer(LanguageServer):
             if text is None:
                 return None
         try:
-            result = apply_fixes(text.encode("utf-8"), list(fixes))
+            result = apply_fixes(encode_as_source(text), list(fixes))
         except Exception:
             logger.exception("archsync: planning a fix failed")
             return None
@@ -356,10 +361,23 @@ class ArchsyncLanguageServer(LanguageServer):
         self.engine.shutdown(wait=False, cancel_futures=True)
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _buffer_text(text: str) -> str:
+    """A buffer as a file could hold it: a lone surrogate (JSON can send one, no file holds one) as U+FFFD."""
+    return text if _encodable(text) else text.encode("utf-8", "replace").decode("utf-8")
+
+
 def to_lsp(d: Diagnostic, positions: Positions) -> types.Diagnostic:
     return types.Diagnostic(
         range=positions.token_range(d.line, d.column),
-        message=d.message,
+        message=printable(d.message),
         severity=_SEVERITY[BY_CODE[d.code].severity] if d.code in BY_CODE else types.DiagnosticSeverity.Warning,
         code=d.code,
         source=SOURCE,
@@ -422,13 +440,41 @@ def build_server(debounce: float = DEFAULT_DEBOUNCE) -> ArchsyncLanguageServer:
     return server
 
 
+MAX_MESSAGE = 256 << 20  # bytes: no editor sends a message this large; a Content-Length beyond it is framing garbage
+MAX_HEADER_LINE = 64 << 10
+
+
+class _BoundedInput:
+    """stdin as the JSON-RPC reader uses it, never asked for more than a message can be.
+
+    `Content-Length: 99999999999999999999` would make the reader allocate (and overflow) on
+    `read(n)`: such a body is answered as an invalid message instead, and the reader finds the
+    next header, as it does after any malformed input.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def readline(self) -> bytes:
+        return self.stream.readline(MAX_HEADER_LINE)
+
+    def read(self, size: int = -1) -> bytes:
+        if size > MAX_MESSAGE:
+            logging.getLogger(__name__).error("ignored a message framed as %d bytes", size)
+            return b'{"jsonrpc": "2.0", "method": "$/archsync/ignoredMessage", "params": {}}'
+        return self.stream.read(size)
+
+    def close(self) -> None:
+        self.stream.close()
+
+
 def serve() -> int:
     """Run the server on stdin/stdout until the client says exit (or closes stdin)."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="archsync-lsp %(levelname)s: %(message)s")
     server = build_server()
     try:
-        server.start_io()
+        server.start_io(stdin=_BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]
     finally:
         server.stop()
     return 0

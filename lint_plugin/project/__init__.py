@@ -4,7 +4,7 @@ Discovery, the byte prefilter, the content-keyed cache, the worker pool, and the
 that holds one record per file and extracts facts on demand.
 """
 from .cache import IndexCache
-from .discovery import SourceFile, discover
+from .discovery import SourceFile, discover, with_unsaved
 from .index import ProjectIndex
 
-__all__ = ["IndexCache", "ProjectIndex", "SourceFile", "discover"]
+__all__ = ["IndexCache", "ProjectIndex", "SourceFile", "discover", "with_unsaved"]

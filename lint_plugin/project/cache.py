@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,9 +20,10 @@ from typing import Any, Dict, List, Optional
 from .. import __version__
 from ..extract.facts import FileFacts
 from .codec import decode_facts, encode_facts
-from .files import write_atomic
 from .prefilter import Signals
+from .writer import WriteRefused, read_private, write_private
 
+PYTHON = f"py{sys.version_info[0]}{sys.version_info[1]}"
 SCHEMA = 4  # signals carry class bases (kinship)
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
@@ -63,18 +65,21 @@ class IndexCache:
     Entries are validated on load; each file's facts are validated when first decoded, and
     facts that do not decode are dropped (the file is parsed again), never trusted."""
 
-    def __init__(self, directory: Path, fingerprint: str) -> None:
-        self.directory = directory
+    def __init__(self, root: Path, directory: str, fingerprint: str) -> None:
+        self.root = root
+        self.directory = root / directory
         self.fingerprint = fingerprint
-        self.path = directory / f"index-{__version__}-{fingerprint}.json"
+        # per interpreter too: whether a file parses depends on the Python that reads it
+        self.rel = f"{directory.rstrip('/')}/index-{__version__}-{PYTHON}-{fingerprint}.json"
+        self.path = root / self.rel
         self.written_ns = 0
         self.warnings: List[str] = []
 
     def load(self) -> Dict[str, CachedFile]:
         try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return {}
+            raw = read_private(self.root, self.rel)  # never through a link: a committed one may point anywhere
+            if raw is None:
+                return {}
         except OSError as exc:
             self._warn(f"cache not read ({exc.strerror or exc}); running without it")
             return {}
@@ -143,9 +148,9 @@ class IndexCache:
         }
         data = json.dumps(document, separators=(",", ":")).encode()
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            _mark_cache_directory(self.directory)
-            write_atomic(self.path, data)
+            write_private(self.root, self.rel, data, _MARKERS)
+        except WriteRefused as exc:
+            self._warn(f"cache not written ({exc}); results are unaffected")
         except OSError as exc:
             self._warn(f"cache not written ({exc.strerror or exc}); results are unaffected")
 
@@ -158,13 +163,6 @@ def _stored_facts(entry: CachedFile) -> Optional[List[Any]]:
     return None
 
 
-def _mark_cache_directory(directory: Path) -> None:
-    """Keep the cache out of version control and backups, as other tools do."""
-    for name, text in ((".gitignore", "# Created by archsync.\n*\n"),
-                       ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n# archsync cache\n")):
-        marker = directory / name
-        if not marker.exists():
-            try:
-                marker.write_text(text)
-            except OSError:
-                pass
+# Keep the cache out of version control and backups, as other tools do; created once, never followed.
+_MARKERS = {".gitignore": b"# Created by archsync.\n*\n",
+            "CACHEDIR.TAG": b"Signature: 8a477f597d28d172789f06886806bc55\n# archsync cache\n"}

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import posixpath
 from dataclasses import dataclass
-from typing import Iterator, List, Sequence, Tuple
+from typing import Iterable, Iterator, List, Sequence, Tuple
 
 from ..config import Config
 
@@ -31,12 +32,13 @@ class SourceFile:
 def discover(config: Config) -> List[SourceFile]:
     """Every `*.py` under the configured source roots, sorted, minus skipped directories."""
     root = str(config.root)
+    real_root = os.path.realpath(root)
     seen = set()
     found: List[SourceFile] = []
     for src in config.src:
         base = os.path.normpath(os.path.join(root, src))
-        if not os.path.isdir(base):
-            continue
+        if not os.path.isdir(base) or not _inside(os.path.realpath(base), real_root):
+            continue  # a source root linked out of the project is not the project's
         base_rel = os.path.relpath(base, root).replace(os.sep, "/")
         prefix = "" if base_rel == "." else base_rel + "/"
         for rel_to_base in _walk(base, "", prefix, config.exclude):
@@ -48,6 +50,27 @@ def discover(config: Config) -> List[SourceFile]:
             found.append(SourceFile(os.path.join(base, rel_to_base), rel, module, is_package))
     found.sort(key=lambda f: f.rel)
     return found
+
+
+def with_unsaved(config: Config, files: List[SourceFile], unsaved: Iterable[str]) -> List[SourceFile]:
+    """`files` plus the editor buffers not saved yet (root-relative `*.py` paths under a source root)."""
+    known = {f.rel for f in files}
+    added = []
+    for rel in unsaved:
+        if rel in known or not rel.endswith(".py") or is_excluded(rel, config.exclude):
+            continue
+        for src in config.src:
+            base = posixpath.normpath(src.replace(os.sep, "/"))
+            prefix = "" if base == "." else base + "/"
+            if rel.startswith(prefix):
+                module, is_package = module_name(rel[len(prefix):])
+                added.append(SourceFile(os.path.join(str(config.root), rel), rel, module, is_package))
+                break
+    return sorted(files + added, key=lambda f: f.rel) if added else files
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def discover_under(directory: str, package: str) -> List[SourceFile]:

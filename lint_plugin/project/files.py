@@ -1,17 +1,15 @@
-"""Reading a file or saying why not, and replacing one atomically: the only file I/O of the project.
+"""Reading a file or saying why not: how every stage reads project files.
 
 Every stage that reads project files (the index, its workers, the fixer, noqa, the
-front ends) calls `read_file`; every write (the cache, `archsync fix`) goes through
-`write_atomic`, so a reader never sees a torn file.
+front ends) calls `read_file`; every write goes through `writer` (the guarded writer).
 """
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Union
+from typing import Union
 
 
 @dataclass(frozen=True)
@@ -34,21 +32,23 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def write_atomic(target: Path, data: bytes, mode: Optional[int] = None) -> None:
-    """Replace `target` with `data` through a temporary file in its directory and a rename.
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
-    `mode` is given to the new file (a fixed file keeps its permissions); OSError propagates.
+
+def encode_as_source(text: str) -> bytes:
+    """An editor's text as the file would hold it: in the encoding its coding cookie declares.
+
+    Editors and flake8 hand over decoded text; encoding it as UTF-8 when the file says
+    `# -*- coding: latin-1 -*-` would shift every column after a non-ASCII character once the
+    engine decodes the bytes per the cookie, and fixes would land in the wrong place.
     """
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        if mode is not None:
-            os.chmod(temporary, mode & 0o7777)
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+    for line in text.splitlines()[:2]:
+        match = _COOKIE.match(line)
+        if match:
+            try:
+                return text.encode(match.group(1))
+            except (LookupError, UnicodeError):
+                break  # a codec that does not exist or cannot hold the text: as Python would fail, UTF-8
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+    return text.encode("utf-8", "surrogateescape")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config
+from ..extract import embeddable
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
 # (`@decorator:function`) collection names, which never appear in the source as written.
@@ -61,9 +62,14 @@ class Prefilter:
                 self.guards_every_file = True
         # One expression per quote character: a literal first byte lets the regex
         # engine skip ahead, about 5x faster than a ["'] class on real trees.
-        name = config.name_pattern.encode()
+        # A plain name shape (the default) is embedded in the byte expressions (fast). Another may use
+        # what bytes expressions do not take (`(?i)`, `\\N{...}`) or match across quotes, so it is
+        # never embedded: candidates are the quoted strings, each then matched whole by the pattern.
+        self.name_filter = None if embeddable(config.name_pattern) else config.name_regex
+        name = config.name_pattern.encode() if self.name_filter is None else rb"[^\"'\\\n]+"
         self.quoted = (re.compile(rb'"(%s)"' % name), re.compile(rb"'(%s)'" % name))
-        self.keyword = re.compile(rb"(?<![\w.])(%s)[ \t]*=(?!=)" % name)
+        self.keyword = re.compile(rb"(?<![\w.])(%s)[ \t]*=(?!=)" % (
+            name if self.name_filter is None else rb"[A-Za-z_]\w*"))
         # Literal first bytes again keep these fast (an alternation at the start is ~6x slower).
         self.references = (re.compile(rb" in \(?\s*(?:\w+\.)*(\w+)"),
                            re.compile(rb"return (\w+)\("), re.compile(rb" or (\w+)\("))
@@ -83,12 +89,17 @@ class Prefilter:
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
             registers=any(token in data for token in self.registry_tokens)
             or any(shape.search(data) is not None for shape in self.shapes),
-            quoted=_matches(self.quoted, data, "utf-8") | self._keyword_names(data),
+            quoted=self._named(_matches(self.quoted, data, "utf-8") | self._keyword_names(data)),
             referenced=_matches(self.references, data, "ascii"),
             imported=_imported_names(data),
             classes=_matches((_CLASS,), b"\n" + data, "ascii"),
             bases=_class_bases(data),
         )
+
+    def _named(self, candidates: FrozenSet[str]) -> FrozenSet[str]:
+        if self.name_filter is None:
+            return candidates
+        return frozenset(c for c in candidates if self.name_filter.fullmatch(c))
 
     def _keyword_names(self, data: bytes) -> FrozenSet[str]:
         """Name-shaped keywords of `dict(` and `.update(` calls, looked for in a window after each."""

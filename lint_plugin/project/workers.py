@@ -9,6 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import os
+import signal
 import threading
 from typing import Any, Callable, List, Optional, Sequence
 
@@ -35,17 +36,26 @@ class WorkPool:
             return [function(item) for item in items]
         if self._pool is None:
             try:
-                self._pool = multiprocessing.get_context("fork").Pool(self.jobs)
+                self._pool = multiprocessing.get_context("fork").Pool(self.jobs, initializer=_ignore_interrupts)
             except (OSError, ValueError, AssertionError):
                 self.jobs = 1
                 return [function(item) for item in items]
         chunk = max(1, len(items) // (self.jobs * 8))
-        return self._pool.map(function, items, chunksize=chunk)
+        try:
+            return self._pool.map(function, items, chunksize=chunk)
+        except KeyboardInterrupt:  # Ctrl-C: the workers ignore it; stop them here, once, and say nothing
+            self.close()
+            raise
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.terminate()
             self._pool = None
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C reaches the whole process group, and only the parent should act on it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _default_jobs() -> int:

@@ -1,4 +1,7 @@
-"""At most one diagnostic per (subject, member): a user never reads one problem twice."""
+"""At most one diagnostic per (file, subject, member): a user never reads one problem twice.
+
+The file is part of the key: two modules may each define `_LIMIT_ARCHS`, and each is its own problem.
+"""
 from __future__ import annotations
 
 from typing import Dict, List, Sequence, Tuple
@@ -11,13 +14,13 @@ _RANK = {rule.code: i for i, rule in enumerate(r for r in RULES if r.one_per_pai
 
 
 def one_per_pair(diagnostics: Sequence[Diagnostic]) -> List[Diagnostic]:
-    best: Dict[Tuple[str, str], Diagnostic] = {}
+    best: Dict[Tuple[str, str, str], Diagnostic] = {}
     rest = []
     for diagnostic in diagnostics:
         if diagnostic.subject is None or diagnostic.member is None or diagnostic.code not in _RANK:
             rest.append(diagnostic)
             continue
-        key = (diagnostic.subject, diagnostic.member)
+        key = (diagnostic.path, diagnostic.subject, diagnostic.member)
         current = best.get(key)
         if current is None or _RANK[diagnostic.code] < _RANK[current.code]:
             best[key] = diagnostic

@@ -64,6 +64,13 @@ class Resolver:
                         frame.merge(self._collections[key])
                     elif key in self._active:
                         frame.unknown.append(f"`{part.name}` refers to itself ({part.module})")
+                        # every frame inside the cycle holds only part of what it would from its own
+                        # start: memoise the cycle's first collection alone (a mutual `a = b | ..`,
+                        # `b = a | ..` must not leave `b` with what `a` had not read yet)
+                        for inner in reversed(stack):
+                            if inner.key == key:
+                                break
+                            inner.cyclic = True
                     else:
                         child = self._open(part)
                         break
@@ -74,7 +81,8 @@ class Resolver:
             result = frame.result()
             if frame.key is not None:
                 self._active.discard(frame.key)
-                self._collections[frame.key] = result
+                if not frame.cyclic:
+                    self._collections[frame.key] = result
             if stack:
                 stack[-1].merge(result)
 
@@ -160,6 +168,7 @@ class _Frame:
         self.members: List[Occurrence] = []
         self.unknown: List[str] = []
         self.patterns: List[Pattern] = []
+        self.cyclic = False  # inside a cycle that started above it: its result is not its own whole value
 
     def merge(self, resolved: ResolvedSet) -> None:
         self.members.extend(resolved.members)

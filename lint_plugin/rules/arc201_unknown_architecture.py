@@ -55,12 +55,17 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
         if occurrence.name in registered or occurrence.name in seen:
             continue
         seen.add(occurrence.name)
-        close = [n for n in difflib.get_close_matches(occurrence.name, unheld, n=3, cutoff=0.88)
-                 if _typo_of(occurrence.name, n)][:1]
+        # Architecture names are ASCII: one that is not is a lookalike (a Cyrillic `С`), never an alias,
+        # and may be close to a name the list already holds.
+        lookalike = not occurrence.name.isascii()
+        close = [n for n in difflib.get_close_matches(occurrence.name, list(registered) if lookalike else unheld,
+                                                      n=3, cutoff=0.88)
+                 if lookalike or _typo_of(occurrence.name, n)][:1]
         defined = occurrence.name in classes
         stem, task = _split(occurrence.name)
         derived = stem in stems and task in tasks  # `Qwen3ForSequenceClassification` from `Qwen3ForCausalLM`
-        if not close and not defined and (typos_only or derived or first_word(occurrence.name) in held_lineages):
+        if not close and not defined and not lookalike and (typos_only or derived
+                                                            or first_word(occurrence.name) in held_lineages):
             continue
         diagnostics.append(diagnostic(subject, label, occurrence, close[0] if close else None, defined))
     return diagnostics

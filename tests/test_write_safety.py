@@ -1,0 +1,268 @@
+"""Never lose an edit, never write outside the project: the guarded writer under races and hostile trees.
+
+Each test reproduces a failure an adversarial trial found (issue 17): an append landing while
+`fix` writes, a directory swapped for a link, a committed cache link, cache and source settings
+that reach outside the project, read-only and hard-linked files, a fix killed mid-write. Races
+run the real `archsync fix` against a real concurrent writer, looping until the window is hit,
+bounded in time; the writer's own window is also hit deterministically through its hook.
+"""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, SGLANG_FIXED, archsync, set_config
+from lint_plugin.project.writer import WriteRefused, replace_checked
+
+OVERRIDES = "sglang/srt/arg_groups/overrides.py"
+ARCHSYNC = Path(sys.executable).with_name("archsync")
+RACE_SECONDS = float(os.environ.get("ARCHSYNC_RACE_SECONDS", "8"))
+
+posix_only = pytest.mark.skipif(os.name != "posix", reason="directory descriptors and signals")
+
+
+# -- an edit that lands during the write ----------------------------------------------------------
+
+def test_an_edit_in_the_last_instant_before_the_rename_is_kept(tmp_path):
+    target = tmp_path / "overrides.py"
+    target.write_bytes(b"X_ARCHS = {'A'}\n")
+
+    def user_edits():
+        with open(target, "ab") as handle:
+            handle.write(b"# the user's line\n")
+
+    with pytest.raises(WriteRefused, match="changed while it was being fixed"):
+        replace_checked(tmp_path, "overrides.py", b"X_ARCHS = {'A'}\n", b"X_ARCHS = {'A', 'B'}\n",
+                        before_rename=user_edits)
+    assert target.read_bytes() == b"X_ARCHS = {'A'}\n# the user's line\n"
+    assert os.listdir(tmp_path) == ["overrides.py"], "a temporary file was left behind"
+
+
+def test_an_editor_saving_by_rename_in_the_last_instant_is_kept(tmp_path):
+    target = tmp_path / "overrides.py"
+    target.write_bytes(b"X_ARCHS = {'A'}\n")
+
+    def editor_saves():
+        (tmp_path / ".swap").write_bytes(b"X_ARCHS = {'A', 'C'}\n")
+        os.replace(tmp_path / ".swap", target)
+
+    with pytest.raises(WriteRefused, match="changed while it was being fixed"):
+        replace_checked(tmp_path, "overrides.py", b"X_ARCHS = {'A'}\n", b"X_ARCHS = {'A', 'B'}\n",
+                        before_rename=editor_saves)
+    assert target.read_bytes() == b"X_ARCHS = {'A', 'C'}\n"
+
+
+def test_a_concurrent_append_during_archsync_fix_is_never_lost(tree):
+    """Loop the real `archsync fix` against a real appender until an append lands mid-run."""
+    root = tree("sglang_qwen3_5/bug")
+    path = root / OVERRIDES
+    pristine = path.read_bytes()
+    fixed = (SGLANG_FIXED / OVERRIDES).read_bytes()
+    started = time.monotonic()
+    assert archsync("fix", "--diff", "--no-cache", cwd=root).returncode == EXIT_FINDINGS
+    duration = time.monotonic() - started  # how long a run takes on this machine: aim inside it
+    deadline = time.monotonic() + RACE_SECONDS
+    trials = refused = 0
+    rng = random.Random(1517)
+    while time.monotonic() < deadline and not (refused >= 2 and trials >= 5):
+        trials += 1
+        path.write_bytes(pristine)
+        marker = f"# appended during trial {trials}\n".encode()
+        fix = subprocess.Popen([str(ARCHSYNC), "fix", "--no-cache"], cwd=root, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(0.3, 1.1) * duration)  # around the write, which comes at the end of the run
+        with open(path, "ab") as handle:
+            handle.write(marker)
+        _, err = fix.communicate(timeout=60)
+        final = path.read_bytes()
+        assert final.endswith(marker), (trials, err.decode())  # the append survived, whatever fix did
+        assert final in (pristine + marker, fixed + marker), (trials, err.decode())
+        refused += b"changed" in err
+    assert trials >= 3, "the race loop did not run"
+    assert refused >= 1, f"the append never landed while fix ran ({trials} trials)"
+
+
+# -- links and paths out of the project -----------------------------------------------------------
+
+@posix_only
+def test_a_directory_swapped_for_a_link_mid_write_does_not_send_the_write_outside(tmp_path):
+    root, outside = tmp_path / "proj", tmp_path / "outside"
+    (root / "pkg").mkdir(parents=True)
+    outside.mkdir()
+    (root / "pkg" / "lists.py").write_bytes(b"A = 1\n")
+    (outside / "lists.py").write_bytes(b"A = 1\n")
+
+    def swap_directory_for_link():
+        os.rename(root / "pkg", root / "pkg-moved")
+        os.symlink(outside, root / "pkg")
+
+    replace_checked(root, "pkg/lists.py", b"A = 1\n", b"A = 2\n", before_rename=swap_directory_for_link)
+    assert (outside / "lists.py").read_bytes() == b"A = 1\n"
+    assert (root / "pkg-moved" / "lists.py").read_bytes() == b"A = 2\n"  # the directory archsync held
+
+
+@posix_only
+def test_a_directory_that_is_a_link_out_of_the_project_is_refused(tmp_path):
+    root, outside = tmp_path / "proj", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "lists.py").write_bytes(b"A = 1\n")
+    os.symlink(outside, root / "pkg")
+    with pytest.raises(WriteRefused, match="pkg is a link or not a directory"):
+        replace_checked(root, "pkg/lists.py", b"A = 1\n", b"A = 2\n")
+    assert (outside / "lists.py").read_bytes() == b"A = 1\n"
+
+
+@pytest.mark.parametrize("value, message", [
+    (".", "'.' is the project root itself; the cache needs a directory of its own"),
+    ("..", "'..' is outside the project"),
+    ("../x", "'../x' is outside the project"),
+    ("cache/../../x", "'cache/../../x' is outside the project"),
+    ("/tmp/archsync-cache", "'/tmp/archsync-cache' is an absolute path; give a path relative to the project root"),
+    ("cache\\u0000x", "a path cannot contain a NUL character"),
+])
+def test_cache_dir_outside_the_project_is_a_configuration_error(tree, value, message):
+    root = tree("sglang_qwen3_5/bug")
+    set_config(root, f'cache-dir = "{value}"')
+    before = sorted(os.listdir(root))
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.err_lines == [f"archsync: error: {root / 'pyproject.toml'}: tool.archsync.cache-dir: {message}"]
+    assert sorted(os.listdir(root)) == before, "something was written"
+
+
+@pytest.mark.parametrize("value, message", [
+    ("../outside", "'../outside' is outside the project"),
+    ("x/../..", "'x/../..' is outside the project"),
+    ("/etc", "'/etc' is an absolute path; give a path relative to the project root"),
+])
+def test_src_outside_the_project_is_a_configuration_error(tree, value, message):
+    root = tree("sglang_qwen3_5/bug")
+    set_config(root, f'src = ["{value}"]')
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.err_lines == [f"archsync: error: {root / 'pyproject.toml'}: tool.archsync.src: {message}"]
+
+
+@posix_only
+def test_a_source_root_linked_out_of_the_project_is_not_read(tree, tmp_path):
+    root = tree("sglang_qwen3_5/bug")
+    outside = tmp_path / "secrets"
+    outside.mkdir()
+    (outside / "creds.py").write_text('LEAK_ARCHS = ["db-password=hunter2", "Qwen3_5ForCausalLMM"]\n')
+    os.symlink(outside, root / "linked")
+    set_config(root, 'src = [".", "linked"]')
+    result = archsync("check", "--no-cache", cwd=root)
+    assert "hunter2" not in result.stdout and "creds.py" not in result.stdout, result
+
+
+@posix_only
+def test_a_committed_cache_link_is_not_written_through(tree, tmp_path):
+    root = tree("sglang_qwen3_5/bug")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, root / ".archsync_cache")
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result
+    assert result.warnings == ["archsync: warning: cache not written (.archsync_cache is a link or not a "
+                               "directory; archsync does not write through it); results are unaffected"], result
+    assert os.listdir(elsewhere) == []
+
+
+@posix_only
+def test_a_dangling_cachedir_tag_link_is_not_followed(tree, tmp_path):
+    root = tree("sglang_qwen3_5/bug")
+    (root / ".archsync_cache").mkdir()
+    target = tmp_path / "planted"
+    os.symlink(target, root / ".archsync_cache" / "CACHEDIR.TAG")
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_FINDINGS and result.warnings == [], result
+    assert not os.path.lexists(target), "the link's target was created"
+    assert (root / ".archsync_cache" / ".gitignore").is_file()
+
+
+# -- files a rename would damage ------------------------------------------------------------------
+
+def test_a_read_only_file_is_not_rewritten_and_the_summary_says_so(tree):
+    """Even by root, who could: the mode says the file is not to be changed."""
+    root = tree("sglang_qwen3_5/bug")
+    path = root / OVERRIDES
+    path.chmod(0o444)
+    before = path.read_bytes()
+    result = archsync("fix", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result
+    assert path.read_bytes() == before and (path.stat().st_mode & 0o777) == 0o444
+    assert result.err_lines[-2:] == [f"archsync: {OVERRIDES}: read-only; not written",
+                                     "archsync: fixed 0 problems in 0 files; 4 remaining"], result
+
+
+@posix_only
+def test_a_hard_linked_file_is_not_replaced(tree, tmp_path):
+    root = tree("sglang_qwen3_5/bug")
+    path = root / OVERRIDES
+    twin = tmp_path / "twin.py"
+    os.link(path, twin)
+    result = archsync("fix", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result
+    assert f"archsync: {OVERRIDES}: has 2 hard links; replacing it would break them; not written" in result.err_lines
+    assert os.stat(path).st_ino == os.stat(twin).st_ino
+
+
+# -- interrupted writes ---------------------------------------------------------------------------
+
+@posix_only
+def test_a_fix_killed_at_any_moment_leaves_the_old_or_the_new_file_and_no_temporary(tree):
+    root = tree("sglang_qwen3_5/bug")
+    path = root / OVERRIDES
+    pristine = path.read_bytes()
+    fixed = (SGLANG_FIXED / OVERRIDES).read_bytes()
+    rng = random.Random(18)
+    deadline = time.monotonic() + RACE_SECONDS
+    kills = 0
+    while time.monotonic() < deadline:
+        path.write_bytes(pristine)
+        fix = subprocess.Popen([str(ARCHSYNC), "fix", "--no-cache"], cwd=root, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.05, 0.7))
+        fix.send_signal(signal.SIGKILL)
+        fix.wait(timeout=30)
+        kills += 1
+        assert path.read_bytes() in (pristine, fixed), f"a partial file after kill {kills}"
+    leftovers = [n for n in os.listdir(path.parent) if n.endswith(".tmp")]
+    # a later run cleans what killed runs left
+    path.write_bytes(pristine)
+    assert archsync("fix", "--no-cache", cwd=root).returncode == EXIT_CLEAN
+    assert [n for n in os.listdir(path.parent) if n.endswith(".tmp")] == [], leftovers
+    assert path.read_bytes() == fixed
+
+
+def test_a_temporary_of_a_dead_run_is_removed(tree):
+    root = tree("sglang_qwen3_5/bug")
+    stale = root / "sglang/srt/arg_groups/.overrides.py.archsync-999999999-0badcafe.tmp"
+    stale.write_bytes(b"half a fi")
+    live = root / f"sglang/srt/arg_groups/.overrides.py.archsync-{os.getpid()}-0badcafe.tmp"
+    live.write_bytes(b"another run's, still writing")
+    assert archsync("fix", "--no-cache", cwd=root).returncode == EXIT_CLEAN
+    assert not stale.exists() and live.exists()
+
+
+def test_concurrent_fixes_leave_one_fix_and_no_temporary(tree):
+    root = tree("sglang_qwen3_5/bug")
+    results = []
+    runs = [threading.Thread(target=lambda: results.append(archsync("fix", "--no-cache", cwd=root)))
+            for _ in range(3)]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    assert (root / OVERRIDES).read_bytes() == (SGLANG_FIXED / OVERRIDES).read_bytes()
+    assert all(r.returncode in (EXIT_CLEAN, EXIT_FINDINGS) for r in results), results
+    assert [n for n in os.listdir(root / "sglang/srt/arg_groups") if n.endswith(".tmp")] == []
