@@ -34,14 +34,28 @@ class Report:
 
 def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True,
         prefilter: bool = True) -> Report:
-    """Check the project that holds `path`; may raise ConfigError."""
-    config = load_config(find_root(path), rules.CODES)
-    return run_with(config if prefilter else dataclasses.replace(config, prefilter=False), overrides, use_cache)
+    """Check the project that holds `path`; may raise ConfigError.
+
+    Outside any project (no pyproject.toml above `path`) nothing is cached, and a file is
+    checked alone: its directory is not a project to index.
+    """
+    root = find_root(path)
+    config = load_config(root, rules.CODES)
+    only = None
+    if not (root / "pyproject.toml").is_file():
+        use_cache = False
+        if not path.is_dir():
+            only = path.resolve().relative_to(root).as_posix()
+    return run_with(config if prefilter else dataclasses.replace(config, prefilter=False), overrides, use_cache,
+                    only)
 
 
-def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True) -> Report:
+def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True,
+             only: Optional[str] = None) -> Report:
     """Check a project whose configuration is loaded; `overrides` stand in for files on disk."""
     files = with_unsaved(config, discover(config), overrides or ())  # a new buffer is analysed before it is saved
+    if only is not None:
+        files = [f for f in files if f.rel == only]
     cache = IndexCache(config.root, config.cache_dir, config.fingerprint()) if use_cache else None
     with ProjectIndex(config, files, overrides, cache) as index:  # byte prefilter, facts of what may matter
         choose_files(index)  # and of the files those reference

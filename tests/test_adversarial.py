@@ -319,3 +319,95 @@ def test_flake8_on_an_unsaved_latin1_buffer_reports_what_it_reports_on_the_file(
     assert from_stdin.lines == on_disk.lines == [
         "pkg/legacy.py:3:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/family.py:1) but "
         "missing from _L_ARCHS"], (from_stdin, on_disk)
+
+
+def test_three_copies_of_a_name_are_one_problem_and_one_fix_run_removes_both_extras(tmp_path):
+    root = project(tmp_path, pkg__lists='_T_ARCHS = {"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM", '
+                                        '"Qwen3_5ForCausalLM", "Qwen3_5ForCausalLM"}\n',
+                   pkg__lines='_L_ARCHS = [\n    "Qwen3_5ForCausalLM",\n    "Qwen3_5ForCausalLM",  # again\n'
+                              '    "Qwen3_5ForCausalLM",\n    "Qwen3_5ForConditionalGeneration",\n]\n')
+    result = archsync("check", "--no-cache", cwd=root)
+    assert result.lines == [
+        "pkg/lines.py:3:5: ARC301 'Qwen3_5ForCausalLM' is listed 3 times in _L_ARCHS (first at line 2)",
+        "pkg/lists.py:1:70: ARC301 'Qwen3_5ForCausalLM' is listed 3 times in _T_ARCHS (first at line 1)",
+    ], result
+    fixed = archsync("fix", "--no-cache", cwd=root)
+    assert fixed.err_lines == ["archsync: fixed 2 problems in 2 files; 0 remaining"], fixed
+    assert (root / "pkg/lists.py").read_text() == \
+        '_T_ARCHS = {"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"}\n'
+    assert (root / "pkg/lines.py").read_text() == \
+        '_L_ARCHS = [\n    "Qwen3_5ForCausalLM",\n    "Qwen3_5ForConditionalGeneration",\n]\n'
+
+
+def test_a_file_that_does_not_decode_and_quotes_a_registered_name_is_reported(tmp_path):
+    root = project(tmp_path)
+    (root / "pkg/legacy.py").write_bytes(b'NAMES = ["Qwen3_5ForConditionalGeneration", "caf\xe9"]\n'
+                                         b'if arch in NAMES:\n    pass\n')
+    result = archsync("check", "--no-cache", cwd=root)
+    assert result.lines == ["pkg/legacy.py:1:1: ARC902 file not analysed: syntax error at line 1: (unicode error) "
+                            "'utf-8' codec can't decode byte 0xe9 in position 3: unexpected end of data"], result
+
+
+def test_each_arm_of_a_module_level_if_or_try_is_checked(tmp_path):
+    lists = ('import sys\n\nif sys.version_info >= (3, 12):\n'
+             '    _V_ARCHS = {"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"}\nelse:\n'
+             '    _V_ARCHS = {"Qwen3_5ForConditionalGeneration"}\n\n'
+             'try:\n    _T_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\nexcept ImportError:\n'
+             '    _T_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n')
+    root = project(tmp_path, pkg__lists=lists)
+    result = archsync("check", "--no-cache", cwd=root)
+    assert result.lines == [
+        "pkg/lists.py:6:5: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/family.py:1) but missing "
+        "from _V_ARCHS@2",
+        "pkg/lists.py:9:5: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/family.py:1) but missing "
+        "from _T_ARCHS",
+    ], result
+    assert archsync("fix", "--no-cache", cwd=root).returncode == EXIT_CLEAN
+    assert archsync("check", "--no-cache", cwd=root).returncode == EXIT_CLEAN
+
+
+def test_a_file_outside_any_project_is_checked_alone_and_nothing_is_cached(tmp_path):
+    loose = tmp_path / "loose"
+    for i in range(3):
+        write(loose / f"f{i}.py", f'_X{i}_ARCHS = ["Qwen{i}ForCausalLM"]\n')
+    result = archsync("check", loose / "f0.py", cwd=tmp_path)
+    assert result.err_lines == ["archsync: no problems (1 file, 1 analysed)"], result
+    assert sorted(os.listdir(loose)) == ["f0.py", "f1.py", "f2.py"], "a cache was written outside any project"
+
+
+# -- names and coding cookies fuzzed: output stays one line per finding, fixes stay Python ------------
+
+_COOKIES = ["", "# -*- coding: latin-1 -*-\n", "# coding: cp1252\n", "# vim: set fileencoding=koi8-r :\n",
+            "# -*- coding: idna -*-\n", "# coding: utf-8\n", "# coding: shift_jis\n", "# coding: bogus-codec\n",
+            "\ufeff"]
+_PIECES = ["\x1b[31m", "\n", "\r", "\u202e", "\u200b", "\u0421", "\u03bf", "é", "\t", "\x00", "\ud800", "::", "%0A",
+           "\\", "'", "ForCausalLM", "Qwen3_5", "Evil"]
+
+
+def test_fuzzed_names_and_coding_cookies_never_break_output_or_files(tmp_path):
+    rng = random.Random(int(os.environ.get("ARCHSYNC_FUZZ_SEED", "17")))
+    cases = int(os.environ.get("ARCHSYNC_NAME_FUZZ", "12"))
+    for case in range(cases):
+        root = project(tmp_path / str(case), 'name-pattern = "[A-Z][^\\"\']*"')
+        names = ["Qwen3_5ForConditionalGeneration"] + ["E" + "".join(rng.choice(_PIECES) for _ in range(3))
+                                                       for _ in range(3)]
+        cookie = rng.choice(_COOKIES)
+        text = cookie + "_F_ARCHS = frozenset({" + ", ".join(repr(n) for n in names) + "})\n"
+        codec = cookie.split("coding")[1].strip(" :=-*\n").split()[0] if "coding" in cookie else "utf-8"
+        try:
+            data = text.encode("utf-8-sig" if cookie == "\ufeff" else codec)
+        except (LookupError, UnicodeError):
+            data = text.encode("utf-8", "surrogatepass")
+        (root / "pkg/fuzzed.py").write_bytes(data)
+        text_run = archsync("check", "--no-cache", cwd=root)  # the harness fails on any traceback
+        for line in text_run.stdout.splitlines():
+            assert line.startswith(("pkg/", "./pkg/")) and not any(c in line for c in "\x1b\r\x00\u202e"), line
+        json.loads(archsync("check", "--no-cache", "--format", "json", cwd=root).stdout)
+        json.loads(archsync("check", "--no-cache", "--format", "sarif", cwd=root).stdout)
+        linted = flake8(".", cwd=root)
+        assert not any(c in linted.stdout for c in "\x1b\x00\u202e"), linted
+        before = (root / "pkg/fuzzed.py").read_bytes()
+        archsync("fix", "--no-cache", cwd=root)
+        after = (root / "pkg/fuzzed.py").read_bytes()
+        if after != before:  # a fix that was written is valid Python holding every name it held
+            compile(after, "fuzzed.py", "exec")

@@ -38,7 +38,7 @@ MODELS = (
 PREDICATE = ('def is_qwen3_5(config): return config.architectures[0] in '
              '("Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration")\n')
 GUARDED = 'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'
-SUMMARY = re.compile(r"archsync: (?:no problems|1 problem|\d+ problems) \(\d+ files, \d+ analysed\)")
+SUMMARY = re.compile(r"archsync: (?:no problems|1 problem|\d+ problems) \(\d+ files?, \d+ analysed\)")
 
 
 # -- the project and its cache -------------------------------------------------------------------

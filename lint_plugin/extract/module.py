@@ -44,19 +44,33 @@ _REGISTER_MODEL = re.compile(r"(?:^|\.)register_model\w*$")  # `ModelRegistry.re
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def module_level_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
-    """Top-level statements, looking inside module-level if/try/with blocks."""
+Branch = Tuple[Tuple[int, int], ...]  # (id of an if/try statement, which of its arms) from the module down
+
+
+def module_level_statements(body: Sequence[ast.stmt], branch: Branch = ()) -> Iterator[Tuple[ast.stmt, Branch]]:
+    """Top-level statements, looking inside module-level if/try/with blocks, with the arm each is in."""
     for stmt in body:
-        yield stmt
-        if isinstance(stmt, (ast.If, ast.With)):
-            yield from module_level_statements(stmt.body)
-            if isinstance(stmt, ast.If):
-                yield from module_level_statements(stmt.orelse)
+        yield stmt, branch
+        if isinstance(stmt, ast.With):
+            yield from module_level_statements(stmt.body, branch)
+        elif isinstance(stmt, ast.If):
+            yield from module_level_statements(stmt.body, branch + ((id(stmt), 0),))
+            yield from module_level_statements(stmt.orelse, branch + ((id(stmt), 1),))
         elif isinstance(stmt, ast.Try):
-            for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                yield from module_level_statements(block)
-            for handler in stmt.handlers:
-                yield from module_level_statements(handler.body)
+            yield from module_level_statements(stmt.body + stmt.orelse, branch + ((id(stmt), 0),))
+            for arm, handler in enumerate(stmt.handlers, 1):
+                yield from module_level_statements(handler.body, branch + ((id(stmt), arm),))
+            yield from module_level_statements(stmt.finalbody, branch)
+
+
+def _alternatives(first: Branch, second: Branch) -> bool:
+    """Are two arms exclusive (`if` and `else`, `try` and `except`): only one of them runs?"""
+    for (node_a, arm_a), (node_b, arm_b) in zip(first, second):
+        if node_a != node_b:
+            return False
+        if arm_a != arm_b:
+            return True
+    return False
 
 
 class ModuleReader:
@@ -68,6 +82,7 @@ class ModuleReader:
         self.registry_decorators = frozenset(r[1:] for r in registries if r.startswith("@"))
         self.quoted_lines = sorted(quoted_lines)
         self.collections: Dict[str, Tuple[int, int, List[Part]]] = {}  # name -> (line, column, parts)
+        self.branches: Dict[str, Branch] = {}  # name -> the if/try arm of the binding in `collections`
         self.anonymous: List[CollectionFact] = []
         self.predicates: List[PredicateFact] = []
         self.registrations: List[RegistrationFact] = []
@@ -80,12 +95,12 @@ class ModuleReader:
 
     def read(self, tree: ast.Module) -> None:
         statements = list(module_level_statements(tree.body))
-        for stmt in statements:  # imports first: later statements refer to them
+        for stmt, _ in statements:  # imports first: later statements refer to them
             self.ctx.add_import(stmt)
         top = ScopeSubjects(self.ctx, "<module>")
-        for stmt in statements:
+        for stmt, branch in statements:
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-                self._assignment(stmt)
+                self._assignment(stmt, branch)
             elif isinstance(stmt, ast.AugAssign):
                 self._augmented(stmt, None)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -130,7 +145,7 @@ class ModuleReader:
         return named + tuple(self.anonymous)
 
     # -- assignments ------------------------------------------------------------
-    def _assignment(self, stmt: ast.stmt) -> None:
+    def _assignment(self, stmt: ast.stmt, branch: Branch = ()) -> None:
         if isinstance(stmt, ast.Assign):
             targets, value = stmt.targets, stmt.value
         else:
@@ -160,7 +175,12 @@ class ModuleReader:
             parts = collection_parts(self.ctx, value, {})
             if parts is None and _CONSTANT_NAME.fullmatch(name) and isinstance(value, (ast.Call, ast.Subscript)):
                 parts = (Unknown(f"assigned the result of `{short(value)}`", stmt.lineno),)
-            if parts is not None and name in self.collections and self._rebinds_itself(name, parts):
+            if parts is not None and name in self.collections and _alternatives(self.branches.get(name, ()), branch):
+                # `if ...: X = {...} else: X = {...}`: one arm runs, which one is not known here; the
+                # first is `X` (what references see), each other one a subject of its own, `X@2`...
+                alternative = f"{name}@{sum(1 for a in self.anonymous if a.name.startswith(name + '@')) + 2}"
+                self.anonymous.append(CollectionFact(alternative, stmt.lineno, self.ctx.column(stmt), tuple(parts)))
+            elif parts is not None and name in self.collections and self._rebinds_itself(name, parts):
                 # `_X = frozenset(_X)`, `_X = _X | {...}`: the new value is built from the old one, as
                 # Python evaluates it; the literal to edit stays where it was written
                 line, column, previous = self.collections[name]
@@ -168,6 +188,7 @@ class ModuleReader:
                     previous if self._is_own(name, p) else [p])])
             elif parts is not None:
                 self.collections[name] = (stmt.lineno, self.ctx.column(stmt), list(parts))
+                self.branches[name] = branch
             else:
                 self.collections.pop(name, None)
 

@@ -330,7 +330,7 @@ def _target(doc: _Document, request: FixRequest, offset: int) -> Tuple[List[cst.
         if not tests:
             raise _Refuse(f"no membership test against a literal at line {request.line}")
         return _leaves(doc, tests[0][0], label), False, span
-    name = label.rpartition(".")[2]
+    name = label.rpartition(".")[2].partition("@")[0]  # `X@2`: another arm's binding of `X`, found by its line
     for node, _ in _walk(root):
         names, value = _assigned(node)
         if name in names and value is not None and doc.line_of(span(node)[0]) == line:
@@ -802,11 +802,40 @@ def _plan_remove(doc: _Document, request: FixRequest, offset: int) -> List[_Edit
             if item.key == request.name and item.key_start == offset:
                 if container.keys().count(request.name) < 2:
                     return []  # not (or no longer) a duplicate in its literal
-                return _remove(doc.text, container, index)
+                copies = [i for i, other in enumerate(container.items) if other.key == request.name]
+                kept = next(i for i in copies if i != index)  # one copy stays: the first other than this one
+                return _remove_copies(doc.text, container, [i for i in copies if i != kept])
         counts.append(container.keys().count(request.name))
     if 1 in counts and not any(count > 1 for count in counts):
         return []  # already removed: the name is there once
     raise _Refuse(f"no string {request.name!r} at line {request.line}, column {request.column}")
+
+
+def _remove_copies(text: str, container: _Container, indices: List[int]) -> List[_Edit]:
+    """Edits deleting every later copy of a name (three copies: two go), each run of them at once."""
+    if len(indices) == 1:
+        return _remove(text, container, indices[0])
+    items, edits = container.items, []
+    runs: List[List[int]] = []
+    for index in indices:
+        if runs and runs[-1][-1] == index - 1:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    for run in runs:
+        first, last = items[run[0]], items[run[-1]]
+        if run[-1] + 1 < len(items):
+            following = items[run[-1] + 1]
+            if _starts_line(text, first.start) and _starts_line(text, following.start):
+                edits.append((_line_start(text, first.start), _line_start(text, following.start), ""))
+            else:
+                edits.append((first.start, following.start, ""))
+        elif run[0] == 0:  # the whole literal but what follows: nothing precedes the run
+            edits.append((first.start, last.stop, ""))
+        else:  # the run ends the literal: keep the comma style of what stays
+            kept = items[run[0] - 1]
+            edits.append((kept.stop, last.stop, "") if last.comma is not None else (kept.end, last.end, ""))
+    return edits
 
 
 def _remove(text: str, container: _Container, index: int) -> List[_Edit]:

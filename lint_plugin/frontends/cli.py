@@ -150,7 +150,8 @@ def _check(args: argparse.Namespace) -> int:
     if args.format == "text":
         count = len(diagnostics)
         summary = f"{count} problem{'s' if count != 1 else ''}" if count else "no problems"
-        print(f"archsync: {summary} ({report.files} files, {report.parsed} analysed)", file=sys.stderr)
+        files = f"{report.files} file{'s' if report.files != 1 else ''}"
+        print(f"archsync: {summary} ({files}, {report.parsed} analysed)", file=sys.stderr)
     return EXIT_FINDINGS if diagnostics else EXIT_CLEAN
 
 

@@ -20,21 +20,25 @@ def check(model: Model) -> List[Diagnostic]:
 
 
 def duplicate_members(subject: str, label: str, literals: Sequence[Tuple[Occurrence, ...]]) -> List[Diagnostic]:
-    """The later occurrence of each name written twice in one literal."""
+    """The first later copy of each name written more than once in one literal; its fix removes every copy."""
     diagnostics = []
     for literal in literals:
         seen: Dict[str, Occurrence] = {}
+        copies: Dict[str, List[Occurrence]] = {}
         for member in literal:
             if member.name in seen:
-                diagnostics.append(diagnostic(subject, label, member, seen[member.name]))
+                copies.setdefault(member.name, []).append(member)
             else:
                 seen[member.name] = member
+        for name, later in copies.items():
+            diagnostics.append(diagnostic(subject, label, later[0], seen[name], len(later) + 1))
     return diagnostics
 
 
-def diagnostic(subject: str, label: str, duplicate: Occurrence, first: Occurrence) -> Diagnostic:
+def diagnostic(subject: str, label: str, duplicate: Occurrence, first: Occurrence, times: int = 2) -> Diagnostic:
+    listed = "twice" if times == 2 else f"{times} times"
     return Diagnostic(duplicate.path, duplicate.line, duplicate.column, RULE.code,
-                      f"'{duplicate.name}' is listed twice in {label} (first at line {first.line})",
+                      f"'{duplicate.name}' is listed {listed} in {label} (first at line {first.line})",
                       subject=subject, member=duplicate.name, fix=remove(subject, duplicate))
 
 
