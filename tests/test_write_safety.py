@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -266,3 +268,39 @@ def test_concurrent_fixes_leave_one_fix_and_no_temporary(tree):
     assert (root / OVERRIDES).read_bytes() == (SGLANG_FIXED / OVERRIDES).read_bytes()
     assert all(r.returncode in (EXIT_CLEAN, EXIT_FINDINGS) for r in results), results
     assert [n for n in os.listdir(root / "sglang/srt/arg_groups") if n.endswith(".tmp")] == []
+
+
+@posix_only
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a file away")
+def test_a_fixed_file_keeps_its_owner_and_mode(tree):
+    root = tree("sglang_qwen3_5/bug")
+    path = root / OVERRIDES
+    os.chown(path, 65534, 65534)
+    path.chmod(0o640)
+    assert archsync("fix", cwd=root).returncode == EXIT_CLEAN
+    after = path.stat()
+    assert (after.st_uid, after.st_gid, after.st_mode & 0o777) == (65534, 65534, 0o640)
+    assert path.read_bytes() == (SGLANG_FIXED / OVERRIDES).read_bytes()
+
+
+@posix_only
+def test_a_file_owned_by_someone_else_is_not_replaced_by_a_user_who_cannot_give_it_back(tree, tmp_path):
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root to set up two users")
+    shared = Path(tempfile.mkdtemp(prefix="archsync-owner-"))  # a place the other user can reach
+    shared.chmod(0o755)
+    root = shutil.copytree(tree("sglang_qwen3_5/bug"), shared / "bug")
+    for directory, _, files in os.walk(root):
+        os.chown(directory, 65534, 65534)
+        for name in files:
+            os.chown(os.path.join(directory, name), 65534, 65534)
+    path = root / OVERRIDES
+    os.chown(path, 0, 0)
+    path.chmod(0o666)  # writable by all, owned by root: a rename by nobody would make it nobody's
+    before = path.read_bytes()
+    result = archsync("fix", "--no-cache", cwd=root, prefix=["setpriv", "--reuid=65534", "--regid=65534",
+                                                             "--clear-groups"])
+    assert f"archsync: {OVERRIDES}: owned by another user; replacing it would change its owner; not written" \
+        in result.err_lines, result
+    assert path.read_bytes() == before and path.stat().st_uid == 0
+    shutil.rmtree(shared)
