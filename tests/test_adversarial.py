@@ -411,3 +411,18 @@ def test_fuzzed_names_and_coding_cookies_never_break_output_or_files(tmp_path):
         after = (root / "pkg/fuzzed.py").read_bytes()
         if after != before:  # a fix that was written is valid Python holding every name it held
             compile(after, "fuzzed.py", "exec")
+
+
+def test_a_form_feed_starting_a_line_does_not_make_the_file_unfixable(tmp_path):
+    source = ('import os\n\x0c\n\x0c_F_ARCHS = [\n    "Qwen3_5ForConditionalGeneration",\n]\n'
+              '\x0c_G_ARCHS = {"Qwen3_5ForConditionalGeneration"}\n')
+    root = project(tmp_path, pkg__feeds=source)
+    as_json = json.loads(archsync("check", "--no-cache", "--format", "json", cwd=root).stdout)
+    same_line = [d["fix"]["edits"][0] for d in as_json["diagnostics"] if d["subject"] == "_G_ARCHS"]
+    assert same_line == [{"start_line": 6, "start_column": 47, "end_line": 6, "end_column": 47,
+                          "new_text": ', "Qwen3_5ForCausalLM"'}]  # columns of the file, form feed counted
+    fixed = archsync("fix", "--no-cache", cwd=root)
+    assert fixed.err_lines == ["archsync: fixed 2 problems in 1 file; 0 remaining"], fixed
+    assert (root / "pkg/feeds.py").read_text() == source.replace(
+        '"Qwen3_5ForConditionalGeneration",\n]', '"Qwen3_5ForConditionalGeneration",\n    "Qwen3_5ForCausalLM",\n]'
+    ).replace('{"Qwen3_5ForConditionalGeneration"}', '{"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"}')

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
 import subprocess
 import threading
 import time
@@ -529,4 +530,65 @@ def test_a_quick_fix_in_a_latin1_file_lands_where_the_editor_shows_the_name(sess
     session.apply(rel, actions[0])
     assert session.text[rel].splitlines()[2] == \
         '_LEGACY_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})  # é'
+    shut_down(session)
+
+
+def _rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads memory from /proc")
+def test_memory_has_a_plateau_over_many_edits(tmp_path):
+    """An edit used to keep about 5 KB for good (47 -> 68 MB over 8,000 edits)."""
+    root = copy_tree(SOURCE_FIXTURES / "sglang_qwen3_5" / "bug", tmp_path / "bug").resolve()
+    client = Client(tmp_path, tmp_path / "server.stderr")
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": root.as_uri(), "capabilities": {},
+                                      "initializationOptions": {"debounce": 0}})
+        client.notify("initialized", {})
+        uri, text = (root / OVERRIDES).as_uri(), (root / OVERRIDES).read_text(encoding="utf-8")
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
+                                                                "text": text}})
+
+        def edit(version: int) -> None:
+            mark = client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                            "contentChanges": [{"text": f"{text}# {version}\n"}]})
+            client.diagnostics(uri, mark, version)
+            client.seen.clear()
+
+        for version in range(2, 302):
+            edit(version)
+        warm = _rss_kb(client.proc.pid)
+        for version in range(302, 1302):
+            edit(version)
+        grown = _rss_kb(client.proc.pid) - warm
+        assert grown < 1024, f"{grown} KB more after 1,000 edits"
+    finally:
+        client.close()
+
+
+def test_a_session_under_malformed_framing_and_hostile_messages_goes_on(session):
+    """Fuzzed frames (seeded): bad headers, bodies that are not JSON or not JSON-RPC, wrong parameter types,
+    hostile URIs. Each ends at a frame boundary; after all of them the server still answers."""
+    rng = random.Random(int(os.environ.get("ARCHSYNC_FUZZ_SEED", "19")))
+    bodies = [b"{", b"null", b"[]", b'{"jsonrpc": "2.0"}', b'{"jsonrpc": "2.0", "method": 7}',
+              b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": 5}}',
+              b'{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": null}',
+              b'{"jsonrpc": "2.0", "id": "x", "method": "textDocument/codeAction", "params": {}}',
+              b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": "file:///%00'
+              b'/a.py", "languageId": "python", "version": 1, "text": "x"}}}',
+              b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": "file:'
+              b'///\\ud800.py", "languageId": "python", "version": 1, "text": "\\ud800"}}}',
+              bytes(rng.randrange(256) for _ in range(64))]
+    stream = session.client.proc.stdin
+    for _ in range(int(os.environ.get("ARCHSYNC_LSP_FUZZ", "60"))):
+        body = rng.choice(bodies)
+        header = rng.choice([b"Content-Length: %d\r\n\r\n" % len(body), b"Content-Length: -1\r\n\r\n",
+                             b"Content-Length: 99999999999999999999\r\n\r\n", b"Content-Type: x\r\n\r\n",
+                             b"Content-Length: %d\r\nContent-Type: bogus\r\n\r\n" % len(body)])
+        stream.write(header + (body if header.startswith(b"Content-Length: %d" % len(body)) else b"") + b"\r\n")
+    stream.flush()
+    after = session.open(OVERRIDES)
+    assert [d["code"] for d in session.diagnostics(OVERRIDES, after)] == ["ARC101"] * 4
     shut_down(session)

@@ -206,7 +206,17 @@ class ArchsyncLanguageServer(LanguageServer):
 
     # -- checking -------------------------------------------------------------------------------
 
+    def _forget_finished_notifications(self) -> None:
+        """pygls 2.1 files the future of every notification it handles under a fresh id and never
+        removes it (about 5 KB an edit, without a plateau); a finished one is of no use to anyone."""
+        futures = getattr(self.protocol, "_request_futures", None)
+        if isinstance(futures, dict) and len(futures) > 32:
+            for key, future in list(futures.items()):
+                if future.done():
+                    futures.pop(key, None)
+
     def schedule(self, uri: str, delay: float) -> None:
+        self._forget_finished_notifications()
         where = self.locate(uri)
         if where is None:
             return
@@ -468,10 +478,27 @@ class _BoundedInput:
         self.stream.close()
 
 
+class _OneLine(logging.Formatter):
+    """A log line per event: what a client sent wrong is said in one line, not a traceback of pygls."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            message = f"{message}: {type(error).__name__}: {error}"
+        if "Traceback (most recent call last)" in message:  # pygls writes some into the message itself
+            lines = [line for line in message.splitlines() if line.strip()]
+            message = f"{lines[0]}: {lines[-1].strip()}"
+        record = logging.makeLogRecord({**record.__dict__, "exc_info": None, "exc_text": None, "msg": message,
+                                        "args": ()})
+        return super().format(record)
+
+
 def serve() -> int:
     """Run the server on stdin/stdout until the client says exit (or closes stdin)."""
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
-                        format="archsync-lsp %(levelname)s: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine("archsync-lsp %(levelname)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
     server = build_server()
     try:
         server.start_io(stdin=_BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]
