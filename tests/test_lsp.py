@@ -592,3 +592,16 @@ def test_a_session_under_malformed_framing_and_hostile_messages_goes_on(session)
     after = session.open(OVERRIDES)
     assert [d["code"] for d in session.diagnostics(OVERRIDES, after)] == ["ARC101"] * 4
     shut_down(session)
+
+
+def test_a_new_buffer_not_yet_saved_gets_its_diagnostics(session):
+    rel = "sglang/srt/arg_groups/brand_new.py"
+    assert not (session.root / rel).exists()
+    session.text[rel] = ('_NEW_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", '
+                         '"Qwen3_5MoeForConditionalGeneration"})\n')
+    session.version[rel] = 1
+    mark = session.client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": session.uri(rel), "languageId": "python", "version": 1, "text": session.text[rel]}})
+    assert [d["message"].split(" is ")[0] for d in session.diagnostics(rel, mark)] == [
+        "'Qwen3_5ForCausalLM'", "'Qwen3_5MoeForCausalLM'"]
+    shut_down(session)

@@ -123,35 +123,26 @@ def test_a_directory_that_is_a_link_out_of_the_project_is_refused(tmp_path):
     assert (outside / "lists.py").read_bytes() == b"A = 1\n"
 
 
-@pytest.mark.parametrize("value, message", [
-    (".", "'.' is the project root itself; the cache needs a directory of its own"),
-    ("..", "'..' is outside the project"),
-    ("../x", "'../x' is outside the project"),
-    ("cache/../../x", "'cache/../../x' is outside the project"),
-    ("/tmp/archsync-cache", "'/tmp/archsync-cache' is an absolute path; give a path relative to the project root"),
-    ("cache\\u0000x", "a path cannot contain a NUL character"),
+@pytest.mark.parametrize("key, value, message", [
+    ("cache-dir", '"."', "'.' is the project root itself; the cache needs a directory of its own"),
+    ("cache-dir", '".."', "'..' is outside the project"),
+    ("cache-dir", '"../x"', "'../x' is outside the project"),
+    ("cache-dir", '"cache/../../x"', "'cache/../../x' is outside the project"),
+    ("cache-dir", '"/tmp/archsync-cache"',
+     "'/tmp/archsync-cache' is an absolute path; give a path relative to the project root"),
+    ("cache-dir", '"cache\\u0000x"', "a path cannot contain a NUL character"),
+    ("src", '["../outside"]', "'../outside' is outside the project"),
+    ("src", '["x/../.."]', "'x/../..' is outside the project"),
+    ("src", '["/etc"]', "'/etc' is an absolute path; give a path relative to the project root"),
 ])
-def test_cache_dir_outside_the_project_is_a_configuration_error(tree, value, message):
+def test_paths_reaching_outside_the_project_are_configuration_errors(tree, key, value, message):
     root = tree("sglang_qwen3_5/bug")
-    set_config(root, f'cache-dir = "{value}"')
+    set_config(root, f"{key} = {value}")
     before = sorted(os.listdir(root))
     result = archsync("check", cwd=root)
     assert result.returncode == EXIT_ERROR, result
-    assert result.err_lines == [f"archsync: error: {root / 'pyproject.toml'}: tool.archsync.cache-dir: {message}"]
+    assert result.err_lines == [f"archsync: error: {root / 'pyproject.toml'}: tool.archsync.{key}: {message}"]
     assert sorted(os.listdir(root)) == before, "something was written"
-
-
-@pytest.mark.parametrize("value, message", [
-    ("../outside", "'../outside' is outside the project"),
-    ("x/../..", "'x/../..' is outside the project"),
-    ("/etc", "'/etc' is an absolute path; give a path relative to the project root"),
-])
-def test_src_outside_the_project_is_a_configuration_error(tree, value, message):
-    root = tree("sglang_qwen3_5/bug")
-    set_config(root, f'src = ["{value}"]')
-    result = archsync("check", cwd=root)
-    assert result.returncode == EXIT_ERROR, result
-    assert result.err_lines == [f"archsync: error: {root / 'pyproject.toml'}: tool.archsync.src: {message}"]
 
 
 @posix_only
