@@ -174,6 +174,8 @@ HOSTILE = ('_X_ARCHS = [\n    "Qwen3_5ForConditionalGeneration",\n    "Qwen3_5Fo
 
 def test_text_output_escapes_what_the_tree_holds(tmp_path):
     root = project(tmp_path, 'name-pattern = "[A-Z][^\\"\']*"', pkg__lists=HOSTILE)
+    write(root / "pkg/new\nline.py", '_N_ARCHS = ["Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"]\n'
+                                      '_M_ARCHS = ["Qwen3_5ForConditionalGeneration"]\n')
     result = archsync("check", "--no-cache", cwd=root)
     no_traceback(result)
     assert "\x1b" not in result.stdout and "\ud800" not in result.stdout, result
@@ -184,6 +186,9 @@ def test_text_output_escapes_what_the_tree_holds(tmp_path):
         "pkg/lists.py:6:5: ARC201 'Lone\\ud800Arch' in _X_ARCHS is not a registered architecture",
         "pkg/lists.py:7:5: ARC201 'Qwen3_5For\\u0421ausalLM' in _X_ARCHS is not a registered architecture; "
         "did you mean 'Qwen3_5ForCausalLM'?",
+        # a file name holding a newline stays on its line
+        "pkg/new\\x0aline.py:2:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/family.py:1) but "
+        "missing from _M_ARCHS",
     ], result
 
 

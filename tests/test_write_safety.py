@@ -212,7 +212,7 @@ def test_a_hard_linked_file_is_not_replaced(tree, tmp_path):
 # -- interrupted writes ---------------------------------------------------------------------------
 
 @posix_only
-def test_a_fix_killed_at_any_moment_leaves_the_old_or_the_new_file_and_no_temporary(tree):
+def test_a_fix_killed_or_interrupted_at_any_moment_leaves_the_old_or_the_new_file_and_no_temporary(tree):
     root = tree("sglang_qwen3_5/bug")
     path = root / OVERRIDES
     pristine = path.read_bytes()
@@ -225,10 +225,14 @@ def test_a_fix_killed_at_any_moment_leaves_the_old_or_the_new_file_and_no_tempor
         fix = subprocess.Popen([str(ARCHSYNC), "fix", "--no-cache"], cwd=root, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.05, 0.7))
-        fix.send_signal(signal.SIGKILL)
+        how = rng.choice((signal.SIGKILL, signal.SIGINT))
+        fix.send_signal(how)
         fix.wait(timeout=30)
         kills += 1
-        assert path.read_bytes() in (pristine, fixed), f"a partial file after kill {kills}"
+        assert path.read_bytes() in (pristine, fixed), f"a partial file after {how.name} {kills}"
+        if how == signal.SIGINT:  # an interrupted run cleans up after itself
+            assert [n for n in os.listdir(path.parent) if n.endswith(".tmp")
+                    and f"-{fix.pid}-" in n] == [], f"a temporary left after SIGINT {kills}"
     leftovers = [n for n in os.listdir(path.parent) if n.endswith(".tmp")]
     # a later run cleans what killed runs left
     path.write_bytes(pristine)
