@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from .. import __version__
 
@@ -19,7 +20,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the subcommand, with its usage: `check --selct X` is check's mistake
+        command = _SUBPARSERS.get(args.command or "", parser)
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    if getattr(args, "paths", None) is not None:
+        args.path = args.paths[0]
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_ERROR
@@ -33,16 +39,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="archsync",
+        prog="archsync", allow_abbrev=False,
         description="Keep architecture registries, whitelists and family predicates in sync.",
     )
     parser.add_argument("--version", action="version", version=f"archsync {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    check = commands.add_parser("check", help="report drift between registries, whitelists and families")
-    check.add_argument("path", nargs="?", default=".",
-                       help="a project directory or a path inside it (default: .); '-' reads one file from stdin")
+    check = commands.add_parser("check", help="report drift between registries, whitelists and families",
+                                allow_abbrev=False)
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                       help="project directories or paths inside one project (default: .): the whole project is "
+                            "analysed, what is printed is limited to the paths; '-' reads one file from stdin")
     check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument("--select", default="", metavar="CODES", help="comma-separated codes or prefixes to report")
+    check.add_argument("--extend-select", default="", metavar="CODES", help="codes or prefixes to report as well")
+    check.add_argument("--ignore", default="", metavar="CODES", help="codes or prefixes not to report")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
+    check.add_argument("--quiet", "-q", action="store_true", help="print the problems only, no summary")
+    check.add_argument("--output-file", metavar="FILE", help="write the output to FILE instead of stdout")
+    check.add_argument("--statistics", action="store_true", help="print the number of problems per code")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour text output (default: auto, on a terminal unless NO_COLOR is set)")
     check.add_argument("--stdin-filename", metavar="PATH",
                        help="with '-': the path of the file whose unsaved text is on stdin")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
@@ -50,7 +67,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="parse every file (slow; the output must be the same: a debugging aid)")
     check.set_defaults(handler=_check)
 
-    fix = commands.add_parser("fix", help="add missing names and remove duplicates where archsync can edit")
+    fix = commands.add_parser("fix", help="add missing names and remove duplicates where archsync can edit",
+                              allow_abbrev=False)
     fix.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     fix.add_argument("--diff", action="store_true", help="print a unified diff and write nothing")
     fix.add_argument("--select", default="", metavar="CODES", help="comma-separated codes or prefixes to fix")
@@ -58,38 +76,45 @@ def _parser() -> argparse.ArgumentParser:
     fix.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     fix.set_defaults(handler=_fix, stdin_filename=None)
 
-    show = commands.add_parser("show", help="draw the family x collection membership matrix")
+    show = commands.add_parser("show", allow_abbrev=False, help="draw the family x collection membership matrix")
     show.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     show.add_argument("--format", choices=("text", "markdown", "html"), default="text")
     show.add_argument("--all", action="store_true", help="include families and collections that never meet")
     show.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     show.set_defaults(handler=_show)
 
-    inventory = commands.add_parser("inventory", help="list what archsync saw: registries, subjects, families")
+    inventory = commands.add_parser("inventory", allow_abbrev=False,
+                                    help="list what archsync saw: registries, subjects, families")
     inventory.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     inventory.add_argument("--format", choices=("text", "json"), default="text")
     inventory.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     inventory.set_defaults(handler=_inventory)
 
-    why = commands.add_parser("why", help="print every piece of kinship evidence for a name in a subject (ARC105)")
+    why = commands.add_parser("why", allow_abbrev=False,
+                              help="print every piece of kinship evidence for a name in a subject (ARC105)")
     why.add_argument("subject", help="a subject as `archsync inventory` names it, e.g. _MAMBA_ARCHS or fn#2")
     why.add_argument("name", help="an architecture name, e.g. MistralForCausalLM")
     why.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     why.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     why.set_defaults(handler=_why)
 
-    rules = commands.add_parser("rules", help="list every rule code")
+    rules = commands.add_parser("rules", allow_abbrev=False, help="list every rule code")
     rules.add_argument("--format", choices=("text", "markdown"), default="text",
                        help="markdown prints the table the README holds")
     rules.set_defaults(handler=_rules)
 
-    explain = commands.add_parser("explain", help="print a rule's documentation")
+    explain = commands.add_parser("explain", allow_abbrev=False, help="print a rule's documentation")
     explain.add_argument("code", help="a rule code, e.g. ARC101")
     explain.set_defaults(handler=_explain)
 
-    lsp = commands.add_parser("lsp", help="run the language server on stdin/stdout (needs the 'lsp' extra)")
+    lsp = commands.add_parser("lsp", allow_abbrev=False,
+                              help="run the language server on stdin/stdout (needs the 'lsp' extra)")
     lsp.set_defaults(handler=_lsp)
+    _SUBPARSERS.update(commands.choices)
     return parser
+
+
+_SUBPARSERS: Dict[str, argparse.ArgumentParser] = {}
 
 
 def _analyse(args: argparse.Namespace):
@@ -138,21 +163,94 @@ def _analyse_or_raise(args: argparse.Namespace):
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .formats import render
+    from .formats import render, statistics
 
+    codes = _codes(args)
+    if isinstance(codes, int):
+        return codes
+    select, ignore = codes
+    try:
+        paths = _paths(args)
+    except OSError as exc:  # a path in a directory we may not read
+        print(f"archsync: error: {exc.filename or args.path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_ERROR
+    if isinstance(paths, int):
+        return paths
     report = _analyse(args)
     if isinstance(report, int):
         return report
-    shown = Path(args.stdin_filename) if args.path == "-" else Path(args.path)
-    diagnostics = _within(report.root, shown, report.diagnostics)
-    sys.stdout.write(render(args.format, diagnostics, report.root))
-    sys.stdout.flush()
-    if args.format == "text":
-        count = len(diagnostics)
+    under = {id(d) for path in paths for d in _within(report.root, path, report.diagnostics)}
+    shown = [d for d in report.diagnostics if id(d) in under and _selected(d.code, select, ignore)]
+    if args.statistics:
+        output = statistics(shown)
+    else:
+        output = render(args.format, shown, report.root, color=_color(args))
+    if args.output_file:
+        try:
+            Path(args.output_file).write_text(output, encoding="utf-8", errors="backslashreplace")
+        except OSError as exc:
+            print(f"archsync: error: {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_ERROR
+    else:
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    if args.format == "text" and not args.quiet:
+        count = len(shown)
         summary = f"{count} problem{'s' if count != 1 else ''}" if count else "no problems"
         files = f"{report.files} file{'s' if report.files != 1 else ''}"
         print(f"archsync: {summary} ({files}, {report.parsed} analysed)", file=sys.stderr)
-    return EXIT_FINDINGS if diagnostics else EXIT_CLEAN
+    return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
+
+
+def _codes(args: argparse.Namespace):
+    """(select, ignore) from `--select`, `--extend-select`, `--ignore`; an unknown code or prefix is an error."""
+    from ..rules import CODES
+
+    lists = [[c.strip().upper() for c in text.split(",") if c.strip()]
+             for text in (args.select, args.extend_select, args.ignore)]
+    for option, codes in zip(("--select", "--extend-select", "--ignore"), lists):
+        unknown = [c for c in codes if not any(known.startswith(c) for known in CODES)]
+        if unknown:
+            print(f"archsync: error: {option}: no rule code starts with {', '.join(map(repr, unknown))}; "
+                  f"`archsync rules` lists them", file=sys.stderr)
+            return EXIT_ERROR
+    select, extend, ignore = lists
+    return (select + extend if select else []), ignore
+
+
+def _selected(code: str, select: List[str], ignore: List[str]) -> bool:
+    if select and not code.startswith(tuple(select)):
+        return False
+    return not (ignore and code.startswith(tuple(ignore)))
+
+
+def _paths(args: argparse.Namespace):
+    """The paths whose diagnostics are printed: all in one project (the first one's)."""
+    from ..config import find_root
+
+    if args.paths == ["-"]:
+        return [Path(args.stdin_filename or ".")]
+    if "-" in args.paths:
+        print("archsync: error: '-' (stdin) cannot be given with other paths", file=sys.stderr)
+        return EXIT_ERROR
+    for path in args.paths:
+        if not Path(path).exists():
+            print(f"archsync: error: {path}: no such file or directory", file=sys.stderr)
+            return EXIT_ERROR
+    roots = {find_root(Path(p)) for p in args.paths}
+    if len(roots) > 1:
+        print(f"archsync: error: the paths are in {len(roots)} projects ({', '.join(sorted(map(str, roots)))}); "
+              f"run archsync once per project", file=sys.stderr)
+        return EXIT_ERROR
+    return [Path(p) for p in args.paths]
+
+
+def _color(args: argparse.Namespace) -> bool:
+    if args.color == "always":
+        return True
+    if args.color == "never" or args.output_file or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
 
 
 def _fix(args: argparse.Namespace) -> int:
@@ -160,11 +258,14 @@ def _fix(args: argparse.Namespace) -> int:
     from ..report.escape import printable
     from .formats import render
 
+    args.extend_select = ""
+    codes = _codes(args)  # an unknown code is a mistake before any work is done
+    if isinstance(codes, int):
+        return codes
+    select, ignore = codes
     report = _analyse(args)
     if isinstance(report, int):
         return report
-    select = [c.strip().upper() for c in args.select.split(",") if c.strip()]
-    ignore = [c.strip().upper() for c in args.ignore.split(",") if c.strip()]
     # `fix PATH` edits only files under PATH (a diagnostic may be fixed in another file than its own)
     editable = {id(d) for d in _within(report.root, Path(args.path), [d.fix for d in report.diagnostics if d.fix])}
     scope = tuple(d for d in report.diagnostics if d.fix is not None and id(d.fix) in editable)

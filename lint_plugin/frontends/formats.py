@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Sequence, Tuple
 
 from .. import __version__
 from ..diagnostics import Diagnostic
@@ -17,8 +18,21 @@ _SARIF_LEVEL = {"warning": "error", "information": "note"}
 _GITHUB_COMMAND = {"warning": "error", "information": "notice"}
 
 
-def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path) -> str:
+def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path, color: bool = False) -> str:
+    if kind == "text" and color:
+        return _text(diagnostics, root, _ANSI)
     return {"text": _text, "json": _json, "github": _github, "sarif": _sarif}[kind](diagnostics, root)
+
+
+def statistics(diagnostics: Sequence[Diagnostic]) -> str:
+    """`--statistics`: how many problems of each code, most first (as ruff and flake8 print them)."""
+    counts = Counter(d.code for d in diagnostics)
+    return "".join(f"{count:>5}  {code}  {BY_CODE[code].name if code in BY_CODE else ''}\n".rstrip() + "\n"
+                   for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+# bold path, bold red code: the colours ruff and flake8 use for the same parts
+_ANSI = ("\x1b[1m", "\x1b[1;31m", "\x1b[0m")
 
 
 def display_path(root: Path, rel: str) -> str:
@@ -30,9 +44,10 @@ def display_path(root: Path, rel: str) -> str:
         return str(path)
 
 
-def _text(diagnostics: Sequence[Diagnostic], root: Path) -> str:
-    return "".join(f"{printable(display_path(root, d.path), lookalikes=False)}:{d.line}:{d.column}: {d.code} "
-                   f"{printable(d.message)}\n" for d in diagnostics)
+def _text(diagnostics: Sequence[Diagnostic], root: Path, ansi: Tuple[str, str, str] = ("", "", "")) -> str:
+    path_on, code_on, off = ansi
+    return "".join(f"{path_on}{printable(display_path(root, d.path), lookalikes=False)}{off}:{d.line}:{d.column}: "
+                   f"{code_on}{d.code}{off} {printable(d.message)}\n" for d in diagnostics)
 
 
 def _json(diagnostics: Sequence[Diagnostic], root: Path) -> str:

@@ -1,0 +1,93 @@
+"""`archsync check` takes the everyday options of ruff and flake8 (issue 16, first part).
+
+Run on the seed bug tree (four ARC101 in overrides.py) plus a duplicate elsewhere, through the
+real console script.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, write
+
+OVERRIDES = "sglang/srt/arg_groups/overrides.py"
+DUPLICATE = "sglang/srt/layers/dup.py:1:72: ARC301 'Qwen3_5ForCausalLM' is listed twice in _DUP_ARCHS (first at line 1)"
+
+
+@pytest.fixture
+def root(tree):
+    root = tree("sglang_qwen3_5/bug")
+    write(root / "sglang/srt/layers/dup.py", '_DUP_ARCHS = ["Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration", '
+                                              '"Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM", '
+                                              '"Qwen3_5MoeForConditionalGeneration"]\n')
+    return root
+
+
+def codes(result):
+    return [line.split(": ")[1].split()[0] for line in result.lines]
+
+
+def test_select_ignore_and_extend_select_take_codes_and_prefixes(root):
+    assert codes(archsync("check", cwd=root)) == ["ARC101"] * 4 + ["ARC301"]
+    assert codes(archsync("check", "--select", "ARC3", cwd=root)) == ["ARC301"]
+    assert codes(archsync("check", "--ignore", "ARC101", cwd=root)) == ["ARC301"]
+    assert codes(archsync("check", "--select", "ARC2", "--extend-select", "ARC30", cwd=root)) == ["ARC301"]
+    none = archsync("check", "--select", "ARC1", "--ignore", "ARC10", cwd=root)
+    assert (none.returncode, none.lines) == (EXIT_CLEAN, []), none
+
+
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_an_unknown_code_is_an_error(root, command):
+    result = archsync(command, "--select", "ARC1,ARC777", cwd=root)
+    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
+        "archsync: error: --select: no rule code starts with 'ARC777'; `archsync rules` lists them"]), result
+
+
+def test_exit_zero_quiet_and_output_file(root, tmp_path):
+    out = tmp_path / "report.txt"
+    result = archsync("check", "--exit-zero", "--quiet", "--output-file", out, cwd=root)
+    assert (result.returncode, result.stdout, result.stderr) == (EXIT_CLEAN, "", ""), result
+    assert out.read_text(encoding="utf-8").splitlines()[-1] == DUPLICATE
+
+
+def test_statistics_counts_each_code(root):
+    result = archsync("check", "--statistics", cwd=root)
+    assert result.returncode == EXIT_FINDINGS, result
+    assert result.lines == ["    4  ARC101  family-member-missing", "    1  ARC301  duplicate-member"]
+
+
+def test_color_always_never_and_no_color(root):
+    coloured = archsync("check", "--color", "always", "--select", "ARC301", cwd=root)
+    assert coloured.lines == ["\x1b[1msglang/srt/layers/dup.py\x1b[0m:1:72: \x1b[1;31mARC301\x1b[0m "
+                              "'Qwen3_5ForCausalLM' is listed twice in _DUP_ARCHS (first at line 1)"], coloured
+    assert archsync("check", "--color", "never", "--select", "ARC301", cwd=root).lines == [DUPLICATE]
+    assert archsync("check", "--select", "ARC301", cwd=root).lines == [DUPLICATE]  # auto: not a terminal
+    forced = archsync("check", "--select", "ARC301", "--color", "auto", cwd=root, env={"NO_COLOR": "1"})
+    assert forced.lines == [DUPLICATE], forced
+
+
+def test_several_paths_print_what_is_under_any_of_them(root):
+    both = archsync("check", "sglang/srt/layers", OVERRIDES, cwd=root)
+    assert codes(both) == ["ARC101"] * 4 + ["ARC301"], both
+    one = archsync("check", "sglang/srt/layers", cwd=root)
+    assert one.lines == [DUPLICATE], one
+
+
+def test_paths_in_two_projects_are_an_error(root, tmp_path):
+    other = tmp_path / "other"
+    write(other / "pyproject.toml", '[project]\nname = "other"\n')
+    result = archsync("check", ".", other, cwd=root)
+    assert result.returncode == EXIT_ERROR and "run archsync once per project" in result.stderr, result
+
+
+def test_abbreviations_are_refused_and_the_subcommand_says_so(root):
+    for args in (["check", "--no-cach"], ["check", "--form", "json"], ["fix", "--dif"]):
+        result = archsync(*args, cwd=root)
+        assert result.returncode == EXIT_ERROR, result
+        assert result.err_lines[0].startswith(f"usage: archsync {args[0]} "), result
+        assert result.err_lines[-1].startswith(f"archsync {args[0]}: error: "), result
+
+
+def test_stdin_with_other_paths_is_an_error(root):
+    result = archsync("check", "--stdin-filename", OVERRIDES, "-", ".", cwd=root, input="x = 1\n")
+    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
+        "archsync: error: '-' (stdin) cannot be given with other paths"]), result
