@@ -33,7 +33,7 @@ class Report:
 
 
 def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True,
-        prefilter: bool = True) -> Report:
+        prefilter: bool = True, noqa: bool = True) -> Report:
     """Check the project that holds `path`; may raise ConfigError.
 
     Outside any project (no pyproject.toml above `path`) nothing is cached, and a file is
@@ -47,12 +47,15 @@ def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: 
         if not path.is_dir():
             only = path.resolve().relative_to(root).as_posix()
     return run_with(config if prefilter else dataclasses.replace(config, prefilter=False), overrides, use_cache,
-                    only)
+                    only, noqa)
 
 
 def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True,
-             only: Optional[str] = None) -> Report:
-    """Check a project whose configuration is loaded; `overrides` stand in for files on disk."""
+             only: Optional[str] = None, noqa: bool = True) -> Report:
+    """Check a project whose configuration is loaded; `overrides` stand in for files on disk.
+
+    `noqa=False` leaves `# noqa` comments to the caller (flake8, whose `--disable-noqa` must work).
+    """
     files = with_unsaved(config, discover(config), overrides or ())  # a new buffer is analysed before it is saved
     if only is not None:
         files = [f for f in files if f.rel == only]
@@ -61,7 +64,7 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
         choose_files(index)  # and of the files those reference
     universe = read_universe(config)  # what `universe-from` dependencies register
     model = build_model(index, universe)  # names resolved across modules
-    diagnostics = report(rules.check(model), config, overrides)
+    diagnostics = report(rules.check(model), config, overrides, noqa)
     index.save_cache()
     warnings = (tuple(cache.warnings) if cache is not None else ()) + universe.warnings
     return Report(config.root, config, diagnostics, model, len(files), index.parsed, warnings)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import EXIT_CLEAN, EXIT_FINDINGS, SHAPES, archsync, flake8
+from conftest import EXIT_CLEAN, EXIT_FINDINGS, SHAPES, archsync, flake8, flake8_lines
 
 ROOT = SHAPES / "noqa"
 
@@ -79,3 +79,21 @@ def test_noqa_later_in_a_multi_line_statement_is_read_as_flake8_reads_it():
     assert via_flake8.lines == expected, via_flake8
     via_archsync = archsync("check", "srv/multiline.py", cwd=ROOT)
     assert via_archsync.lines == expected, via_archsync
+
+
+def test_flake8_reads_noqa_itself_so_its_own_options_apply(tree):
+    """`--disable-noqa` brings every `# noqa`ed finding back (the plugin used to filter them itself);
+    `--per-file-ignores` and `--extend-ignore` work on ARC codes as on flake8's own."""
+    root = tree("shapes/noqa")
+    normal = flake8_lines(flake8(".", cwd=root))
+    disabled = flake8_lines(flake8(".", "--disable-noqa", cwd=root))
+    assert set(normal) < set(disabled), (normal, disabled)
+    per_file = flake8_lines(flake8(".", "--per-file-ignores=srv/tables.py:ARC101", cwd=root))
+    assert per_file == [line for line in normal if not line.startswith("srv/tables.py:")], per_file
+    assert flake8_lines(flake8(".", "--extend-ignore=ARC101", cwd=root)) == \
+        [line for line in normal if ": ARC101 " not in line]
+    for line in sorted(set(disabled) - set(normal)):  # each one back has a `# noqa` in its statement or file
+        path, number = line.split(":")[:2]
+        text = (root / path).read_text(encoding="utf-8")
+        statement = text.splitlines()[int(number) - 1:int(number) + 4]
+        assert any("noqa" in part.lower() for part in statement) or "flake8: noqa" in text.lower(), line

@@ -16,10 +16,10 @@ from .pairs import one_per_pair
 __all__ = ["report"]
 
 
-def report(found: Sequence[Diagnostic], config: Config, overrides: Optional[Mapping[str, bytes]] = None
-           ) -> Tuple[Diagnostic, ...]:
-    """Exempt, keep one per (subject, member), drop `# noqa`ed lines, sort."""
+def report(found: Sequence[Diagnostic], config: Config, overrides: Optional[Mapping[str, bytes]] = None,
+           noqa: bool = True) -> Tuple[Diagnostic, ...]:
+    """Exempt, keep one per (subject, member), drop `# noqa`ed lines (unless flake8 does it), sort."""
     kept: List[Diagnostic] = apply_exemptions(found, config.exemptions, "pyproject.toml")
     kept = one_per_pair(kept)
     root = Path(config.root)
-    return tuple(sorted(d for d in kept if not suppressed(root, d, overrides)))
+    return tuple(sorted(d for d in kept if not (noqa and suppressed(root, d, overrides))))
