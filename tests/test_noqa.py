@@ -92,7 +92,7 @@ def test_flake8_reads_noqa_itself_so_its_own_options_apply(tree):
     assert per_file == [line for line in normal if not line.startswith("srv/tables.py:")], per_file
     assert flake8_lines(flake8(".", "--extend-ignore=ARC101", cwd=root)) == \
         [line for line in normal if ": ARC101 " not in line]
-    for line in sorted(set(disabled) - set(normal)):  # each one back has a `# noqa` in its statement or file
+    for line in sorted(set(disabled) - set(normal)):  # each one back has a noqa comment in its statement or file
         path, number = line.split(":")[:2]
         text = (root / path).read_text(encoding="utf-8")
         statement = text.splitlines()[int(number) - 1:int(number) + 4]

@@ -111,7 +111,7 @@ def _run(root: Path, overrides):
     from ..pipeline import run
 
     try:
-        return run(root, overrides, noqa=False)  # flake8 reads `# noqa` itself: --disable-noqa must work
+        return run(root, overrides, noqa=False)  # flake8 reads noqa comments itself: --disable-noqa must work
     except ConfigError as exc:
         return exc
 
