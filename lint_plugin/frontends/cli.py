@@ -163,9 +163,10 @@ def _analyse_or_raise(args: argparse.Namespace):
 
 
 def _check(args: argparse.Namespace) -> int:
+    from ..fix.command import selected
     from .formats import render, statistics
 
-    codes = _codes(args)
+    codes = _codes(args.select, args.extend_select, args.ignore)
     if isinstance(codes, int):
         return codes
     select, ignore = codes
@@ -180,7 +181,7 @@ def _check(args: argparse.Namespace) -> int:
     if isinstance(report, int):
         return report
     under = {id(d) for path in paths for d in _within(report.root, path, report.diagnostics)}
-    shown = [d for d in report.diagnostics if id(d) in under and _selected(d.code, select, ignore)]
+    shown = [d for d in report.diagnostics if id(d) in under and selected(d.code, select, ignore)]
     if args.statistics:
         output = statistics(shown)
     else:
@@ -202,12 +203,12 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
 
 
-def _codes(args: argparse.Namespace):
+def _codes(select_text: str, extend_text: str, ignore_text: str):
     """(select, ignore) from `--select`, `--extend-select`, `--ignore`; an unknown code or prefix is an error."""
     from ..rules import CODES
 
     lists = [[c.strip().upper() for c in text.split(",") if c.strip()]
-             for text in (args.select, args.extend_select, args.ignore)]
+             for text in (select_text, extend_text, ignore_text)]
     for option, codes in zip(("--select", "--extend-select", "--ignore"), lists):
         unknown = [c for c in codes if not any(known.startswith(c) for known in CODES)]
         if unknown:
@@ -216,12 +217,6 @@ def _codes(args: argparse.Namespace):
             return EXIT_ERROR
     select, extend, ignore = lists
     return (select + extend if select else []), ignore
-
-
-def _selected(code: str, select: List[str], ignore: List[str]) -> bool:
-    if select and not code.startswith(tuple(select)):
-        return False
-    return not (ignore and code.startswith(tuple(ignore)))
 
 
 def _paths(args: argparse.Namespace):
@@ -258,8 +253,7 @@ def _fix(args: argparse.Namespace) -> int:
     from ..report.escape import printable
     from .formats import render
 
-    args.extend_select = ""
-    codes = _codes(args)  # an unknown code is a mistake before any work is done
+    codes = _codes(args.select, "", args.ignore)  # an unknown code is a mistake before any work is done
     if isinstance(codes, int):
         return codes
     select, ignore = codes

@@ -20,6 +20,7 @@ alone still say what they subclass. Nothing is imported or run.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections import Counter
@@ -173,8 +174,7 @@ def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEd
         together.update(itertools.permutations(names, 2))
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
                       registered_class, dict(appears), dict(together))
-    return Kinship(kinship.implementations, kinship.classes, registered_class, kinship.appears, kinship.together,
-                   _related(kinship))
+    return dataclasses.replace(kinship, related=_related(kinship))
 
 
 def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:

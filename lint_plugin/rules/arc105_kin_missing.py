@@ -47,8 +47,8 @@ def check(model: Model) -> List[Diagnostic]:
     found = []
     for c in model.collections:
         held = c.members.names & model.registered.keys()
-        if not c.completable or len(held) < (1 if c.declared else 2):
-            continue  # blocked whatever the name (`_blocked`): skip the weighing
+        if _not_a_list_to_complete(c, held):
+            continue  # blocked whatever the name: skip the weighing
         for name in sorted(model.kinship.candidates(held) - c.members.names):
             verdict = judge(model, c, name)
             if verdict.reported(model.config.kinship):
@@ -71,13 +71,21 @@ def judge(model: Model, collection: Collection, name: str) -> Verdict:
                    _blocked(model, collection, held, name))
 
 
-def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str) -> str:
-    if name in collection.members.names:
-        return "the subject holds it"
+def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
+    """Why a subject is not completed whatever the name, or ""."""
     if not collection.completable:
         return "the subject tests one name or dispatches on it: not a list to complete"
     if len(held) < (1 if collection.declared else 2):
         return "the subject holds fewer than two registered names"
+    return ""
+
+
+def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str) -> str:
+    if name in collection.members.names:
+        return "the subject holds it"
+    reason = _not_a_list_to_complete(collection, held)
+    if reason:
+        return reason
     if model.kinship.is_alias(name) and not any(model.kinship.is_alias(h) for h in held):
         return "it is a second spelling of a served class and the subject holds none"
     if not accepts(collection.members.names, name, multimodal=model.multimodal):
