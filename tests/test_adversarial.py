@@ -151,6 +151,8 @@ def test_a_path_in_a_directory_one_may_not_read_is_an_error_not_a_traceback(tmp_
     write(locked / "f.py", '_X_ARCHS = ["A"]\n')
     locked.chmod(0o700)
     tmp_path.chmod(0o755)
+    if any(not os.stat(parent).st_mode & 0o001 for parent in ARCHSYNC.parents):
+        pytest.skip("the console script is not reachable by another user from here")
     as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     for args, stdin in (([locked / "f.py"], None), (["--stdin-filename", locked / "f.py", "-"], "x\n")):
         result = archsync("check", *args, cwd="/", prefix=as_nobody, input=stdin)

@@ -20,6 +20,7 @@ from ..pipeline import Report, run_with
 from ..project.files import Unreadable, read_file
 from ..project.writer import WriteRefused, replace_checked
 from ..report.escape import printable
+from ..report.selection import selected
 from ..rules import BY_CODE
 from .editor import apply_fixes
 
@@ -44,13 +45,6 @@ class FixOutcome:
 
 # New diagnostics of these codes after a fix mean the edit damaged something.
 _DAMAGE = frozenset(rule.code for rule in BY_CODE.values() if rule.flags_damage)
-
-
-def selected(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
-    """flake8-style prefix selection."""
-    if select and not code.startswith(tuple(select)):
-        return False
-    return not (ignore and code.startswith(tuple(ignore)))
 
 
 def plan(report: Report, select: Sequence[str], ignore: Sequence[str]) -> FixOutcome:

@@ -163,7 +163,7 @@ def _analyse_or_raise(args: argparse.Namespace):
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..fix.command import selected
+    from ..report.selection import selected
     from .formats import render, statistics
 
     codes = _codes(args.select, args.extend_select, args.ignore)
