@@ -6,14 +6,16 @@ Every front end (the CLI, the flake8 plugin, the language server, `archsync fix`
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Optional, Tuple
+from typing import List, Mapping, Optional, Sequence, Tuple
 
 from . import rules
 from .config import Config, find_root, load_config
 from .diagnostics import Diagnostic
 from .project import IndexCache, ProjectIndex, discover, with_unsaved
+from .project.projects import projects_of
 from .project.universe import read_universe
 from .report import report
 from .resolve import Model, build_model, choose_files
@@ -30,6 +32,8 @@ class Report:
     files: int
     parsed: int
     warnings: Tuple[str, ...] = ()
+    projects: Tuple[Path, ...] = ()  # the project roots of a run over several (`run_projects`)
+    loose_files: int = 0  # Python files under the paths that are in no project, so not checked
 
 
 def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True,
@@ -48,6 +52,42 @@ def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: 
             only = path.resolve().relative_to(root).as_posix()
     return run_with(config if prefilter else dataclasses.replace(config, prefilter=False), overrides, use_cache,
                     only, noqa)
+
+
+def run_projects(paths: Sequence[Path], use_cache: bool = True, prefilter: bool = True) -> Report:
+    """Check every project the paths are in or hold (`projects.py`), as one report.
+
+    Each project is checked alone, with its own configuration and cache; the diagnostics are
+    rebased onto the directory that holds them all (the report's root) and sorted as one. With one
+    project this is `run`. The model is the first project's: per-project views (`show`,
+    `inventory`, `why`) run one project.
+    """
+    roots: List[Path] = []
+    loose = 0
+    for path in paths:
+        found = projects_of(path)
+        if found is None:
+            return run(path, use_cache=use_cache, prefilter=prefilter)
+        roots += [r for r in found.roots if r not in roots]
+        loose += found.loose_files
+    reports = [run(r, use_cache=use_cache, prefilter=prefilter) for r in roots]
+    if len(reports) == 1:
+        return dataclasses.replace(reports[0], loose_files=loose)
+    base = Path(os.path.commonpath([str(r) for r in roots]))
+    diagnostics = tuple(sorted(_rebased(d, r.root, base) for r in reports for d in r.diagnostics))
+    warnings = tuple(w for r in reports for w in r.warnings)
+    return dataclasses.replace(reports[0], root=base, diagnostics=diagnostics, files=sum(r.files for r in reports),
+                               parsed=sum(r.parsed for r in reports), warnings=warnings, projects=tuple(roots),
+                               loose_files=loose)
+
+
+def _rebased(d: Diagnostic, root: Path, base: Path) -> Diagnostic:
+    """`d` with its paths relative to `base` (a directory at or above `root`)."""
+    prefix = root.relative_to(base).as_posix()
+    if prefix == ".":
+        return d
+    fix = dataclasses.replace(d.fix, path=f"{prefix}/{d.fix.path}") if d.fix is not None else None
+    return dataclasses.replace(d, path=f"{prefix}/{d.path}", fix=fix)
 
 
 def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True,

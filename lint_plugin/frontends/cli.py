@@ -65,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     check.add_argument("--no-prefilter", action="store_true",
                        help="parse every file (slow; the output must be the same: a debugging aid)")
-    check.set_defaults(handler=_check)
+    check.set_defaults(handler=_check, several_projects=True)
 
     fix = commands.add_parser("fix", help="add missing names and remove duplicates where archsync can edit",
                               allow_abbrev=False)
@@ -117,19 +117,19 @@ def _parser() -> argparse.ArgumentParser:
 _SUBPARSERS: Dict[str, argparse.ArgumentParser] = {}
 
 
-def _analyse(args: argparse.Namespace):
-    """Run the engine or print why not; returns a report or an exit code."""
+def _analyse(args: argparse.Namespace, project: Optional[Path] = None):
+    """Run the engine (on `project` alone, if given) or print why not; returns a report or an exit code."""
     try:
-        return _analyse_or_raise(args)
+        return _analyse_or_raise(args, project)
     except OSError as exc:  # a path in a directory we may not read, and the like
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"archsync: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_ERROR
 
 
-def _analyse_or_raise(args: argparse.Namespace):
+def _analyse_or_raise(args: argparse.Namespace, project: Optional[Path] = None):
     from ..config import ConfigError, find_root
-    from ..pipeline import run
+    from ..pipeline import run, run_projects
 
     overrides = None
     target = Path(args.path)
@@ -151,15 +151,39 @@ def _analyse_or_raise(args: argparse.Namespace):
     elif not target.exists():
         print(f"archsync: error: {args.path}: no such file or directory", file=sys.stderr)
         return EXIT_ERROR
+    prefilter = not getattr(args, "no_prefilter", False)
     try:
-        report = run(target, overrides, use_cache=not args.no_cache,
-                     prefilter=not getattr(args, "no_prefilter", False))
+        if overrides is None and project is None and not getattr(args, "several_projects", False):
+            project = _one_project(Path(args.path), args.command)
+            if isinstance(project, int):
+                return project
+        if overrides is not None or project is not None:
+            report = run(project or target, overrides, use_cache=not args.no_cache, prefilter=prefilter)
+        else:
+            paths = [Path(p) for p in getattr(args, "paths", [args.path])]
+            report = run_projects(paths, use_cache=not args.no_cache, prefilter=prefilter)
     except ConfigError as exc:
         print(f"archsync: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     for warning in report.warnings:
         print(f"archsync: warning: {warning}", file=sys.stderr)
     return report
+
+
+def _one_project(path: Path, command: str):
+    """The project a one-project view (`show`, `inventory`, `why`) looks at: PATH's own, or the one below it."""
+    from ..project.projects import projects_of
+
+    found = projects_of(path)
+    if found is None:
+        return None
+    roots = found.roots
+    if path.resolve() == roots[0] or roots[0] in path.resolve().parents or len(roots) == 1:
+        return roots[0]
+    names = ", ".join(os.path.relpath(r) for r in roots)
+    print(f"archsync: error: {path} holds {len(roots)} projects ({names}); give {command} one of them",
+          file=sys.stderr)
+    return EXIT_ERROR
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -198,9 +222,19 @@ def _check(args: argparse.Namespace) -> int:
     if args.format == "text" and not args.quiet:
         count = len(shown)
         summary = f"{count} problem{'s' if count != 1 else ''}" if count else "no problems"
-        files = f"{report.files} file{'s' if report.files != 1 else ''}"
-        print(f"archsync: {summary} ({files}, {report.parsed} analysed)", file=sys.stderr)
+        print(f"archsync: {summary} ({_counts(report)})", file=sys.stderr)
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
+
+
+def _counts(report) -> str:
+    """What a run covered: files (in how many projects), how many analysed, and what no project holds."""
+    files = f"{report.files} file{'s' if report.files != 1 else ''}"
+    if report.projects:
+        files += f" in {len(report.projects)} projects"
+    counts = f"{files}, {report.parsed} analysed"
+    if report.loose_files:
+        counts += f"; {report.loose_files} in no project, not checked"
+    return counts
 
 
 def _codes(select_text: str, extend_text: str, ignore_text: str):
@@ -220,8 +254,8 @@ def _codes(select_text: str, extend_text: str, ignore_text: str):
 
 
 def _paths(args: argparse.Namespace):
-    """The paths whose diagnostics are printed: all in one project (the first one's)."""
-    from ..config import find_root
+    """The paths whose diagnostics are printed (every project they are in or hold is analysed)."""
+    from ..project.projects import projects_of
 
     if args.paths == ["-"]:
         return [Path(args.stdin_filename or ".")]
@@ -232,11 +266,12 @@ def _paths(args: argparse.Namespace):
         if not Path(path).exists():
             print(f"archsync: error: {path}: no such file or directory", file=sys.stderr)
             return EXIT_ERROR
-    roots = {find_root(Path(p)) for p in args.paths}
-    if len(roots) > 1:
-        print(f"archsync: error: the paths are in {len(roots)} projects ({', '.join(sorted(map(str, roots)))}); "
-              f"run archsync once per project", file=sys.stderr)
-        return EXIT_ERROR
+    if len(args.paths) > 1:
+        alone = [p for p in args.paths if projects_of(Path(p)) is None]
+        if alone:
+            print(f"archsync: error: {alone[0]} is in no project (no pyproject.toml above or below it); "
+                  f"check it on its own", file=sys.stderr)
+            return EXIT_ERROR
     return [Path(p) for p in args.paths]
 
 
@@ -249,18 +284,47 @@ def _color(args: argparse.Namespace) -> bool:
 
 
 def _fix(args: argparse.Namespace) -> int:
-    from ..fix import command as fix_command
-    from ..report.escape import printable
-    from .formats import render
+    """Fix each project under PATH in turn (`fix PATH` edits only files under PATH)."""
+    from ..config import ConfigError
+    from ..project.projects import projects_of
 
     codes = _codes(args.select, "", args.ignore)  # an unknown code is a mistake before any work is done
     if isinstance(codes, int):
         return codes
-    select, ignore = codes
-    report = _analyse(args)
+    if not Path(args.path).exists():
+        print(f"archsync: error: {args.path}: no such file or directory", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        found = projects_of(Path(args.path))
+    except ConfigError as exc:
+        print(f"archsync: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    totals = [0, 0, 0]  # fixed, files changed, remaining
+    exit_code = EXIT_CLEAN
+    for project in found.roots if found is not None else (None,):
+        result = _fix_project(args, project, *codes)
+        if isinstance(result, int):
+            return result
+        exit_code = max(exit_code, result[0])
+        totals = [t + n for t, n in zip(totals, result[1:])]
+    fixed, files, remaining = totals
+    verb = "would fix" if args.diff else "fixed"
+    print(f"archsync: {verb} {fixed} problem{'s' if fixed != 1 else ''} in {files} "
+          f"file{'s' if files != 1 else ''}; {remaining} remaining", file=sys.stderr)
+    return exit_code
+
+
+def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequence[str],
+                 ignore: Sequence[str]):
+    """Fix one project (None: PATH is in no project); (exit code, fixed, files changed, remaining)."""
+    from ..fix import command as fix_command
+    from ..report.escape import printable
+    from .formats import display_path, render
+
+    report = _analyse(args, project)
     if isinstance(report, int):
         return report
-    # `fix PATH` edits only files under PATH (a diagnostic may be fixed in another file than its own)
+    # edits only in files under PATH (a diagnostic may be fixed in another file than its own)
     editable = {id(d) for d in _within(report.root, Path(args.path), [d.fix for d in report.diagnostics if d.fix])}
     scope = tuple(d for d in report.diagnostics if d.fix is not None and id(d.fix) in editable)
     outcome = fix_command.plan(dataclasses.replace(report, diagnostics=scope), select, ignore)
@@ -268,14 +332,15 @@ def _fix(args: argparse.Namespace) -> int:
         outcome = dataclasses.replace(outcome, remaining=report.diagnostics)
     changed = [f for f in outcome.files if f.after != f.before]
     if args.diff:
-        terminal = sys.stdout.isatty()
-        sys.stdout.write("".join(fix_command.unified_diff(f, terminal) for f in changed))
+        terminal = sys.stdout.isatty()  # paths as the user reads them, so the diff applies from here
+        sys.stdout.write("".join(fix_command.unified_diff(
+            dataclasses.replace(f, path=Path(display_path(report.root, f.path)).as_posix()), terminal) for f in changed))
         problems: List[str] = []
     else:
         written, problems = fix_command.write(report.root, outcome)
         if len(written) < len(changed):  # what was not written is still to do: check again
             changed = [f for f in changed if f.path in written]
-            again = _analyse(args)
+            again = _analyse(args, project)
             if not isinstance(again, int):
                 outcome = dataclasses.replace(outcome, remaining=again.diagnostics)
         remaining = _within(report.root, Path(args.path), outcome.remaining)
@@ -286,12 +351,11 @@ def _fix(args: argparse.Namespace) -> int:
         print(printable(f"archsync: {problem}"), file=sys.stderr)
     fixed = sum(len(f.fixed) for f in changed)
     remaining = _within(report.root, Path(args.path), outcome.remaining)
-    verb = "would fix" if args.diff else "fixed"
-    print(f"archsync: {verb} {fixed} problem{'s' if fixed != 1 else ''} in {len(changed)} "
-          f"file{'s' if len(changed) != 1 else ''}; {len(remaining)} remaining", file=sys.stderr)
     if args.diff:  # nothing was written: what the diff shows is still to do
-        return EXIT_FINDINGS if changed or remaining or problems else EXIT_CLEAN
-    return EXIT_FINDINGS if remaining or problems else EXIT_CLEAN
+        code = EXIT_FINDINGS if changed or remaining or problems else EXIT_CLEAN
+    else:
+        code = EXIT_FINDINGS if remaining or problems else EXIT_CLEAN
+    return code, fixed, len(changed), len(remaining)
 
 
 def _show(args: argparse.Namespace) -> int:

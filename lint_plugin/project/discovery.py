@@ -1,7 +1,8 @@
 """Which files belong to the project, and the module name of each.
 
 Symbolic links are not followed, to files or to directories: a link can lead out of the
-tree (or loop), and a link inside it would only count a file twice.
+tree (or loop), and a link inside it would only count a file twice. A directory below the
+root that holds its own pyproject.toml is another project (`projects.py`), never this one's.
 
 Works on strings with os.scandir: on a 3,400-file tree, pathlib objects made discovery
 the largest cost of a warm run.
@@ -59,6 +60,8 @@ def with_unsaved(config: Config, files: List[SourceFile], unsaved: Iterable[str]
     for rel in unsaved:
         if rel in known or not rel.endswith(".py") or is_excluded(rel, config.exclude):
             continue
+        if in_nested_project(str(config.root), rel):
+            continue
         for src in config.src:
             base = posixpath.normpath(src.replace(os.sep, "/"))
             prefix = "" if base == "." else base + "/"
@@ -67,6 +70,22 @@ def with_unsaved(config: Config, files: List[SourceFile], unsaved: Iterable[str]
                 added.append(SourceFile(os.path.join(str(config.root), rel), rel, module, is_package))
                 break
     return sorted(files + added, key=lambda f: f.rel) if added else files
+
+
+def skipped_directory(path: str, name: str) -> bool:
+    """Hidden, build output, caches and virtual environments: never project sources."""
+    return name.startswith(".") or name in _SKIPPED_DIRS or os.path.exists(os.path.join(path, "pyvenv.cfg"))
+
+
+def is_project(directory: str) -> bool:
+    """A directory holding a pyproject.toml is a project root."""
+    return os.path.isfile(os.path.join(directory, "pyproject.toml"))
+
+
+def in_nested_project(root: str, rel: str) -> bool:
+    """`rel` (root-relative, '/'-separated) lies in a directory below `root` that is a project of its own."""
+    parts = rel.split("/")[:-1]
+    return any(is_project(os.path.join(root, *parts[:depth])) for depth in range(1, len(parts) + 1))
 
 
 def _inside(path: str, root: str) -> bool:
@@ -111,7 +130,7 @@ def _walk(directory: str, rel: str, root_prefix: str, exclude: Sequence[str]) ->
         child = f"{rel}{name}"
         try:
             if entry.is_dir(follow_symlinks=False):
-                if name in _SKIPPED_DIRS or os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
+                if skipped_directory(entry.path, name) or is_project(entry.path):
                     continue
                 if exclude and is_excluded(root_prefix + child, exclude):
                     continue

@@ -1,0 +1,127 @@
+"""Monorepos (issue 16, part 3): a run from a repository root gives what a run inside each project gives.
+
+A project is a directory holding a pyproject.toml; each is checked alone with its own
+`[tool.archsync]`. Driven through the real `archsync` and `flake8` on `fixtures/monorepo`
+(a root without a pyproject.toml, as SGLang's: `python/`, `kernels/`, and
+`python/svc/kernels/aot/`, a distribution kept inside the package tree), and on a copy of
+the seed bug tree placed in `python/` under a root that holds no pyproject.toml.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, flake8, flake8_lines, only, set_config, write
+
+KERNELS = ("kernels/tinykern/__init__.py:3:62: ARC301 'QuebecForCausalLM' is listed twice in _SUPPORTED_ARCHS "
+           "(first at line 3)")
+TABLES = ("python/svc/tables.py:4:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (svc/families.py:9) "
+          "but missing from _CUDA_GRAPH_ARCHS")
+AOT = ("python/svc/kernels/aot/aot_kernels/__init__.py:3:36: ARC301 'PapaForCausalLM' is listed twice in "
+       "_TUNED_ARCHS (first at line 3)")
+
+
+@pytest.fixture
+def repo(tree):
+    return tree("monorepo")
+
+
+def inside(line: str, project: str) -> str:
+    """A root-run line as a run inside `project` prints it."""
+    assert line.startswith(project + "/")
+    return line[len(project) + 1:]
+
+
+def test_each_project_gives_from_the_root_what_it_gives_inside(repo):
+    from_root = archsync("check", cwd=repo)
+    assert (from_root.returncode, from_root.lines) == (EXIT_FINDINGS, [KERNELS, AOT, TABLES]), from_root
+    assert from_root.err_lines == ["archsync: 3 problems (8 files in 3 projects, 4 analysed; "
+                                   "1 in no project, not checked)"], from_root
+    python = archsync("check", cwd=repo / "python")
+    assert python.lines == [inside(AOT, "python"), inside(TABLES, "python")], python
+    assert archsync("check", cwd=repo / "kernels").lines == [inside(KERNELS, "kernels")]
+    aot = archsync("check", cwd=repo / "python/svc/kernels/aot")
+    assert aot.lines == [inside(AOT, "python/svc/kernels/aot")], aot
+
+
+def test_a_project_nested_in_a_package_is_not_part_of_it(repo):
+    """svc never indexes aot_kernels: its list is checked once, in its own project, from every front end."""
+    inventory = archsync("inventory", "--format", "json", cwd=repo / "python").json
+    assert not any("aot" in subject["path"] for subject in inventory["subjects"]), inventory
+    assert flake8_lines(flake8("python", cwd=repo)) == [AOT, TABLES]
+    assert flake8_lines(flake8(".", cwd=repo / "python/svc/kernels/aot")) == [inside(AOT, "python/svc/kernels/aot")]
+
+
+def test_flake8_from_the_root_prints_what_check_prints(repo):
+    assert flake8_lines(flake8(".", cwd=repo)) == [KERNELS, AOT, TABLES]
+
+
+def test_the_configuration_of_each_project_applies_from_the_root(repo):
+    """The exemption in python/pyproject.toml holds from the root; a configuration error there is an error."""
+    assert only("ARC101", archsync("check", cwd=repo).lines) == [TABLES]
+    set_config(repo / "python", 'guard = ["_FP8_ARCHS"]\n')
+    assert only("ARC101", archsync("check", cwd=repo).lines) == [TABLES.replace(":4:1:", ":3:1:").replace(
+        "_CUDA_GRAPH_ARCHS", "_FP8_ARCHS")]
+    set_config(repo / "python", 'srcs = ["."]\n')
+    broken = archsync("check", cwd=repo)
+    assert broken.returncode == EXIT_ERROR and "srcs" in broken.stderr and "python" in broken.stderr, broken
+
+
+def test_the_seed_tree_below_a_root_without_pyproject_is_checked_with_its_configuration(tree, tmp_path):
+    """SGLang's layout: the repository root has no pyproject.toml, python/ has it and [tool.archsync]."""
+    python = tree("sglang_qwen3_5/bug", into="sglang/python")
+    write(tmp_path / "sglang/test/srt/test_models.py", '_ARCHS = ["Qwen3_5ForCausalLM", "Qwen3_5ForCausalLM"]\n')
+    set_config(python, '[[tool.archsync.exempt]]\nsubject = "_MAMBA_RADIX_CACHE_ARCHS"\nmembers = ["*"]\n'
+                       'reason = "checked by a test"\n')
+    inside_python = archsync("check", cwd=python)
+    from_root = archsync("check", cwd=tmp_path / "sglang")
+    assert len(inside_python.lines) == 2, inside_python
+    assert from_root.lines == ["python/" + line for line in inside_python.lines], from_root
+    assert from_root.err_lines[-1].endswith("; 1 in no project, not checked)"), from_root
+
+
+def test_a_file_in_no_project_is_checked_alone_when_named(repo):
+    write(repo / "test/test_models.py", '_SMOKE_ARCHS = ["OscarForCausalLM", "OscarForCausalLM"]\n')
+    named = archsync("check", "test/test_models.py", cwd=repo)
+    assert named.lines == ["test/test_models.py:1:37: ARC301 'OscarForCausalLM' is listed twice in _SMOKE_ARCHS "
+                           "(first at line 1)"], named
+    assert archsync("check", cwd=repo).lines == [KERNELS, AOT, TABLES]
+
+
+def test_several_paths_in_several_projects(repo):
+    both = archsync("check", "kernels", "python/svc/tables.py", cwd=repo)
+    assert (both.lines, both.err_lines) == ([KERNELS, TABLES], [
+        "archsync: 2 problems (7 files in 2 projects, 3 analysed)"]), both
+    mixed = archsync("check", "kernels", "test/test_models.py", cwd=repo)
+    assert (mixed.returncode, mixed.err_lines) == (EXIT_ERROR, [
+        "archsync: error: test/test_models.py is in no project (no pyproject.toml above or below it); "
+        "check it on its own"]), mixed
+
+
+def test_fix_from_the_root_fixes_each_project_and_the_diff_applies_from_here(repo):
+    diff = archsync("fix", "--diff", cwd=repo)
+    headers = [line for line in diff.lines if line.startswith("+++ ")]
+    assert headers == ["+++ b/kernels/tinykern/__init__.py", "+++ b/python/svc/tables.py",
+                       "+++ b/python/svc/kernels/aot/aot_kernels/__init__.py"], diff  # project by project
+    assert diff.err_lines == ["archsync: would fix 3 problems in 3 files; 0 remaining"], diff
+    fixed = archsync("fix", cwd=repo)
+    assert (fixed.returncode, fixed.err_lines) == (EXIT_CLEAN, [
+        "archsync: fixed 3 problems in 3 files; 0 remaining"]), fixed
+    assert (repo / "python/svc/tables.py").read_text(encoding="utf-8").splitlines()[-1] == (
+        '_CUDA_GRAPH_ARCHS = frozenset({"OscarForCausalLM", "OscarMoeForCausalLM"})')
+    assert archsync("check", cwd=repo).returncode == EXIT_CLEAN
+
+
+def test_fix_path_inside_one_project_edits_only_there(repo):
+    fixed = archsync("fix", "kernels", cwd=repo)
+    assert fixed.err_lines == ["archsync: fixed 1 problem in 1 file; 0 remaining"], fixed
+    assert archsync("check", cwd=repo).lines == [AOT, TABLES]
+
+
+@pytest.mark.parametrize("command", [["inventory"], ["show"], ["why", "_CUDA_GRAPH_ARCHS", "OscarMoeForCausalLM"]])
+def test_one_project_views_ask_for_one_project(repo, command):
+    result = archsync(*command, cwd=repo)
+    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
+        f"archsync: error: . holds 3 projects (kernels, python, python/svc/kernels/aot); "
+        f"give {command[0]} one of them"]), result
+    inside_python = archsync(*command, "python", cwd=repo)
+    assert inside_python.returncode == EXIT_CLEAN, inside_python
