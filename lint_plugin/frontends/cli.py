@@ -333,8 +333,9 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
     changed = [f for f in outcome.files if f.after != f.before]
     if args.diff:
         terminal = sys.stdout.isatty()  # paths as the user reads them, so the diff applies from here
-        sys.stdout.write("".join(fix_command.unified_diff(
-            dataclasses.replace(f, path=Path(display_path(report.root, f.path)).as_posix()), terminal) for f in changed))
+        seen_from_here = [dataclasses.replace(f, path=Path(display_path(report.root, f.path)).as_posix())
+                          for f in changed]
+        sys.stdout.write("".join(fix_command.unified_diff(f, terminal) for f in seen_from_here))
         problems: List[str] = []
     else:
         written, problems = fix_command.write(report.root, outcome)
