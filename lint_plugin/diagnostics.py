@@ -10,9 +10,10 @@ class FixRequest:
     """What would fix a diagnostic: add `name` to, or remove it from, one literal.
 
     `target` names the literal as the fixer finds it: a variable name, `function#n`
-    or `@decorator:function`; `line` is where that target's definition starts (for a
-    removal, the duplicate's own line and `column`). `peers` are names to place a new
-    one right after, best first. Text edits are computed from this by `lint_plugin.fix.editor`.
+    or `@decorator:function`; `line` and `column` (1-based, as every column archsync
+    prints) are where that target's definition starts, or for a removal where the duplicate
+    is written. `peers` are names to place a new one right after, best first. Text edits
+    are computed from this by `lint_plugin.fix.editor`.
     """
 
     action: str  # "add" or "remove"

@@ -19,6 +19,7 @@ from .project.projects import projects_of
 from .project.universe import read_universe
 from .report import report
 from .resolve import Model, build_model, choose_files
+from .resolve.unmatched import check_settings
 
 
 @dataclass(frozen=True)
@@ -106,5 +107,6 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
     model = build_model(index, universe)  # names resolved across modules
     diagnostics = report(rules.check(model), config, overrides, noqa)
     index.save_cache()
-    warnings = (tuple(cache.warnings) if cache is not None else ()) + universe.warnings
+    settings_warnings = check_settings(index, model.predicates.values(), [f.rel for f in files])  # typos: errors
+    warnings = (tuple(cache.warnings) if cache is not None else ()) + universe.warnings + settings_warnings
     return Report(config.root, config, diagnostics, model, len(files), index.parsed, warnings)

@@ -76,15 +76,20 @@ def test_a_virtualenv_is_recognised_by_its_pyvenv_cfg(tree, venv, expected):
 
 def test_root_is_the_nearest_directory_holding_pyproject(tree):
     root = tree("shapes/discovery")
-    # A nested project: checked from the outside it is part of the outer tree, checked
-    # on its own its root is its own pyproject.toml and is_november is not in it.
+    # A nested project is a project of its own, from the outside as from the inside: its root
+    # is its own pyproject.toml and is_november (of the outer project) is not in it.
     write(root / "vendored/pyproject.toml", '[project]\nname = "vendored"\nversion = "1"\n')
     write(root / "vendored/tables.py", STALE)
     outer = archsync("check", cwd=root)
-    assert outer.lines == [
+    assert (outer.stdout, outer.returncode) == ("", EXIT_CLEAN), outer
+    assert outer.err_lines == ["archsync: no problems (4 files in 2 projects, 3 analysed)"], outer
+    (root / "vendored/pyproject.toml").unlink()  # gone: vendored/ is part of the outer tree again
+    again = archsync("check", cwd=root)
+    assert again.lines == [
         "vendored/tables.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (svc/families.py:8) "
         "but missing from STALE_ARCHS",
-    ], outer
+    ], again
+    write(root / "vendored/pyproject.toml", '[project]\nname = "vendored"\nversion = "1"\n')
     inner = archsync("check", "vendored", cwd=root)
     assert inner.stdout == "", inner
     assert inner.returncode == EXIT_CLEAN

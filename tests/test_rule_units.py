@@ -327,7 +327,7 @@ def test_each_rule_attaches_the_fix_its_registry_entry_promises():
     found = check(model([x], [], ["Gemma3ForConditionalGeneration", "Gemma3ForCausalLM", "GemmaForCausalLM"]))
     assert [(d.code, d.fix) for d in sorted(found)] == [
         ("ARC104", FixRequest("add", "lists.py", "X_ARCHS", 4, "Gemma3ForCausalLM",
-                              ("Gemma3ForConditionalGeneration", "GemmaForCausalLM"))),
+                              ("Gemma3ForConditionalGeneration", "GemmaForCausalLM"), 1)),
         ("ARC201", None),
         ("ARC301", FixRequest("remove", "lists.py", "X_ARCHS", 7, "GemmaForCausalLM", (), 5))]
     promised = {rule.code: rule.fix for rule in RULES}
@@ -341,7 +341,7 @@ def test_a_subset_is_fixed_in_the_collection_that_must_contain_the_name():
     found = BY_CODE["ARC103"].check(model([part, whole], registered=["B1ForCausalLM"],
                                           config=Config(ROOT, subsets=subsets),
                                           named={"PART_ARCHS": part, "WHOLE_ARCHS": whole}))
-    assert [d.fix for d in found] == [FixRequest("add", "whole.py", "WHOLE_ARCHS", 9, "A1ForCausalLM", ()), None]
+    assert [d.fix for d in found] == [FixRequest("add", "whole.py", "WHOLE_ARCHS", 9, "A1ForCausalLM", (), 1), None]
 
 
 def test_a_new_name_goes_after_its_sibling_then_its_longest_common_prefix():

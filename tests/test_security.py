@@ -175,24 +175,32 @@ def _config_payloads(marker: Path) -> Dict[str, Tuple[str, int, List[str], Optio
         "but missing from X_ARCHS",
     ]  # the healthy drift, reported whatever the hostile strings
     return {
-        "registries": (f"registries = [\"EntryClass\", {q(code)}]", EXIT_FINDINGS, drift, None),
+        # Names that match nothing are configuration errors (issue 16): still only names, never run.
+        "registries": (f"registries = [\"EntryClass\", {q(code)}]", EXIT_ERROR, [],
+                       f"tool.archsync.registries: {code!r} matches no registry or collection in the project"),
         "registries-qualified": (
             f"registries = [\"EntryClass\", {q('pkg/x.py::' + code)}]", EXIT_ERROR, [],
             f"tool.archsync.registries: no collection named \"pkg/x.py::{code}\" in the project"),
-        "registries-decorator": (f"registries = [\"EntryClass\", {q('@' + code)}]", EXIT_FINDINGS, drift, None),
-        "guard": (f"guard = [\"*_ARCHS\", {q(code)}, {q(shell)}]", EXIT_FINDINGS, drift, None),
-        "families": (f"families = [{q(code)}]", EXIT_FINDINGS, drift, None),
+        "registries-decorator": (f"registries = [\"EntryClass\", {q('@' + code)}]", EXIT_ERROR, [],
+                                 f"tool.archsync.registries: {'@' + code!r} matches no registry or collection in "
+                                 f"the project"),
+        "guard": (f"guard = [\"*_ARCHS\", {q(code)}, {q(shell)}]", EXIT_ERROR, [],
+                  f"tool.archsync.guard: {code!r}, {shell!r} match no collection in the project"),
+        "families": (f"families = [{q(code)}]", EXIT_ERROR, [],
+                     f"tool.archsync.families: {code!r} matches no predicate in the project"),
         "name-pattern": ("name-pattern = " + q(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*|__import__\('os'\)\.system\("
                                                + re.escape(f"'touch {marker}'") + r"\)"), EXIT_FINDINGS, drift, None),
         "cache-dir-shell": (f"cache-dir = {q(shell)}", EXIT_FINDINGS, drift, None),
         "cache-dir-backticks": (f"cache-dir = {q(backticks)}", EXIT_FINDINGS, drift, None),
-        "src": (f"src = [\".\", {q(backticks)}, {q(code)}]", EXIT_FINDINGS, drift, None),
+        "src": (f"src = [\".\", {q(backticks)}, {q(code)}]", EXIT_ERROR, [],
+                f"tool.archsync.src: {backticks!r} is not a directory in the project"),
         "exclude": (f"exclude = [{q(shell)}, {q(code)}]", EXIT_FINDINGS, drift, None),
         "extends": (f"extends = [{q(code)}]", EXIT_ERROR, [], f"tool.archsync.extends: invalid pack name \"{code}\""),
         "extends-path": (f"extends = [{q('../../../' + str(marker))}]", EXIT_ERROR, [],
                          f"tool.archsync.extends: invalid pack name '../../../{marker}'"),
         "siblings": (f"siblings = [[{q(code)}, {q(shell)}]]", EXIT_FINDINGS, drift, None),
-        "config-maps": (f"config-maps = [{q('pkg/models.py::' + code)}]", EXIT_FINDINGS, drift, None),
+        "config-maps": (f"config-maps = [{q('pkg/models.py::' + code)}]", EXIT_ERROR, [],
+                        f"tool.archsync.config-maps: {'pkg/models.py::' + code!r} matches no dict in the project"),
         # The hostile subject and member are only names: the exemption matches nothing and is stale.
         "exemption": (
             "[[tool.archsync.exempt]]\nsubject = " + q(code) + "\nmembers = [" + q(shell) + "]\nreason = " + q(code),

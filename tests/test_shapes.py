@@ -7,7 +7,7 @@ its files) and compare the whole output with the lines written out below.
 from __future__ import annotations
 
 from conftest import (
-    EXIT_CLEAN,
+    EXIT_ERROR,
     EXIT_FINDINGS,
     add_config,
     archsync,
@@ -81,9 +81,11 @@ def test_guard_everything_still_means_module_level_only(tree):
     assert not any("LOCAL_ARCHS" in line for line in result.lines)
 
 
-def test_guard_that_matches_nothing_is_clean(tree):
+def test_guard_that_matches_nothing_is_an_error(tree):
+    """Nothing would be checked: a likely typo is never a green run (tests/test_unmatched_settings.py)."""
     root = tree("shapes/guard")
     add_config(root, 'guard = ["*_DENYLIST"]')
     result = _check(root)
-    assert result.stdout == "", result
-    assert result.returncode == EXIT_CLEAN
+    assert (result.returncode, result.stdout, result.err_lines) == (EXIT_ERROR, "", [
+        f"archsync: error: {(root / 'pyproject.toml').resolve()}: tool.archsync.guard: '*_DENYLIST' matches no "
+        f"collection in the project"]), result

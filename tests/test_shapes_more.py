@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from conftest import (
     EXIT_CLEAN,
+    EXIT_ERROR,
     EXIT_FINDINGS,
     SHAPES,
     add_config,
@@ -218,7 +219,10 @@ def test_model_type_strings_are_no_names_by_default(tree):
     set_config(root, 'guard = ["*_MODEL_TYPES", "lightserve/models/__init__.py::get_model_class#*"]')
     result = _check(root)
     assert result.stdout == "", result
-    assert result.returncode == EXIT_CLEAN
+    # the dispatch's strings are not names, so it is no collection: the guard naming it says so
+    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
+        f"archsync: error: {(root / 'pyproject.toml').resolve()}: tool.archsync.guard: "
+        f"'lightserve/models/__init__.py::get_model_class#*' matches no collection in the project"]), result
 
 
 # -- ARC901: partly analysed, one module at a time ---------------------------------------------------

@@ -22,9 +22,11 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
 from .packs import pack_path
 from .settings import Config, ConfigError, Cover, Exemption, Mirror, Subset
 
-_LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "config-maps", "universe-from")
+_LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "config-maps", "universe-from",
+              "select", "ignore")
 _STR_KEYS = ("name-pattern", "cache-dir", "kinship")
 KINSHIP_LEVELS = ("strong", "all", "off")
+_HELD_TO_MATCHING = ("src", "guard", "families", "registries", "config_maps")  # resolve.unmatched
 _KNOWN = _LIST_KEYS + _STR_KEYS + ("mirror", "subset", "exempt", "cover", "siblings")
 
 
@@ -68,7 +70,8 @@ def config_from_table(root: Path, table: Any, source: str, text: str = "",
     for pack in values.get("extends", ()):
         _merge(merged, _load_pack(pack, source, codes))
     _merge(merged, values)
-    return Config(root=root, source=source, guard_set="guard" in merged, **merged)
+    stated = tuple((key, values[key]) for key in _HELD_TO_MATCHING if key in values)
+    return Config(root=root, source=source, guard_set="guard" in merged, stated=stated, **merged)
 
 
 def _load_pack(name: str, source: str, codes: Optional[AbstractSet[str]]) -> Dict[str, Any]:
@@ -120,6 +123,11 @@ class _Validator:
                 if key == "src":
                     for entry in values["src"]:
                         _inside_project(entry, where, allow_root=True)
+                if key in ("select", "ignore") and self.codes is not None:
+                    unknown = [c for c in values[key] if not any(known.startswith(c) for known in self.codes)]
+                    if unknown:
+                        raise ConfigError(f"{where}: no rule code starts with {', '.join(map(repr, unknown))} "
+                                          f"(`archsync rules` lists them)")
             elif key in _STR_KEYS:
                 if not isinstance(value, str) or not value:
                     raise ConfigError(f"{where}: expected a non-empty string, got {_describe(value)}")

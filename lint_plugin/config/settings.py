@@ -85,7 +85,11 @@ class Config:
     exemptions: Tuple[Exemption, ...] = ()
     prefilter: bool = True  # False (`--no-prefilter`): parse every file; the results must not change
     kinship: str = "strong"  # ARC105: "strong" evidence only, "all" of it, or "off"
+    select: Tuple[str, ...] = ()  # codes or prefixes reported project-wide (empty: all)
+    ignore: Tuple[str, ...] = ()  # codes or prefixes never reported, by any front end
     source: str = field(default="defaults", compare=False)
+    # the list settings the project's own table gives (not its packs): held to matching something
+    stated: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
 
     @property
     def name_regex(self) -> "re.Pattern[str]":
@@ -106,7 +110,7 @@ class Config:
     @property
     def named_families(self) -> Tuple[str, ...]:
         """Predicates the configuration names (`families`, covers, scoped mirrors)."""
-        names = list(self.families) + [f for v in self.covers for f in v.families]
+        names = [f for f in self.families if not f.startswith("!")] + [f for v in self.covers for f in v.families]
         names += [f for m in self.mirrors for f in m.families]
         return tuple(dict.fromkeys(names))
 

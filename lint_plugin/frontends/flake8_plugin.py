@@ -6,15 +6,11 @@ the whole project is analysed on the first call and the report is kept for the r
 from __future__ import annotations
 
 import ast
-import hashlib
 import io
-import multiprocessing
 import os
-import tempfile
-import time
 import tokenize
 from pathlib import Path
-from typing import Dict, Iterator, Optional, Sequence, Tuple, Type
+from typing import Any, Dict, Iterator, Optional, Sequence, Tuple, Type
 
 from .. import __version__
 from ..config import ConfigError, find_root
@@ -31,6 +27,7 @@ class ArchsyncChecker:
     name = "flake8-archsync"
     version = __version__
     show_fixes = False
+    options: Any = None
 
     @classmethod
     def add_options(cls, manager) -> None:
@@ -42,6 +39,7 @@ class ArchsyncChecker:
     @classmethod
     def parse_options(cls, options) -> None:
         cls.show_fixes = bool(getattr(options, "archsync_show_fixes", False))
+        cls.options = options  # which files this run checks: the one that carries ARC900
 
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.filename = filename
@@ -132,42 +130,33 @@ _FIRST: Dict[Path, Path] = {}
 
 
 def _first_file(root: Path, path: Path) -> Path:
-    """A configuration error is reported once per flake8 run, on the first file checked.
+    """A configuration error is reported once per flake8 run, on the project's first file checked.
 
-    With `flake8 -j N` every worker process sees the error; an exclusive marker file
-    keyed by the flake8 main process (pid and start time) lets only the first one speak.
+    "First" is by path among the files flake8 itself checks (its own `expand_paths`, with
+    the run's paths, `--filename` and excludes), so the same file carries ARC900 whatever
+    `-j` is and whichever worker gets there first. Without flake8's discovery (another
+    flake8), the file at hand.
     """
     if root not in _FIRST:
-        _FIRST[root] = path if _claim_run_marker(root) else Path()
+        candidates = [f for f in _checked_files() if _in_project(f, root)]
+        _FIRST[root] = min(candidates) if candidates else path
     return _FIRST[root]
 
 
-def _claim_run_marker(root: Path) -> bool:
-    if multiprocessing.current_process().name == "MainProcess":
-        return True
-    main_pid = os.getppid()
+def _checked_files() -> Sequence[Path]:
+    options = ArchsyncChecker.options
     try:
-        started = Path(f"/proc/{main_pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        started = "0"
-    digest = hashlib.sha256(f"{main_pid}:{started}:{root}".encode()).hexdigest()[:16]
-    marker = Path(tempfile.gettempdir()) / f"archsync-arc900-{digest}"
-    _remove_old_markers(marker.parent)
-    try:
-        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except FileExistsError:
-        return False
-    except OSError:
-        return True  # cannot coordinate: better twice than never
-    return True
+        from flake8.discover_files import expand_paths
+
+        files = expand_paths(paths=options.filenames, stdin_display_name=options.stdin_display_name,
+                             filename_patterns=options.filename,
+                             exclude=[*options.exclude, *(options.extend_exclude or ())])
+        return [Path(os.path.abspath(f)) for f in files]
+    except Exception:  # an older or newer flake8, or no options: report where we are
+        return []
 
 
-def _remove_old_markers(directory: Path, max_age_s: float = 3600.0) -> None:
-    """Markers only matter while one flake8 run lasts; clear those of runs long gone."""
-    now = time.time()
-    for old in directory.glob("archsync-arc900-*"):
-        try:
-            if now - old.stat().st_mtime > max_age_s:
-                old.unlink()
-        except OSError:
-            pass
+def _in_project(path: Path, root: Path) -> bool:
+    return find_root(path) == root
+
+

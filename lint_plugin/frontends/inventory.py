@@ -10,10 +10,10 @@ import json
 from collections import Counter, defaultdict
 from typing import Any, Dict, List
 
-from ..config import Config
+from ..config import Config, matches_pattern
 from ..report.escape import json_safe
 from ..resolve import Model, Registration
-from ..resolve.lineage import names_lineage
+from ..resolve.lineage import lineage_words, names_lineage, outside_lineage
 
 
 def _shape(registration: Registration, config: Config) -> str:
@@ -60,8 +60,30 @@ def inventory(model: Model) -> Dict[str, Any]:
              "kind": "lineage" if f.key in lineage else "type" if not f.own and not f.delegates else "configured"}
             for f in sorted(model.families, key=lambda f: (f.path, f.line))
         ],
+        "not_families": not_families(model),
         "hints": hints(model),
     }
+
+
+def not_families(model: Model) -> List[Dict[str, Any]]:
+    """Predicates that test names but are no family, each with why (and how to change it)."""
+    families = {f.key for f in model.families}
+    vetoed = [f[1:] for f in model.config.families if f.startswith("!")]
+    found = []
+    for p in sorted(model.predicates.values(), key=lambda p: (p.path, p.line)):
+        if p.key in families or not p.names:
+            continue
+        if matches_pattern(vetoed, p.path, p.subject):
+            why = f'vetoed by families = ["!{p.subject}"]'
+        elif not lineage_words(p.subject):
+            why = "its name names no lineage"
+        else:
+            outside = outside_lineage(p.subject, p.names)
+            more = f" and {len(outside) - 3} more" if len(outside) > 3 else ""
+            why = (f"matches names outside the lineage its name says ({' '.join(lineage_words(p.subject))}): "
+                   f"{', '.join(outside[:3])}{more}")
+        found.append({"name": p.subject, "path": p.path, "line": p.line, "names": sorted(p.names), "why": why})
+    return found
 
 
 def hints(model: Model) -> List[str]:
@@ -106,6 +128,11 @@ def render_text(model: Model) -> str:
     for family in document["families"]:
         lines.append(f"  {family['path']}:{family['line']}: {family['name']}() [{family['kind']}, "
                      f"{len(family['names'])} names]")
+    if document["not_families"]:
+        lines.append(f"Not families: {len(document['not_families'])} (`families = [\"NAME\"]` makes one a family)")
+    for other in document["not_families"]:
+        lines.append(f"  {other['path']}:{other['line']}: {other['name']}() [{len(other['names'])} names]: "
+                     f"{other['why']}")
     for hint in document["hints"]:
         lines.append(f"hint: {hint}")
     return "\n".join(lines) + "\n"

@@ -34,6 +34,12 @@ def names_lineage(predicate_name: str, names: Iterable[str]) -> bool:
     return all(_contains_in_order(stem(name).lower().replace("_", ""), words) for name in names)
 
 
+def outside_lineage(predicate_name: str, names: Iterable[str]) -> List[str]:
+    """The names whose stem lacks the predicate's lineage words: why it is no family."""
+    words = lineage_words(predicate_name)
+    return sorted(n for n in names if not _contains_in_order(stem(n).lower().replace("_", ""), words))
+
+
 _FIRST_WORD = re.compile(r"[A-Z]+[a-z]*\d*|[a-z]+\d*")
 _LETTERS = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
 

@@ -70,9 +70,11 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE) -> Model
     predicates = _predicates(index, resolver, frozenset(registered))
     typed = _type_families(index, registered)
     predicates.update({p.subject: p for p in typed if p.subject not in predicates})
+    vetoed = [f[1:] for f in config.families if f.startswith("!")]  # "!NAME": never a family
     overlapping = tuple(
         p for p in predicates.values()
-        if matches_pattern(config.families, p.path, p.subject) or names_lineage(p.subject, p.names)
+        if (matches_pattern(config.families, p.path, p.subject) or names_lineage(p.subject, p.names))
+        and not matches_pattern(vetoed, p.path, p.subject)
     )
     named = {name: _named_collection(index, resolver, name, where) for name, where in _contract_names(config)}
     for mirror in config.mirrors:

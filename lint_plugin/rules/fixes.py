@@ -15,7 +15,7 @@ from ..resolve import Collection, Occurrence
 def add_to(collection: Collection, name: str, siblings: Sequence[Tuple[str, str]]) -> FixRequest:
     """Add `name` to the literal of `collection`, after its best peer."""
     return FixRequest("add", collection.path, collection.subject, collection.line, name,
-                      rank_peers(name, collection.members.names, siblings))
+                      rank_peers(name, collection.members.names, siblings), collection.column)
 
 
 def remove(subject: str, duplicate: Occurrence) -> FixRequest:

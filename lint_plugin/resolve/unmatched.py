@@ -1,0 +1,84 @@
+"""Settings that match nothing: a typo must not leave a CI gate green.
+
+Only what the project itself writes is held to this (a rule pack is written for many
+versions of a codebase). Per key, by what a miss most likely is:
+
+- `src` naming no directory, and `guard`, `families`, `registries`, `config-maps` entries
+  that match nothing in the project: a typo, so a configuration error (exit 2), as a
+  contract naming no collection already is. The message offers the nearest names.
+- a `src` directory holding no Python file, and a `registries = ["!GLOB"]` that drops
+  nothing: harmless, so a warning.
+- `exclude` matching nothing is not reported: excluding what a checkout lacks is common
+  and changes nothing.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, List, Sequence, Tuple
+
+from ..config import ConfigError, matches_pattern
+from ..project import ProjectIndex
+from .values import Predicate
+
+
+@dataclass(frozen=True)
+class Unmatched:
+    """What the checks found: the first error (None when there is none) and every warning."""
+
+    error: str = ""
+    warnings: Tuple[str, ...] = ()
+
+
+def check_settings(index: ProjectIndex, predicates: Iterable[Predicate], files: Sequence[str]) -> Tuple[str, ...]:
+    """Warnings about harmless misses; raises ConfigError for the first setting that matches nothing."""
+    found = unmatched(index, list(predicates), files)
+    if found.error:
+        raise ConfigError(found.error)
+    return found.warnings
+
+
+def unmatched(index: ProjectIndex, predicates: List[Predicate], files: Sequence[str]) -> Unmatched:
+    config = index.config
+    stated = dict(config.stated)
+    errors: List[str] = []
+    warnings: List[str] = []
+    where = f"{config.source}: tool.archsync"
+    for entry in stated.get("src", ()):
+        base = os.path.normpath(os.path.join(str(config.root), entry))
+        prefix = Path(os.path.relpath(base, str(config.root))).as_posix()
+        if not os.path.isdir(base):
+            errors.append(f"{where}.src: {entry!r} is not a directory in the project")
+        elif not any(prefix == "." or f.startswith(prefix + "/") for f in files):
+            warnings.append(f"{where}.src: {entry!r} holds no Python file")
+    facts = index.facts
+    collections = [(f.path, c.name) for f in facts for c in f.collections]
+    named_predicates = [(f.path, p.name) for f in facts for p in f.predicates]
+    named_predicates += [(p.path, p.subject) for p in predicates]
+    registries = [(f.path, r.registry) for f in facts for r in f.registrations]
+    mappings = [(f.path, m.name) for f in facts for m in f.mappings]
+    errors += _misses(where, "guard", stated.get("guard", ()), collections, "collection")
+    families = [f[1:] if f.startswith("!") else f for f in stated.get("families", ())]
+    errors += _misses(where, "families", families, named_predicates, "predicate")
+    plain = [r for r in stated.get("registries", ()) if not r.startswith("!") and "::" not in r]
+    errors += _misses(where, "registries", plain, registries + collections, "registry or collection")
+    errors += _misses(where, "config-maps", stated.get("config_maps", ()), mappings, "dict")
+    for entry in stated.get("registries", ()):
+        if entry.startswith("!") and not any(matches_pattern([entry[1:]], p, n) for p, n in registries):
+            warnings.append(f"{where}.registries: {entry!r} drops no registry found in the project")
+    return Unmatched(errors[0] if errors else "", tuple(warnings))
+
+
+def _misses(where: str, key: str, entries: Iterable[str], known: Sequence[Tuple[str, str]], what: str) -> List[str]:
+    """One error line for the entries of `key` that match none of the `known` (path, name) pairs."""
+    missing = [e for e in entries if not any(matches_pattern([e], path, name) for path, name in known)]
+    if not missing:
+        return []
+    names = sorted({name for _, name in known})
+    hints = [h for e in missing for h in difflib.get_close_matches(e.rpartition("::")[2], names, n=2, cutoff=0.75)]
+    listed = ", ".join(map(repr, missing))
+    verb = "matches" if len(missing) == 1 else "match"
+    hint = f" (did you mean {', '.join(map(repr, dict.fromkeys(hints)))}?)" if hints else ""
+    return [f"{where}.{key}: {listed} {verb} no {what} in the project{hint}"]

@@ -1,0 +1,79 @@
+"""No silent misconfiguration (issue 16, part 4): a setting that matches nothing is named.
+
+A likely typo (`src` naming no directory; `guard`, `families`, `registries`, `config-maps`
+entries matching nothing) is a configuration error, exit 2, from `archsync check` and as
+ARC900 from flake8; a harmless miss (a `src` directory without Python files, a `!GLOB` that
+drops nothing) is a warning and the run goes on. On the seed bug tree, through the real
+programs.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXIT_ERROR, EXIT_FINDINGS, archsync, flake8, flake8_lines, set_config, write
+
+ERRORS = [
+    ('src = ["nonexistent"]', "src: 'nonexistent' is not a directory in the project"),
+    ('guard = ["*_ARCHES"]', "guard: '*_ARCHES' matches no collection in the project"),
+    ('guard = ["_MAMBA_RADIX_CACHE_ARCHS", "_MAMBA_EXTRA_BUFER_ARCHS"]',
+     "guard: '_MAMBA_EXTRA_BUFER_ARCHS' matches no collection in the project "
+     "(did you mean '_MAMBA_EXTRA_BUFFER_ARCHS'?)"),
+    ('families = ["is_qwen35"]', "families: 'is_qwen35' matches no predicate in the project "
+                                 "(did you mean 'is_qwen3_5'?)"),
+    ('families = ["is_qwen3_5", "is_nope", "is_nada"]',
+     "families: 'is_nope', 'is_nada' match no predicate in the project"),
+    ('registries = ["EntryClass", "ModelRegistery"]',
+     "registries: 'ModelRegistery' matches no registry or collection in the project"),
+    ('config-maps = ["sglang/srt/configs/*.py::ARCH_TO_CONFIG"]',
+     "config-maps: 'sglang/srt/configs/*.py::ARCH_TO_CONFIG' matches no dict in the project"),
+]
+
+
+@pytest.mark.parametrize("setting, error", ERRORS, ids=[e[0].split(" ")[0] for e in ERRORS])
+def test_a_setting_that_matches_nothing_is_a_configuration_error(tree, setting, error):
+    root = tree("sglang_qwen3_5/bug")
+    set_config(root, setting)
+    message = f"{(root / 'pyproject.toml').resolve()}: tool.archsync.{error}"
+    result = archsync("check", cwd=root)
+    assert (result.returncode, result.stdout, result.err_lines) == (EXIT_ERROR, "", [
+        f"archsync: error: {message}"]), result
+    via_flake8 = flake8(".", cwd=root)
+    assert len(via_flake8.lines) == 1, via_flake8  # once, on the first file flake8 checks
+    assert via_flake8.lines[0].endswith(f":1:1: ARC900 archsync configuration error: {message}"), via_flake8
+
+
+def test_settings_that_match_what_the_project_holds_pass(tree):
+    root = tree("sglang_qwen3_5/bug")
+    set_config(root, 'src = ["."]\nguard = ["_MAMBA_*_ARCHS"]\nfamilies = ["is_qwen3_5"]\n'
+                     'registries = ["EntryClass"]\n')
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_FINDINGS and len(result.lines) == 4, result
+    assert result.warnings == [], result
+
+
+def test_harmless_misses_are_warnings(tree):
+    root = tree("sglang_qwen3_5/bug")
+    write(root / "docs/README.md", "no Python here\n")
+    set_config(root, 'src = [".", "docs"]\nregistries = ["EntryClass", "!*/legacy/*::*"]\n')
+    source = (root / "pyproject.toml").resolve()
+    result = archsync("check", cwd=root)
+    assert result.returncode == EXIT_FINDINGS and len(result.lines) == 4, result
+    assert result.warnings == [
+        f"archsync: warning: {source}: tool.archsync.src: 'docs' holds no Python file",
+        f"archsync: warning: {source}: tool.archsync.registries: '!*/legacy/*::*' drops no registry found in the "
+        f"project",
+    ], result
+
+
+
+def test_flake8_reports_a_configuration_error_once_on_the_first_file_it_checks(tree):
+    """The same file carries ARC900 whatever -j is: the first by path of those flake8 checks."""
+    root = tree("sglang_qwen3_5/bug")
+    set_config(root, 'guard = ["*_ARCHES"]\n')
+    runs = [flake8("-j", jobs, ".", cwd=root) for jobs in ("1", "2", "2", "2")]
+    assert {tuple(flake8_lines(r)) for r in runs} == {(
+        "sglang/__init__.py:1:1: ARC900 archsync configuration error: "
+        f"{(root / 'pyproject.toml').resolve()}: tool.archsync.guard: '*_ARCHES' matches no collection in the "
+        "project",)}, runs
+    models = flake8("-j", "2", "sglang/srt/models", cwd=root)
+    assert [line.split(":")[0] for line in flake8_lines(models)] == ["sglang/srt/models/__init__.py"], models
