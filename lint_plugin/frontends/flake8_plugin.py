@@ -146,7 +146,7 @@ def _first_file(root: Path, path: Path) -> Path:
 def _checked_files() -> Sequence[Path]:
     options = ArchsyncChecker.options
     try:
-        from flake8.discover_files import expand_paths
+        from flake8.discover_files import expand_paths  # type: ignore[import-untyped]
 
         files = expand_paths(paths=options.filenames, stdin_display_name=options.stdin_display_name,
                              filename_patterns=options.filename,
