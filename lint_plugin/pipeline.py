@@ -1,7 +1,9 @@
 """One run, as a table of contents: discover -> prefilter and facts -> resolve -> rules -> report.
 
 Every front end (the CLI, the flake8 plugin, the language server, `archsync fix`) calls
-`run` or `run_with`; nothing here prints, and nothing below it knows who asked.
+`run` or `run_with`; `check --baseline-commit` checks a revision's copy of the project with
+`run_snapshot`, and `check --add-exemptions` reports again with `with_exemptions`. Nothing
+here prints, and nothing below it knows who asked.
 """
 from __future__ import annotations
 
@@ -12,11 +14,11 @@ from pathlib import Path
 from typing import List, Mapping, Optional, Sequence, Tuple
 
 from . import rules
-from .config import Config, find_root, load_config
+from .config import Config, Exemption, UnresolvedName, find_root, load_config
 from .diagnostics import Diagnostic
-from .project import IndexCache, ProjectIndex, discover, with_unsaved
+from .project import IndexCache, ProjectIndex, SourceFile, discover, with_unsaved
 from .project.projects import projects_of
-from .project.universe import read_universe
+from .project.universe import Universe, read_universe
 from .report import report
 from .resolve import Model, build_model, choose_files
 from .resolve.unmatched import check_settings
@@ -33,6 +35,7 @@ class Report:
     files: int
     parsed: int
     warnings: Tuple[str, ...] = ()
+    only: Optional[str] = None  # the one file checked, outside any project
     projects: Tuple[Path, ...] = ()  # the project roots of a run over several (`run_projects`)
     loose_files: int = 0  # Python files under the paths that are in no project, so not checked
 
@@ -98,15 +101,56 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
     `noqa=False` leaves `# noqa` comments to the caller (flake8, whose `--disable-noqa` must work).
     """
     files = with_unsaved(config, discover(config), overrides or ())  # a new buffer is analysed before it is saved
+    cache = IndexCache(config.root, config.cache_dir, config.fingerprint()) if use_cache else None
+    found = _analyse(config, files, overrides, cache, only, read_universe(config), noqa)
+    return dataclasses.replace(found, warnings=(tuple(cache.warnings) if cache is not None else ()) + found.warnings)
+
+
+def run_snapshot(done: Report, tree: Path, use_cache: bool = True) -> Report:
+    """Check another copy of the project (a revision's files, in `tree`) exactly as `done` was checked.
+
+    The same configuration and dependencies (`universe-from` is found from the project, not
+    the copy). The project's cache is read by content and never written: the copy can neither
+    take an entry that does not match its bytes nor leave its own behind. A contract that names
+    what the copy does not hold (a collection added since) is left out, and a warning says so:
+    its findings are all new.
+    """
+    config = dataclasses.replace(done.config, root=tree)
+    universe = read_universe(done.config)
+    warnings: List[str] = []
+    while True:
+        borrowed = use_cache and (done.root / "pyproject.toml").is_file()
+        # an entry is only valid for the configuration it was made under: leaving a contract out changes it
+        cache = IndexCache(done.root, config.cache_dir, config.fingerprint(), borrowed=True) if borrowed else None
+        try:
+            found = _analyse(config, discover(config), None, cache, done.only, universe, True, strict=False)
+        except UnresolvedName as missing:
+            fewer = config.leaving_out(missing)
+            if fewer == config:
+                raise
+            config = fewer
+            warnings.append(f"at that commit, {missing}; that contract is left out of the baseline, so its findings "
+                            f"are all new")
+            continue
+        return dataclasses.replace(found, warnings=tuple(warnings))
+
+
+def with_exemptions(done: Report, exemptions: Tuple[Exemption, ...]) -> Report:
+    """`done` reported again under other exemptions: they act in the report alone, so nothing is re-read."""
+    config = dataclasses.replace(done.config, exemptions=exemptions)
+    return dataclasses.replace(done, config=config, diagnostics=report(rules.check(done.model), config))
+
+
+def _analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping[str, bytes]],
+             cache: Optional[IndexCache], only: Optional[str], universe: Universe, noqa: bool,
+             strict: bool = True) -> Report:
     if only is not None:
         files = [f for f in files if f.rel == only]
-    cache = IndexCache(config.root, config.cache_dir, config.fingerprint()) if use_cache else None
     with ProjectIndex(config, files, overrides, cache) as index:  # byte prefilter, facts of what may matter
         choose_files(index)  # and of the files those reference
-    universe = read_universe(config)  # what `universe-from` dependencies register
-    model = build_model(index, universe)  # names resolved across modules
+    model = build_model(index, universe)  # names resolved across modules (and what dependencies register)
     diagnostics = report(rules.check(model), config, overrides, noqa)
     index.save_cache()
-    settings_warnings = check_settings(index, model.predicates.values(), [f.rel for f in files])  # typos: errors
-    warnings = (tuple(cache.warnings) if cache is not None else ()) + universe.warnings + settings_warnings
-    return Report(config.root, config, diagnostics, model, len(files), index.parsed, warnings)
+    # a setting that matches nothing is a typo (an error) in the tree at hand; a revision may predate what it names
+    named = check_settings(index, model.predicates.values(), [f.rel for f in files]) if strict else ()
+    return Report(config.root, config, diagnostics, model, len(files), index.parsed, universe.warnings + named, only)

@@ -49,7 +49,12 @@ def load_config(root: Path, codes: Optional[AbstractSet[str]] = None) -> Config:
     pyproject = root / "pyproject.toml"
     if not pyproject.is_file():
         return Config(root=root)
-    text = _read_toml_text(pyproject)
+    return config_from_text(root, _read_toml_text(pyproject), codes)
+
+
+def config_from_text(root: Path, text: str, codes: Optional[AbstractSet[str]] = None) -> Config:
+    """The configuration `text` would give as `root/pyproject.toml` (a planned edit is checked before it is written)."""
+    pyproject = root / "pyproject.toml"
     document = _parse_toml(text, str(pyproject))
     tool = document.get("tool", {})
     table = tool.get("archsync") if isinstance(tool, dict) else None

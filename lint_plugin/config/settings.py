@@ -5,6 +5,7 @@ binds caches to everything that can change a result.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -18,6 +19,19 @@ DEFAULT_SIBLINGS = (("ForConditionalGeneration", "ForCausalLM"),)
 
 class ConfigError(Exception):
     """A configuration problem the user must fix; the message says where."""
+
+
+class UnresolvedName(ConfigError):
+    """A contract names a collection or predicate the project holds none (or several) of.
+
+    `where` is the key that names it (`pyproject.toml: tool.archsync.mirror[0].collections`):
+    a copy of the project at another revision may leave that one contract out (`leaving_out`).
+    """
+
+    def __init__(self, message: str, where: str, name: str) -> None:
+        super().__init__(message)
+        self.where = where
+        self.name = name
 
 
 @dataclass(frozen=True)
@@ -113,6 +127,18 @@ class Config:
         names = [f for f in self.families if not f.startswith("!")] + [f for v in self.covers for f in v.families]
         names += [f for m in self.mirrors for f in m.families]
         return tuple(dict.fromkeys(names))
+
+    def leaving_out(self, missing: UnresolvedName) -> "Config":
+        """This configuration without the contract (or qualified registry) that `missing` is about."""
+        def kept(origin: str) -> bool:
+            return not missing.where.startswith(origin + ".")
+
+        registry = missing.where.endswith("tool.archsync.registries")
+        return dataclasses.replace(
+            self, mirrors=tuple(m for m in self.mirrors if kept(m.origin)),
+            covers=tuple(c for c in self.covers if kept(c.origin)),
+            subsets=tuple(s for s in self.subsets if kept(s.origin)),
+            registries=tuple(r for r in self.registries if not (registry and r == missing.name)))
 
     def fingerprint(self) -> str:
         """A stable digest of everything that affects results (for caches)."""

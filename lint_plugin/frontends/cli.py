@@ -65,6 +65,12 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     check.add_argument("--no-prefilter", action="store_true",
                        help="parse every file (slow; the output must be the same: a debugging aid)")
+    adoption = check.add_mutually_exclusive_group()
+    adoption.add_argument("--baseline-commit", metavar="REV",
+                          help="report only findings the tree at git commit REV does not have (analysed the "
+                               "same way, with this configuration)")
+    adoption.add_argument("--add-exemptions", action="store_true",
+                          help="record every finding reported as an exemption in pyproject.toml, to review")
     check.set_defaults(handler=_check, several_projects=True)
 
     fix = commands.add_parser("fix", help="add missing names and remove duplicates where archsync can edit",
@@ -201,11 +207,24 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     if isinstance(paths, int):
         return paths
+    if args.add_exemptions and args.paths == ["-"]:
+        print("archsync: error: --add-exemptions records what is saved; it cannot read stdin", file=sys.stderr)
+        return EXIT_ERROR
     report = _analyse(args)
     if isinstance(report, int):
         return report
-    under = {id(d) for path in paths for d in _within(report.root, path, report.diagnostics)}
-    shown = [d for d in report.diagnostics if id(d) in under and selected(d.code, select, ignore)]
+
+    def scope(diagnostics):
+        under = {id(d) for path in paths for d in _within(report.root, path, diagnostics)}
+        return [d for d in diagnostics if id(d) in under and selected(d.code, select, ignore)]
+
+    shown = scope(report.diagnostics)
+    note = ""
+    if args.baseline_commit is not None or args.add_exemptions:
+        adopted = _adopt(args, report, shown, scope)
+        if isinstance(adopted, int):
+            return adopted
+        shown, note = adopted
     if args.statistics:
         output = statistics(shown)
     else:
@@ -221,8 +240,11 @@ def _check(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     if args.format == "text" and not args.quiet:
         count = len(shown)
-        summary = f"{count} problem{'s' if count != 1 else ''}" if count else "no problems"
-        print(f"archsync: {summary} ({_counts(report)})", file=sys.stderr)
+        new = "new " if args.baseline_commit is not None else ""
+        summary = f"{count} {new}problem{'s' if count != 1 else ''}" if count else f"no {new}problems"
+        print(f"archsync: {summary} ({_counts(report)}){'; ' + note if note else ''}", file=sys.stderr)
+    elif note and not args.quiet:
+        print(f"archsync: {note}", file=sys.stderr)
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
 
 
@@ -235,6 +257,23 @@ def _counts(report) -> str:
     if report.loose_files:
         counts += f"; {report.loose_files} in no project, not checked"
     return counts
+
+
+def _adopt(args: argparse.Namespace, report, shown: List, scope):
+    """`--baseline-commit` (only what is new) or `--add-exemptions` (record what there is): (shown, note)."""
+    if report.projects:
+        option = "--baseline-commit" if args.baseline_commit is not None else "--add-exemptions"
+        names = ", ".join(os.path.relpath(r) for r in report.projects)
+        print(f"archsync: error: {option} takes one project; the paths hold {len(report.projects)} ({names})",
+              file=sys.stderr)
+        return EXIT_ERROR
+    if args.baseline_commit is not None:
+        from . import baseline_commit
+        adopted = baseline_commit.for_check(report, args.baseline_commit, shown, use_cache=not args.no_cache)
+    else:
+        from . import add_exemptions
+        adopted = add_exemptions.for_check(report, scope)
+    return EXIT_ERROR if adopted is None else adopted
 
 
 def _codes(select_text: str, extend_text: str, ignore_text: str):

@@ -65,7 +65,10 @@ class IndexCache:
     Entries are validated on load; each file's facts are validated when first decoded, and
     facts that do not decode are dropped (the file is parsed again), never trusted."""
 
-    def __init__(self, root: Path, directory: str, fingerprint: str) -> None:
+    def __init__(self, root: Path, directory: str, fingerprint: str, borrowed: bool = False) -> None:
+        # borrowed: the cache of another copy of the project (the working tree's, read for a
+        # revision's files): entries count only by digest, and nothing is ever written back
+        self.borrowed = borrowed
         self.root = root
         self.directory = root / directory
         self.fingerprint = fingerprint
@@ -129,10 +132,12 @@ class IndexCache:
 
     def is_fresh(self, entry: CachedFile, stat: os.stat_result) -> bool:
         """Size and mtime match, and the mtime is old enough that an edit would have moved it."""
-        return (entry.size == stat.st_size and entry.mtime_ns == stat.st_mtime_ns
+        return (not self.borrowed and entry.size == stat.st_size and entry.mtime_ns == stat.st_mtime_ns
                 and stat.st_mtime_ns < self.written_ns - RACY_NS)
 
     def save(self, entries: Dict[str, CachedFile]) -> None:
+        if self.borrowed:
+            return
         document = {
             "schema": SCHEMA,
             "tool": __version__,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Sequence, Tuple
 
-from ..config import Config, ConfigError, matches_pattern
+from ..config import Config, UnresolvedName, matches_pattern
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..project.index import ProjectIndex
 from ..project.universe import Universe
@@ -178,7 +178,7 @@ def _named_family(config: Config, predicates: Dict[str, Predicate], name: str, w
     found = [p for p in predicates.values() if matches_pattern([name], p.path, p.subject)]
     if len(found) != 1:
         what = "no predicate" if not found else "several predicates"
-        raise ConfigError(f"{_in_file(config, where)}: {what} named {name!r} in the project")
+        raise UnresolvedName(f"{_in_file(config, where)}: {what} named {name!r} in the project", where, name)
     return found[0]
 
 
@@ -218,11 +218,12 @@ def _named_collection(index: ProjectIndex, resolver: Resolver, name: str, where:
     matches = [(facts, fact) for facts in _in_path_order(index) for fact in facts.collections
                if matches_pattern([name], facts.path, fact.name)]
     if not matches:
-        raise ConfigError(f"{_in_file(index.config, where)}: no collection named {name!r} in the project")
+        raise UnresolvedName(f"{_in_file(index.config, where)}: no collection named {name!r} in the project",
+                             where, name)
     if len(matches) > 1:
         found = ", ".join(f"{facts.path}::{fact.name}" for facts, fact in matches[:4])
-        raise ConfigError(f"{_in_file(index.config, where)}: {name!r} names several collections ({found}); "
-                          f"write it as 'path/to/module.py::NAME'")
+        raise UnresolvedName(f"{_in_file(index.config, where)}: {name!r} names several collections ({found}); "
+                             f"write it as 'path/to/module.py::NAME'", where, name)
     return resolver.collection(*matches[0])
 
 

@@ -1,0 +1,77 @@
+"""`archsync check --baseline-commit REV`: only the findings the change since REV introduced.
+
+For pull-request CI on a tree that already has findings (semgrep's `--baseline-commit`).
+REV's files are copied out of git into a private temporary directory (the working tree and
+the index are never touched, nothing is checked out or run) and analysed with the working
+tree's configuration, as semgrep applies the current rules to the baseline: the question is
+what the code change introduced. Findings are matched by `report.baseline.identity`.
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+from ..config import ConfigError
+from ..diagnostics import Diagnostic
+from ..pipeline import Report, run_snapshot
+from ..project.revision import RevisionError, copy_revision
+from ..report.baseline import compare
+from ..report.escape import printable
+
+
+class BaselineError(Exception):
+    """The baseline could not be analysed; the message says why (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Baselined:
+    """The findings new since the baseline, and what the baseline accounted for."""
+
+    new: Tuple[Diagnostic, ...]
+    known: int  # findings shown without the baseline that it hid
+    rev: str
+    commit: str
+    warnings: Tuple[str, ...]
+
+    @property
+    def note(self) -> str:
+        """How the summary says what the baseline hid."""
+        return f"the baseline {self.rev} ({self.commit[:12]}) hid {self.known}"
+
+
+def against(report: Report, rev: str, shown: Sequence[Diagnostic], use_cache: bool) -> Baselined:
+    """`shown` (the current run's findings, as selected) less those the tree at `rev` has too."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="archsync-baseline-") as directory:
+            tree = Path(directory).resolve()
+            snapshot = copy_revision(report.root, rev, tree)
+            baseline = run_snapshot(report, tree, use_cache)
+    except RevisionError as exc:
+        raise BaselineError(str(exc)) from None
+    except ConfigError as exc:
+        raise BaselineError(f"--baseline-commit {rev}: the configuration does not hold there: {exc}") from None
+    except OSError as exc:
+        raise BaselineError(f"--baseline-commit {rev}: {exc.filename or 'temporary copy'}: "
+                            f"{exc.strerror or exc}") from None
+    warnings = tuple(f"--baseline-commit {rev}: {w}" for w in baseline.warnings)
+    if not snapshot.present:
+        warnings += (f"--baseline-commit {rev}: the project's directory is not in that commit; "
+                     f"every finding is new",)
+    comparison = compare(shown, baseline.diagnostics)
+    return Baselined(comparison.new, comparison.known, rev, snapshot.commit, warnings)
+
+
+def for_check(report: Report, rev: str, shown: Sequence[Diagnostic], use_cache: bool
+              ) -> Optional[Tuple[List[Diagnostic], str]]:
+    """What `check` prints instead of `shown`, and its summary's note; None after printing an error."""
+    try:
+        baselined = against(report, rev, shown, use_cache)
+    except BaselineError as exc:
+        print(printable(f"archsync: error: {exc}"), file=sys.stderr)
+        return None
+    for warning in baselined.warnings:
+        print(printable(f"archsync: warning: {warning}"), file=sys.stderr)
+    return list(baselined.new), printable(baselined.note)
