@@ -38,6 +38,7 @@ class Report:
     only: Optional[str] = None  # the one file checked, outside any project
     projects: Tuple[Path, ...] = ()  # the project roots of a run over several (`run_projects`)
     loose_files: int = 0  # Python files under the paths that are in no project, so not checked
+    parts: Tuple["Report", ...] = ()  # each project's own report, in a run over several
 
 
 def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: bool = True,
@@ -78,14 +79,14 @@ def run_projects(paths: Sequence[Path], use_cache: bool = True, prefilter: bool 
     if len(reports) == 1:
         return dataclasses.replace(reports[0], loose_files=loose)
     base = Path(os.path.commonpath([str(r) for r in roots]))
-    diagnostics = tuple(sorted(_rebased(d, r.root, base) for r in reports for d in r.diagnostics))
+    diagnostics = tuple(sorted(rebased(d, r.root, base) for r in reports for d in r.diagnostics))
     warnings = tuple(w for r in reports for w in r.warnings)
     return dataclasses.replace(reports[0], root=base, diagnostics=diagnostics, files=sum(r.files for r in reports),
                                parsed=sum(r.parsed for r in reports), warnings=warnings, projects=tuple(roots),
-                               loose_files=loose)
+                               loose_files=loose, parts=tuple(reports))
 
 
-def _rebased(d: Diagnostic, root: Path, base: Path) -> Diagnostic:
+def rebased(d: Diagnostic, root: Path, base: Path) -> Diagnostic:
     """`d` with its paths relative to `base` (a directory at or above `root`)."""
     prefix = root.relative_to(base).as_posix()
     if prefix == ".":

@@ -8,6 +8,8 @@ the seed bug tree placed in `python/` under a root that holds no pyproject.toml.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, flake8, flake8_lines, only, set_config, write
@@ -125,3 +127,29 @@ def test_one_project_views_ask_for_one_project(repo, command):
         f"give {command[0]} one of them"]), result
     inside_python = archsync(*command, "python", cwd=repo)
     assert inside_python.returncode == EXIT_CLEAN, inside_python
+
+
+def test_a_baseline_and_recorded_exemptions_work_project_by_project(repo, monkeypatch):
+    """From the root: each project is compared with its own tree at REV, and records in its own pyproject.toml."""
+    from test_baseline_commit import commit_all
+
+    for key, value in {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+                       "GIT_CEILING_DIRECTORIES": str(repo.parent), "SOURCE_DATE_EPOCH": "1785000000",
+                       "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t.invalid",
+                       "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t.invalid"}.items():
+        monkeypatch.setenv(key, value)
+    commit_all(repo, "today's tree")
+    with open(repo / "kernels/tinykern/__init__.py", "a", encoding="utf-8") as handle:
+        handle.write('_MORE_ARCHS = ["RomeoForCausalLM", "RomeoForCausalLM"]\n')
+    new = archsync("check", "--baseline-commit", "HEAD", cwd=repo)
+    assert (new.returncode, new.lines) == (EXIT_FINDINGS, [
+        "kernels/tinykern/__init__.py:4:36: ARC301 'RomeoForCausalLM' is listed twice in _MORE_ARCHS "
+        "(first at line 4)"]), new
+    assert new.err_lines[-1].startswith("archsync: 1 new problem (8 files in 3 projects, 4 analysed; 1 in no "
+                                        "project, not checked); the baseline HEAD ("), new
+    assert new.err_lines[-1].endswith(") hid 3"), new  # one per project
+    recorded = archsync("check", "--add-exemptions", cwd=repo)
+    assert recorded.returncode == EXIT_CLEAN, recorded
+    assert sorted(line.split(" in ")[1].split(",")[0] for line in recorded.err_lines if "recorded" in line) == [
+        "kernels/pyproject.toml", "python/pyproject.toml", "python/svc/kernels/aot/pyproject.toml"], recorded
+    assert archsync("check", cwd=repo).returncode == EXIT_CLEAN

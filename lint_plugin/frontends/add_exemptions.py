@@ -88,10 +88,11 @@ def for_check(report: Report, scope: Scope) -> Optional[Tuple[List[Diagnostic], 
         print(printable(f"archsync: error: {exc}"), file=sys.stderr)
         return None
     count = len(done.recorded) - done.hidden
+    where = os.path.relpath(report.root / PYPROJECT)  # which project's, when several are recorded
     hidden = f" (and {done.hidden} they hid)" if done.hidden else ""
     each = "each " if done.tables > 1 else ""
     print(f"archsync: recorded {count} finding{'s' if count != 1 else ''}{hidden} as {done.tables} "
-          f"exemption{'s' if done.tables != 1 else ''} in {PYPROJECT}, {each}with the reason \"{done.reason}\": "
+          f"exemption{'s' if done.tables != 1 else ''} in {where}, {each}with the reason \"{done.reason}\": "
           f"review them" if done.recorded else "archsync: nothing to record", file=sys.stderr)
     for diagnostic, why in done.left:
         print(printable(f"archsync: not exempted: {diagnostic.path}:{diagnostic.line}:{diagnostic.column}: "

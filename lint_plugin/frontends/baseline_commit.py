@@ -8,6 +8,7 @@ what the code change introduced. Findings are matched by `report.baseline.identi
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -64,14 +65,21 @@ def against(report: Report, rev: str, shown: Sequence[Diagnostic], use_cache: bo
     return Baselined(comparison.new, comparison.known, rev, snapshot.commit, warnings)
 
 
-def for_check(report: Report, rev: str, shown: Sequence[Diagnostic], use_cache: bool
-              ) -> Optional[Tuple[List[Diagnostic], str]]:
-    """What `check` prints instead of `shown`, and its summary's note; None after printing an error."""
+def for_check(reports: Sequence[Report], rev: str, shown: Sequence[Sequence[Diagnostic]], use_cache: bool
+              ) -> Optional[Tuple[List[List[Diagnostic]], str]]:
+    """What `check` prints instead of each report's `shown`, and its summary's note; None after an error.
+
+    One report per project (a run over several): each is compared with its own tree at `rev`.
+    """
+    found = []
     try:
-        baselined = against(report, rev, shown, use_cache)
+        for report, mine in zip(reports, shown):
+            found.append(against(report, rev, mine, use_cache))
     except BaselineError as exc:
         print(printable(f"archsync: error: {exc}"), file=sys.stderr)
         return None
-    for warning in baselined.warnings:
-        print(printable(f"archsync: warning: {warning}"), file=sys.stderr)
-    return list(baselined.new), printable(baselined.note)
+    for baselined in found:
+        for warning in baselined.warnings:
+            print(printable(f"archsync: warning: {warning}"), file=sys.stderr)
+    total = dataclasses.replace(found[0], known=sum(b.known for b in found))
+    return [list(b.new) for b in found], printable(total.note)

@@ -260,20 +260,39 @@ def _counts(report) -> str:
 
 
 def _adopt(args: argparse.Namespace, report, shown: List, scope):
-    """`--baseline-commit` (only what is new) or `--add-exemptions` (record what there is): (shown, note)."""
-    if report.projects:
-        option = "--baseline-commit" if args.baseline_commit is not None else "--add-exemptions"
-        names = ", ".join(os.path.relpath(r) for r in report.projects)
-        print(f"archsync: error: {option} takes one project; the paths hold {len(report.projects)} ({names})",
-              file=sys.stderr)
-        return EXIT_ERROR
+    """`--baseline-commit` (only what is new) or `--add-exemptions` (record what there is): (shown, note).
+
+    Project by project in a run over several: each has its own tree, configuration and pyproject.toml.
+    """
+    from ..pipeline import rebased
+
+    parts = report.parts or (report,)
+    visible = set(shown)
+
+    def seen_from(part):
+        return lambda d: rebased(d, part.root, report.root)
+
+    mine = [[d for d in part.diagnostics if seen_from(part)(d) in visible] for part in parts]
     if args.baseline_commit is not None:
         from . import baseline_commit
-        adopted = baseline_commit.for_check(report, args.baseline_commit, shown, use_cache=not args.no_cache)
-    else:
-        from . import add_exemptions
-        adopted = add_exemptions.for_check(report, scope)
-    return EXIT_ERROR if adopted is None else adopted
+        baselined = baseline_commit.for_check(parts, args.baseline_commit, mine, use_cache=not args.no_cache)
+        if baselined is None:
+            return EXIT_ERROR
+        news, note = baselined
+        return sorted(seen_from(part)(d) for part, new in zip(parts, news) for d in new), note
+    from . import add_exemptions
+    left: List = []
+    for part in parts:
+        seen = seen_from(part)
+
+        def part_scope(diagnostics, seen=seen):
+            return [d for d in diagnostics if scope([seen(d)])]
+
+        recorded = add_exemptions.for_check(part, part_scope)
+        if recorded is None:
+            return EXIT_ERROR
+        left += [seen(d) for d in recorded[0]]
+    return sorted(left), ""
 
 
 def _codes(select_text: str, extend_text: str, ignore_text: str):
