@@ -14,8 +14,6 @@ from ..rules import BY_CODE, Rule, explain
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # How each severity of the rule registry is spelt by SARIF and by GitHub annotations.
-_SARIF_LEVEL = {"warning": "error", "information": "note"}
-_GITHUB_COMMAND = {"warning": "error", "information": "notice"}
 
 
 def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path, color: bool = False) -> str:
@@ -60,7 +58,7 @@ def _json(diagnostics: Sequence[Diagnostic], root: Path) -> str:
 
 
 def _github(diagnostics: Sequence[Diagnostic], root: Path) -> str:
-    """Workflow commands: one annotation per diagnostic (`::error`, `::notice` for what archsync could not see)."""
+    """Workflow commands: one annotation per diagnostic, at its rule's severity (`::error`, `::warning`, `::notice`)."""
     lines = []
     for d in diagnostics:
         rule = BY_CODE.get(d.code)
@@ -68,7 +66,7 @@ def _github(diagnostics: Sequence[Diagnostic], root: Path) -> str:
             ("file", printable(display_path(root, d.path), lookalikes=False, keep="\r\n")),
             ("line", str(d.line)), ("col", str(d.column)),
             ("title", f"{d.code} {rule.name}" if rule else d.code)))
-        command = _GITHUB_COMMAND[rule.severity] if rule else "error"
+        command = rule.level.github if rule else "error"
         message = printable(f"{d.code} {d.message}", keep="\r\n")  # newlines: GitHub's own %0A
         lines.append(f"::{command} {properties}::{_escape_data(message)}\n")
     return "".join(lines)
@@ -89,7 +87,7 @@ def _sarif(diagnostics: Sequence[Diagnostic], root: Path) -> str:
     results = [{
         "ruleId": d.code,
         "ruleIndex": index[d.code],
-        "level": _SARIF_LEVEL[BY_CODE[d.code].severity] if d.code in BY_CODE else "error",
+        "level": BY_CODE[d.code].level.sarif if d.code in BY_CODE else "error",
         "message": {"text": printable(d.message)},
         "locations": [{"physicalLocation": {
             "artifactLocation": {"uri": uri_path(d.path), "uriBaseId": "%SRCROOT%"},
@@ -117,5 +115,5 @@ def _sarif_rule(rule: Rule) -> Dict[str, Any]:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.what},
         "help": {"text": explain(rule.code)},
-        "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
+        "defaultConfiguration": {"level": rule.level.sarif},
     }

@@ -162,6 +162,7 @@ RULE = Rule(
         )),
     ),
     check=check,
+    severity="warning",
     fix="add",
     one_per_pair=True,
 )

@@ -40,4 +40,5 @@ RULE = Rule(
             ("graphs.py", "_CUDA_GRAPH_ARCHS = [\"Gemma3ForConditionalGeneration\", \"Gemma2ForCausalLM\"]\n"),
         )),
     ),
+    severity="warning",
 )

@@ -62,6 +62,7 @@ RULE = Rule(
         )),
     ),
     check=check,
+    severity="warning",
     fix="remove",
     one_per_pair=True,
     flags_damage=True,

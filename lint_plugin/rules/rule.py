@@ -15,7 +15,28 @@ from ..resolve import Model
 
 Check = Callable[[Model], Iterable[Diagnostic]]
 
-SEVERITIES = ("warning", "information")
+
+
+@dataclass(frozen=True)
+class Severity:
+    """How serious a code is, in each medium's own words: one mapping for every front end.
+
+    Drift that breaks a launch is an error everywhere (the editor, GitHub annotations,
+    SARIF); what is harmless or inferred is a warning; what archsync could not see is a note.
+    Any finding shown still makes `archsync check` exit 1.
+    """
+
+    name: str  # as `archsync rules` and the README table say it
+    lsp: int  # LSP DiagnosticSeverity: 1 error, 2 warning, 3 information
+    github: str  # workflow command
+    sarif: str  # result level
+
+
+SEVERITIES = {
+    "error": Severity("error", 1, "error", "error"),
+    "warning": Severity("warning", 2, "warning", "warning"),
+    "information": Severity("information", 3, "notice", "note"),
+}
 
 
 @dataclass(frozen=True)
@@ -52,13 +73,17 @@ class Rule:
     exempt_doc: str
     examples: Tuple[Example, ...]
     check: Optional[Check] = None
-    severity: str = "warning"
+    severity: str = "error"  # a key of SEVERITIES
     fix: Optional[str] = None
     one_per_pair: bool = False
     flags_damage: bool = False
 
+    @property
+    def level(self) -> Severity:
+        return SEVERITIES[self.severity]
+
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
-            raise ValueError(f"{self.code}: severity {self.severity!r} is not one of {SEVERITIES}")
+            raise ValueError(f"{self.code}: severity {self.severity!r} is not one of {tuple(SEVERITIES)}")
         if self.fix not in (None, "add", "remove"):
             raise ValueError(f"{self.code}: fix {self.fix!r} is not 'add', 'remove' or None")
