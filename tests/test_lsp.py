@@ -16,7 +16,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 
 import pytest
 
@@ -51,6 +51,7 @@ class Client:
         self._next_id = 0
         self.seen: List[Dict[str, Any]] = []  # every message from the server, in order
         self.server_requests: List[Dict[str, Any]] = []
+        self.refused: Set[str] = set()  # server requests of these methods are answered with an error
 
     # -- wire ---------------------------------------------------------------------------------
 
@@ -112,7 +113,10 @@ class Client:
             self.seen.append(message)
             if "method" in message and "id" in message:  # a request from the server: answer it
                 self.server_requests.append(message)
-                self._send({"id": message["id"], "result": None})
+                if message["method"] in self.refused:
+                    self._send({"id": message["id"], "error": {"code": -32601, "message": "not here"}})
+                else:
+                    self._send({"id": message["id"], "result": None})
             if len(self.seen) > after and predicate(message):
                 return message
 
@@ -225,24 +229,29 @@ class Session:
         return self.change(rel, apply_edits(self.text[rel], edits))
 
 
-@pytest.fixture
-def session(tmp_path):
+def start(tmp_path: Path, options: Dict[str, Any], client_watches: bool = False,
+          refused: Iterable[str] = ()) -> Session:
+    """A client initialized on a fresh copy of the seed bug's tree (its watcher capability as asked)."""
     root = copy_tree(SOURCE_FIXTURES / "sglang_qwen3_5" / "bug", tmp_path / "bug").resolve()
     client = Client(tmp_path, tmp_path / "server.stderr")
+    client.refused.update(refused)
+    workspace: Dict[str, Any] = {"workspaceEdit": {"documentChanges": True}}
+    if client_watches:
+        workspace["didChangeWatchedFiles"] = {"dynamicRegistration": True}
     try:
         result = client.request("initialize", {
             "processId": os.getpid(),
             "rootUri": root.as_uri(),
             "capabilities": {
                 "general": {"positionEncodings": ["utf-16"]},
-                "workspace": {"workspaceEdit": {"documentChanges": True}},
+                "workspace": workspace,
                 "textDocument": {
                     "publishDiagnostics": {"versionSupport": True},
                     "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {
                         "valueSet": ["quickfix", "source", "source.fixAll"]}}},
                 },
             },
-            "initializationOptions": {"debounce": 0.05},
+            "initializationOptions": options,
             "workspaceFolders": [{"uri": root.as_uri(), "name": "bug"}],
         })
         capabilities = result["capabilities"]
@@ -250,9 +259,19 @@ def session(tmp_path):
         assert capabilities.get("positionEncoding", "utf-16") == "utf-16", result
         assert result["serverInfo"]["name"] == "archsync", result
         client.notify("initialized", {})
-        yield Session(client, root)
-    finally:
+    except BaseException:
         client.close()
+        raise
+    return Session(client, root)
+
+
+@pytest.fixture
+def session(tmp_path):
+    started = start(tmp_path, {"debounce": 0.05})
+    try:
+        yield started
+    finally:
+        started.client.close()
 
 
 def shut_down(session: Session) -> None:
@@ -272,16 +291,16 @@ def test_open_fix_and_unsaved_edits(session):
     assert session.text[OVERRIDES].splitlines()[34].startswith("_MAMBA_RADIX_CACHE_ARCHS = frozenset(")
     assert session.text[OVERRIDES].splitlines()[47].startswith("_MAMBA_EXTRA_BUFFER_ARCHS = frozenset(")
     assert found == [
-        {"range": span(34, 0, 24), "severity": 2, "code": "ARC101", "source": "archsync",
+        {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
          "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
-        {"range": span(34, 0, 24), "severity": 2, "code": "ARC101", "source": "archsync",
+        {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
          "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
-        {"range": span(47, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+        {"range": span(47, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
          "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
-        {"range": span(47, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+        {"range": span(47, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
          "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
     ]
@@ -296,13 +315,13 @@ def test_open_fix_and_unsaved_edits(session):
         '        "Qwen3_5ForConditionalGeneration",\n',
         '        "Qwen3_5ForConditionalGeneration",\n        "Qwen3_5ForCausalLM",\n', 1)
     assert session.diagnostics(OVERRIDES, mark) == [  # one line more above the second whitelist
-        {"range": span(34, 0, 24), "severity": 2, "code": "ARC101", "source": "archsync",
+        {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
          "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
-        {"range": span(48, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+        {"range": span(48, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
          "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
-        {"range": span(48, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+        {"range": span(48, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
          "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
     ]
@@ -322,7 +341,7 @@ def test_open_fix_and_unsaved_edits(session):
     assert session.text[MODEL_CONFIG].splitlines()[14] == "    " + old
     mark = session.change(MODEL_CONFIG, session.text[MODEL_CONFIG].replace(old, new))
     assert session.settle(mark) == {OVERRIDES: [], MODEL_CONFIG: [{
-        "range": span(14, 56, 81), "severity": 2, "code": "ARC201", "source": "archsync",
+        "range": span(14, 56, 81), "severity": 1, "code": "ARC201", "source": "archsync",
         "message": "'MtpQwen3NextForCausalLM' in is_qwen3_next() is not a registered architecture",
     }]}
     # ... and registering the new variant in a third unsaved buffer breaks both whitelists
@@ -337,10 +356,10 @@ def test_open_fix_and_unsaved_edits(session):
     mark = session.change(QWEN3_NEXT, registered)
     assert session.settle(mark) == {
         OVERRIDES: [
-            {"range": span(34, 0, 24), "severity": 2, "code": "ARC101", "source": "archsync",
+            {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
              "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
                         "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS"},
-            {"range": span(49, 0, 25), "severity": 2, "code": "ARC101", "source": "archsync",
+            {"range": span(49, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
              "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
                         "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
         ],
@@ -354,7 +373,7 @@ def test_open_fix_and_unsaved_edits(session):
     del session.version[QWEN3_NEXT]
     after_close = session.settle(mark)
     assert after_close == {OVERRIDES: [], MODEL_CONFIG: [{
-        "range": span(14, 56, 81), "severity": 2, "code": "ARC201", "source": "archsync",
+        "range": span(14, 56, 81), "severity": 1, "code": "ARC201", "source": "archsync",
         "message": "'MtpQwen3NextForCausalLM' in is_qwen3_next() is not a registered architecture",
     }]}
 
@@ -605,3 +624,296 @@ def test_a_new_buffer_not_yet_saved_gets_its_diagnostics(session):
     assert [d["message"].split(" is ")[0] for d in session.diagnostics(rel, mark)] == [
         "'Qwen3_5ForCausalLM'", "'Qwen3_5MoeForCausalLM'"]
     shut_down(session)
+
+
+# -- files changed on disk, and code actions while a check is pending -----------------------------
+
+QWEN3_5_TEXT = "sglang/srt/models/qwen3_5_text.py"
+REGISTERED = "EntryClass = [Qwen3_5MoeForCausalLM, Qwen3_5ForCausalLM]"
+
+# The seed bug's four findings in overrides.py, as published for the file as it is on disk.
+SEED_FINDINGS = [
+    {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
+     "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
+    {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
+     "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
+    {"range": span(47, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
+     "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
+    {"range": span(47, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
+     "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
+]
+
+
+def log_messages(client: Client, after: int = 0) -> List[Dict[str, Any]]:
+    return [m["params"] for m in client.seen[after:] if m.get("method") == "window/logMessage"]
+
+
+def rechecks(client: Client, after: int = 0) -> List[str]:
+    """The server's "re-checking ...: changed on disk: ..." lines, one per check a change on disk started."""
+    return [p["message"] for p in log_messages(client, after) if ": changed on disk: " in p["message"]]
+
+
+def quiet(client: Client, seconds: float) -> None:
+    """Read whatever the server sends for `seconds` (to see that nothing more comes)."""
+    try:
+        client.wait(lambda m: False, "nothing", len(client.seen), timeout=seconds)
+    except AssertionError as exc:
+        if isinstance(exc, ServerGone):
+            raise
+
+
+def write_on_disk(path: Path, text: str, encoding: str = "utf-8") -> None:
+    """As another program saves: a whole new file renamed over the old one, never seen half written."""
+    temporary = path.with_name(f".{path.name}.tmp")  # hidden, so no check reads it
+    temporary.write_text(text, encoding=encoding)
+    os.replace(temporary, path)
+
+
+def register_mtp_on_disk(root: Path) -> None:
+    """A new variant on disk: is_qwen3_next() matches it, qwen3_next.py registers it."""
+    model_config = root / MODEL_CONFIG
+    old = 'return _hf_arch(config) in ("Qwen3NextForCausalLM",)'
+    assert old in model_config.read_text(encoding="utf-8")
+    write_on_disk(model_config, model_config.read_text(encoding="utf-8").replace(
+        old, 'return _hf_arch(config) in ("Qwen3NextForCausalLM", "MtpQwen3NextForCausalLM")'), encoding="utf-8")
+    qwen3_next = root / QWEN3_NEXT
+    write_on_disk(qwen3_next, qwen3_next.read_text(encoding="utf-8").replace(
+        "EntryClass = Qwen3NextForCausalLM",
+        "class MtpQwen3NextForCausalLM(Qwen3NextForCausalLM):\n    pass\n\n\n"
+        "EntryClass = [Qwen3NextForCausalLM, MtpQwen3NextForCausalLM]"), encoding="utf-8")
+
+
+def test_without_the_clients_watcher_the_server_polls_the_files_on_disk(tmp_path):
+    session = start(tmp_path, {"debounce": 0.05, "watchInterval": 0.1})
+    client, root = session.client, session.root
+    try:
+        mark = session.open(OVERRIDES)
+        assert session.diagnostics(OVERRIDES, mark) == SEED_FINDINGS
+        assert client.server_requests == []  # no registration asked of a client that cannot watch
+        assert log_messages(client)[0] == {
+            "type": 3, "message": "archsync: watching files on disk by polling them every 0.1s"}
+
+        # The issue's case: EntryClass emptied in a file no editor has open. In the same moment the
+        # open buffer's own file changes on disk: its buffer stands in for it, so it is no cause.
+        text_module = root / QWEN3_5_TEXT
+        registered = text_module.read_text(encoding="utf-8")
+        assert REGISTERED in registered
+        mark = len(client.seen)
+        write_on_disk(root / OVERRIDES, session.text[OVERRIDES] + "# saved by another program\n")
+        write_on_disk(text_module, registered.replace(REGISTERED, "EntryClass = []"), encoding="utf-8")
+        assert session.diagnostics(OVERRIDES, mark) == []
+
+        mark = len(client.seen)
+        write_on_disk(text_module, registered, encoding="utf-8")
+        assert session.diagnostics(OVERRIDES, mark) == SEED_FINDINGS
+        mark = len(client.seen)
+        text_module.unlink()  # deleted: its names are registered nowhere
+        assert session.diagnostics(OVERRIDES, mark) == []
+        mark = len(client.seen)
+        write_on_disk(text_module, registered, encoding="utf-8")  # created
+        assert session.diagnostics(OVERRIDES, mark) == SEED_FINDINGS
+
+        # pyproject.toml is watched too: a new exclude, a broken table, the repair.
+        pyproject = root / "pyproject.toml"
+        original = pyproject.read_text(encoding="utf-8")
+        mark = len(client.seen)
+        write_on_disk(pyproject, original + f'\n[tool.archsync]\nexclude = ["{QWEN3_5_TEXT}"]\n', encoding="utf-8")
+        assert session.diagnostics(OVERRIDES, mark) == []
+        mark = len(client.seen)
+        write_on_disk(pyproject, original + "\n[tool.archsync]\nbogus = 1\n", encoding="utf-8")
+        shown = client.wait(lambda m: m.get("method") == "window/showMessage", "a showMessage", mark)
+        assert "tool.archsync.bogus: unknown key" in shown["params"]["message"], shown
+        mark = len(client.seen)
+        write_on_disk(pyproject, original, encoding="utf-8")
+        assert session.diagnostics(OVERRIDES, mark) == SEED_FINDINGS
+
+        quiet(client, 0.5)  # five polls more: nothing else is re-checked
+        assert rechecks(client) == [f"archsync: re-checking {root}: changed on disk: {QWEN3_5_TEXT}"] * 4 + [
+            f"archsync: re-checking {root}: changed on disk: pyproject.toml"] * 3
+        shut_down(session)
+    finally:
+        client.close()
+
+
+def test_the_clients_watcher_is_registered_and_its_events_recheck_once_per_burst(tmp_path):
+    """With a 2s interval the safety-net poll runs every 10s: within this test only the client reports."""
+    session = start(tmp_path, {"debounce": 0.5, "watchInterval": 2}, client_watches=True)
+    client, root = session.client, session.root
+    try:
+        mark = session.open(OVERRIDES)
+        assert session.diagnostics(OVERRIDES, mark) == SEED_FINDINGS
+        registration = client.wait(lambda m: m.get("method") == "client/registerCapability", "a registration")
+        assert registration["params"] == {"registrations": [{
+            "id": "archsync-watched-files", "method": "workspace/didChangeWatchedFiles",
+            "registerOptions": {"watchers": [{"globPattern": "**/*.py"}, {"globPattern": "**/pyproject.toml"}]}}]}
+        client.wait(lambda m: m.get("method") == "window/logMessage", "how the server watches")
+        assert log_messages(client) == [{"type": 3, "message": "archsync: watching files on disk through the client "
+                                                               "(**/*.py, **/pyproject.toml), polling them every 10s "
+                                                               "for what it misses"}]
+
+        # The client reports a burst, 0.1s apart (within the 0.5s debounce): one check. A file no check
+        # reads (under build/), one outside the project and the open buffer's own file are no cause.
+        register_mtp_on_disk(root)
+        (root / "build").mkdir()
+        write_on_disk(root / "build" / "generated.py", "X = 1\n")
+        events = [(MODEL_CONFIG, 2), ("build/generated.py", 1), (QWEN3_NEXT, 2), (OVERRIDES, 2), ("../elsewhere.py", 1)]
+        mark = len(client.seen)
+        for rel, kind in events:
+            client.notify("workspace/didChangeWatchedFiles", {"changes": [
+                {"uri": (root / rel).resolve().as_uri(), "type": kind}]})
+            time.sleep(0.1)
+        assert session.diagnostics(OVERRIDES, mark) == [
+            {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
+             "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
+                        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS"},
+            *SEED_FINDINGS[:2],
+            {"range": span(47, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
+             "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
+                        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
+            *SEED_FINDINGS[2:],
+        ]
+        # The same change reported again (a client's duplicate) is no change.
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [
+            {"uri": (root / MODEL_CONFIG).as_uri(), "type": 2}]})
+        quiet(client, 1.5)
+        assert rechecks(client, mark) == [
+            f"archsync: re-checking {root}: changed on disk: {MODEL_CONFIG}, {QWEN3_NEXT}"]
+        published = [m for m in client.seen[mark:] if m.get("method") == "textDocument/publishDiagnostics"]
+        assert len(published) == 1, published
+
+        # pyproject.toml: the names qwen3_5_text.py registers are no longer the project's.
+        pyproject = root / "pyproject.toml"
+        excluded = f'\n[tool.archsync]\nexclude = ["{QWEN3_5_TEXT}"]\n'
+        write_on_disk(pyproject, pyproject.read_text(encoding="utf-8") + excluded, encoding="utf-8")
+        mark = client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": pyproject.as_uri(), "type": 2}]})
+        assert [d["message"].split(" is ")[0] for d in session.diagnostics(OVERRIDES, mark)] == [
+            "'MtpQwen3NextForCausalLM'", "'MtpQwen3NextForCausalLM'"]
+        shut_down(session)
+    finally:
+        client.close()
+
+
+def test_the_poll_catches_what_the_clients_watcher_misses_and_checks_it_once(tmp_path):
+    """A client that registers the watcher and never reports a change (as Neovim's own backend on
+    Linux does for files below the project's top folder): the safety-net poll, every 0.5s here."""
+    session = start(tmp_path, {"debounce": 0.05, "watchInterval": 0.1}, client_watches=True)
+    client, root = session.client, session.root
+    try:
+        mark = session.open(OVERRIDES)
+        assert session.diagnostics(OVERRIDES, mark) == SEED_FINDINGS
+        client.wait(lambda m: m.get("method") == "window/logMessage", "how the server watches")
+        text_module = root / QWEN3_5_TEXT
+        mark = len(client.seen)
+        write_on_disk(text_module, text_module.read_text(encoding="utf-8").replace(REGISTERED, "EntryClass = []"),
+                               encoding="utf-8")
+        assert session.diagnostics(OVERRIDES, mark) == []
+        # The client's report, late: the poll saw it first, so it starts no second check.
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": text_module.as_uri(), "type": 2}]})
+        quiet(client, 1.0)
+        assert rechecks(client, mark) == [f"archsync: re-checking {root}: changed on disk: {QWEN3_5_TEXT}"]
+        assert len([m for m in client.seen[mark:] if m.get("method") == "textDocument/publishDiagnostics"]) == 1
+        shut_down(session)
+    finally:
+        client.close()
+
+
+def test_a_refused_watcher_registration_falls_back_to_polling(tmp_path):
+    session = start(tmp_path, {"debounce": 0.05, "watchInterval": 0.1}, client_watches=True,
+                    refused={"client/registerCapability"})
+    client, root = session.client, session.root
+    try:
+        mark = session.open(OVERRIDES)
+        assert session.diagnostics(OVERRIDES, mark) == SEED_FINDINGS
+        client.wait(lambda m: m.get("method") == "window/logMessage" and "polling them" in m["params"]["message"],
+                    "the server polling")
+        refused, polling = log_messages(client)
+        assert refused["type"] == 2 and refused["message"].startswith(
+            "archsync: the client did not register the file watcher (") and refused["message"].endswith(
+            "): polling instead"), refused
+        assert polling == {"type": 3, "message": "archsync: watching files on disk by polling them every 0.1s"}
+        text_module = root / QWEN3_5_TEXT
+        mark = len(client.seen)
+        write_on_disk(text_module, text_module.read_text(encoding="utf-8").replace(REGISTERED, "EntryClass = []"),
+                               encoding="utf-8")
+        assert session.diagnostics(OVERRIDES, mark) == []
+        shut_down(session)
+    finally:
+        client.close()
+
+
+def test_code_actions_while_a_check_is_pending(tmp_path):
+    """A 10s debounce keeps every check after an edit pending: code actions must not wait it out, nor
+    answer from a result computed for another text."""
+    session = start(tmp_path, {"debounce": 10})
+    client = session.client
+    try:
+        mark = session.open(OVERRIDES)
+        found = session.diagnostics(OVERRIDES, mark)  # didOpen checks at once
+        assert found == SEED_FINDINGS
+        (quick_fix,) = session.code_actions(OVERRIDES, found[0], ["quickfix"])
+        fixed = session.text[OVERRIDES].replace(
+            '        "Qwen3_5ForConditionalGeneration",\n',
+            '        "Qwen3_5ForConditionalGeneration",\n        "Qwen3_5ForCausalLM",\n', 1)
+        mark = session.apply(OVERRIDES, quick_fix)
+        assert session.text[OVERRIDES] == fixed and session.version[OVERRIDES] == 2
+
+        # At once "fix all": the check of version 2 is started now (not 10s later) and answered from;
+        # the fix just applied is not offered again.
+        asked = time.monotonic()
+        (fix_all,) = session.code_actions(OVERRIDES, None, ["source.fixAll"])
+        assert time.monotonic() - asked < 10
+        assert [d["message"].split(" is ")[0] for d in fix_all["diagnostics"]] == [
+            "'Qwen3_5MoeForCausalLM'", "'Qwen3_5ForCausalLM'", "'Qwen3_5MoeForCausalLM'"]
+        assert session.diagnostics(OVERRIDES, mark) == fix_all["diagnostics"]  # published before the answer
+        edits = edits_for(fix_all["edit"], session.uri(OVERRIDES), 2)
+        assert apply_edits(fixed, edits).count('"Qwen3_5ForCausalLM"') == 2  # once in each whitelist
+
+        # Typed and undone: version 4 holds the text of version 2, whose result is answered at once
+        # (no check is started for it), with the edit made for version 4.
+        session.change(OVERRIDES, fixed + "# typing\n")
+        mark = session.change(OVERRIDES, fixed)
+        (again,) = session.code_actions(OVERRIDES, None, ["source.fixAll"])
+        assert again["diagnostics"] == fix_all["diagnostics"]
+        assert edits_for(again["edit"], session.uri(OVERRIDES), 4) == edits
+        assert [m for m in client.seen[mark:] if m.get("method") == "textDocument/publishDiagnostics"] == []
+        shut_down(session)
+    finally:
+        client.close()
+
+
+def test_the_poller_logs_an_error_once_and_goes_on(monkeypatch):
+    """Whatever stamping the files raises, the poller logs it once while it repeats and polls on."""
+    import asyncio
+
+    from lsprotocol.types import MessageType
+
+    from lint_plugin.frontends import lsp
+
+    server = lsp.ArchsyncLanguageServer()
+    server.watch_interval = 0.01
+    sent = []
+    polls = []
+    monkeypatch.setattr(server, "relocate", lambda: {Path("/p")})
+    monkeypatch.setattr(server, "window_log_message", lambda p: sent.append((p.type, p.message)))
+
+    def failing(root):
+        polls.append(root)
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(lsp, "stamps", failing)
+
+    async def run() -> None:
+        poller = asyncio.get_running_loop().create_task(server.poll())
+        while len(polls) < 5:
+            await asyncio.sleep(0.01)
+        poller.cancel()
+
+    try:
+        asyncio.run(run())
+    finally:
+        server.stop()
+    assert sent == [(MessageType.Error, "archsync: watching files on disk failed: OSError('disk gone')")]

@@ -6,6 +6,7 @@ milliseconds each), so `archsync explain` never shows an example that is not tru
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -108,13 +109,24 @@ def test_priority_is_registry_order_among_rules_that_compete_for_a_pair():
     assert competing == ["ARC101", "ARC102", "ARC103", "ARC104", "ARC105", "ARC201", "ARC301"]
 
 
-def test_editor_severity_comes_from_the_registry():
+def test_every_front_end_gives_a_code_the_same_severity(tmp_path):
+    """The editor, GitHub annotations and SARIF say error, warning or note alike, from the registry."""
+    from lint_plugin.frontends.formats import render
+
     positions = lsp.Positions("X = 1\n")
+    words = {"error": ("Error", "error", "error"), "warning": ("Warning", "warning", "warning"),
+             "information": ("Information", "notice", "note")}
+    seen = set()
     for rule in RULES:
         d = pipeline.Diagnostic("a.py", 1, 1, rule.code, "m")
-        expected = {"warning": lsp.types.DiagnosticSeverity.Warning,
-                    "information": lsp.types.DiagnosticSeverity.Information}[rule.severity]
-        assert lsp.to_lsp(d, positions).severity == expected, rule.code
+        editor, github, sarif = words[rule.severity]
+        assert lsp.to_lsp(d, positions).severity == getattr(lsp.types.DiagnosticSeverity, editor), rule.code
+        assert render("github", [d], tmp_path).startswith(f"::{github} "), rule.code
+        assert json.loads(render("sarif", [d], tmp_path))["runs"][0]["results"][0]["level"] == sarif, rule.code
+        seen.add(rule.severity)
+    assert seen == set(words)
+    drift = {rule.code for rule in RULES if rule.severity == "error"}
+    assert {"ARC101", "ARC102", "ARC103", "ARC104", "ARC201", "ARC900"} <= drift
 
 
 def test_an_exemption_naming_a_code_that_does_not_exist_is_a_configuration_error(tmp_path):

@@ -88,6 +88,38 @@ def in_nested_project(root: str, rel: str) -> bool:
     return any(is_project(os.path.join(root, *parts[:depth])) for depth in range(1, len(parts) + 1))
 
 
+def is_discovered(config: Config, rel: str) -> bool:
+    """Whether `discover(config)` would list the root-relative `rel`, judged by its path.
+
+    For a file watcher: an event about a path that no run reads cannot change a result.
+    """
+    if not rel.endswith(".py") or rel.startswith("/") or ".." in rel.split("/"):
+        return False
+    root = str(config.root)
+    for src in config.src:
+        base = os.path.normpath(os.path.join(root, src))
+        base_rel = os.path.relpath(base, root).replace(os.sep, "/")
+        prefix = "" if base_rel == "." else base_rel + "/"
+        if rel.startswith(prefix) and _walked(base, prefix, rel[len(prefix):].split("/"), config.exclude):
+            return True
+    return False
+
+
+def _walked(base: str, prefix: str, parts: Sequence[str], exclude: Sequence[str]) -> bool:
+    """`_walk`'s tests, each directory on the way down and then the file."""
+    for depth, name in enumerate(parts):
+        child = "/".join(parts[:depth + 1])
+        if not name or name.startswith("."):
+            return False
+        directory = depth < len(parts) - 1
+        path = os.path.join(base, child)
+        if directory and (skipped_directory(path, name) or is_project(path)):
+            return False
+        if exclude and is_excluded(prefix + child, exclude):
+            return False
+    return True
+
+
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
