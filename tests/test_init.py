@@ -161,6 +161,15 @@ def test_line_endings_and_a_missing_final_newline_are_kept(tmp_path):
         "from PREFIX_CACHE_ARCHS"]
 
 
+def test_an_empty_pyproject_is_appended_to(tmp_path):
+    root = copy_tree(FIXTURES / "fov" / "two_hop", tmp_path / "empty")
+    (root / "pyproject.toml").write_bytes(b"")
+    result = archsync("init", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.err_lines[0] == "archsync: appended the table above to pyproject.toml (45 lines)", result
+    assert (root / "pyproject.toml").read_bytes() == expected_table("fov/two_hop").encode("utf-8")
+
+
 def test_diff_prints_the_change_and_writes_nothing(tmp_path):
     root = copy_tree(FIXTURES / "fov" / "two_hop", tmp_path / "two_hop")
     before = (root / "pyproject.toml").read_bytes()

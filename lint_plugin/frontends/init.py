@@ -65,16 +65,17 @@ def _init(path: Path, diff: bool, use_cache: bool) -> int:
     table = starter_table(before.model, packs)
     data = _appended(target.before, table)
     _verify(target, data, after)
+    exists = target.before is not None
     if diff:
         from ..fix.command import FileFix, unified_diff
 
         sys.stdout.write(unified_diff(FileFix(PYPROJECT, target.before or b"", data, (), ()), sys.stdout.isatty()))
-        print(f"archsync: would {'append the table to' if target.before else 'create'} {target.shown}; "
+        print(f"archsync: would {'append the table to' if exists else 'create'} {target.shown}; "
               f"nothing written", file=sys.stderr)
     else:
         _write(target, data)
         sys.stdout.write(table)
-        verb = f"appended the table above to {target.shown}" if target.before else f"created {target.shown}"
+        verb = f"appended the table above to {target.shown}" if exists else f"created {target.shown}"
         print(f"archsync: {verb} ({len(table.splitlines())} lines)", file=sys.stderr)
     sys.stdout.flush()
     for line in _what_check_says(before, after, packs):
@@ -116,10 +117,25 @@ def _fitting_packs(target: Target, before: Report, use_cache: bool) -> Tuple[Lis
         pack = Pack(name, config_from_table(target.root, {"extends": [name]}, source, "", CODES))
         if pack_fits(pack.config, before.model):
             packs.append(pack)
-    if not packs:
-        return [], before
-    config = config_from_table(target.root, {"extends": [p.name for p in packs]}, source, "", CODES)
-    return packs, run_with(config, use_cache=use_cache)
+    try:
+        return packs, _run_with(target, packs, use_cache) if packs else before
+    except ConfigError:  # one names what this project lacks after all (a predicate): keep those that load
+        packs = [p for p in packs if _loads(target, p, use_cache)]
+        return packs, _run_with(target, packs, use_cache) if packs else before
+
+
+def _run_with(target: Target, packs: Sequence[Pack], use_cache: bool) -> Report:
+    config = config_from_table(target.root, {"extends": [p.name for p in packs]}, str(target.root / PYPROJECT),
+                               "", CODES)
+    return run_with(config, use_cache=use_cache)
+
+
+def _loads(target: Target, pack: Pack, use_cache: bool) -> bool:
+    try:
+        _run_with(target, [pack], use_cache)
+    except ConfigError:
+        return False
+    return True
 
 
 def _appended(before: Optional[bytes], table: str) -> bytes:

@@ -42,8 +42,8 @@ class Pack:
 
 
 def pack_fits(pack: Config, model: Model) -> bool:
-    """Is this the project a pack is for: does every collection its contracts name match one list here,
-    and every subject its exemptions name match something?"""
+    """Is this the project a pack is for? Every collection its contracts name is one module-level
+    subject of `model` (a run without configuration), and every exemption names a subject or family."""
     named = pack.named_collections
     if not named and not pack.exemptions:
         return False
