@@ -13,7 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, FIXTURES, SOURCE_FIXTURES, archsync, copy_tree, write
+from conftest import (
+    EXIT_CLEAN,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    FIXTURES,
+    SOURCE_FIXTURES,
+    archsync,
+    copy_tree,
+    unprivileged,
+    write,
+)
 
 
 def expected_table(case: str) -> str:
@@ -248,6 +258,22 @@ def test_a_read_only_pyproject_is_refused_untouched(tmp_path):
     assert (result.returncode, result.stdout) == (EXIT_ERROR, ""), result
     assert result.err_lines == ["archsync: error: pyproject.toml: read-only; nothing written"], result
     assert pyproject.read_text() == '[project]\nname = "x"\n'
+
+
+def test_a_directory_one_may_not_write_in_is_an_error_and_gets_no_file(tmp_path):
+    if any((parent / "pyproject.toml").exists() for parent in tmp_path.resolve().parents):
+        pytest.skip("a pyproject.toml above the temporary directory would be the project's")
+    prefix = unprivileged(tmp_path)
+    root = tmp_path / "locked"
+    write(root / "models.py", MODELS)
+    root.chmod(0o555)
+    try:
+        result = archsync("init", cwd=root, prefix=prefix)
+    finally:
+        root.chmod(0o755)
+    assert (result.returncode, result.stdout) == (EXIT_ERROR, ""), result
+    assert result.err_lines == ["archsync: error: pyproject.toml: Permission denied; nothing written"], result
+    assert sorted(p.name for p in root.iterdir()) == ["models.py"]
 
 
 def test_a_pyproject_linked_from_outside_the_project_is_refused(tmp_path):

@@ -175,6 +175,8 @@ def _write(target: Target, data: bytes) -> None:
             replace_checked(target.root, PYPROJECT, target.before, data)
     except WriteRefused as exc:
         raise Refused(f"{target.shown}: {exc}; nothing written") from None
+    except OSError as exc:  # a directory one may not write in, a full disk: the file, not a temporary, is named
+        raise Refused(f"{target.shown}: {exc.strerror or exc}; nothing written") from None
 
 
 def _what_check_says(before: Report, after: Report, packs: Sequence[Pack]) -> List[str]:
