@@ -204,3 +204,28 @@ def check_both(root: Path, expected: Sequence[str]) -> Tuple[Result, Result]:
     assert flake8_lines(via_flake8) == python_lines, via_flake8
     assert via_flake8.returncode == (1 if python_lines else 0), via_flake8
     return via_archsync, via_flake8
+
+
+# -- permission bits -------------------------------------------------------------------------
+
+_NO_DAC = ("setpriv", "--inh-caps=-dac_override,-dac_read_search",
+           "--bounding-set=-dac_override,-dac_read_search", "--")
+
+
+def unprivileged(probe_dir: Path) -> Tuple[str, ...]:
+    """A prefix under which permission bits apply (as root they do not), or skip."""
+    if os.geteuid() != 0:
+        return ()
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: permission bits cannot be enforced")
+    probe = probe_dir / "probe"
+    probe.write_text("x")
+    probe.chmod(0)
+    try:
+        denied = subprocess.run([*_NO_DAC, "cat", str(probe)], capture_output=True).returncode != 0
+    finally:
+        probe.chmod(0o644)
+        probe.unlink()
+    if not denied:
+        pytest.skip("running as root and dropping CAP_DAC_OVERRIDE did not enforce permissions")
+    return _NO_DAC

@@ -25,7 +25,7 @@ from typing import Sequence, Tuple
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_FINDINGS, Result, archsync
+from conftest import EXIT_CLEAN, EXIT_FINDINGS, Result, archsync, unprivileged
 from lint_plugin import __version__
 from lint_plugin.config import load_config
 from lint_plugin.project.cache import PYTHON, IndexCache
@@ -263,29 +263,6 @@ def test_another_configurations_content_under_our_name_is_rejected(project):
 
 
 # -- where the cache lives -----------------------------------------------------------------------
-
-_NO_DAC = ("setpriv", "--inh-caps=-dac_override,-dac_read_search",
-           "--bounding-set=-dac_override,-dac_read_search", "--")
-
-
-def unprivileged(probe_dir: Path) -> Tuple[str, ...]:
-    """A prefix under which permission bits apply (as root they do not), or skip."""
-    if os.geteuid() != 0:
-        return ()
-    if shutil.which("setpriv") is None:
-        pytest.skip("running as root without setpriv: permission bits cannot be enforced")
-    probe = probe_dir / "probe"
-    probe.write_text("x")
-    probe.chmod(0)
-    try:
-        denied = subprocess.run([*_NO_DAC, "cat", str(probe)], capture_output=True).returncode != 0
-    finally:
-        probe.chmod(0o644)
-        probe.unlink()
-    if not denied:
-        pytest.skip("running as root and dropping CAP_DAC_OVERRIDE did not enforce permissions")
-    return _NO_DAC
-
 
 def test_a_file_cached_unparsed_that_becomes_unreadable_when_it_is_needed_is_arc902(project, tmp_path):
     """Found by mypy: a file whose cached record has no facts, chosen in a later run and unreadable then,

@@ -5,21 +5,27 @@ this repository (committed or not) is copied and committed into a temporary repo
 first. pre-commit then builds its own virtualenv and pip-installs that commit into it, as
 it would for a user: this needs a package index for the dependencies (libcst, flake8).
 
-`pre-commit try-repo` builds a fresh environment on every call (~25 s); `pre-commit run`
-with a `.pre-commit-config.yaml` (the README recipe) builds it once into PRE_COMMIT_HOME.
+`pre-commit try-repo` builds a fresh environment on every call; `pre-commit run` and `git commit`
+with a `.pre-commit-config.yaml` build each once into the module's one PRE_COMMIT_HOME.
+
+The README's pre-commit section shows three recipes; each is run here as the README writes it,
+with only its placeholders replaced (this repository's path for its URL or clone, a real tag
+or commit for its revision), through `pre-commit install` and a real `git commit`.
 """
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import pytest
 
-from conftest import FIXTURES, REPO, Result, copy_tree
+from conftest import FIXTURES, REPO, SGLANG_PATCH, Result, copy_tree
+from lint_plugin import __version__
 
 pytest.importorskip("pre_commit", reason="needs pre-commit (pip install pre-commit)")
 
@@ -60,6 +66,20 @@ def _commit_all(root: Path, env: Dict[str, str], message: str = "snapshot") -> s
     return _git("rev-parse", "HEAD", cwd=root, env=env).strip()
 
 
+def readme_recipes() -> Dict[str, str]:
+    """The README's pre-commit recipes, as written, by kind: every YAML block of its pre-commit section."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## pre-commit\n", 1)[1].split("\n## ", 1)[0]
+    recipes: Dict[str, str] = {}
+    for block in re.findall(r"```yaml\n(.*?)```", section, flags=re.S):
+        kind = ("system" if "language: system" in block else "python" if "language: python" in block
+                else "repository" if "repo: https://" in block else "unknown")
+        assert kind not in recipes, f"two {kind} recipes in the README:\n{block}"
+        recipes[kind] = block
+    assert sorted(recipes) == ["python", "repository", "system"], recipes  # a new recipe needs its test here
+    return recipes
+
+
 class Workspace:
     """A hook repository (this repo's working tree, committed) and projects beside it."""
 
@@ -77,6 +97,28 @@ class Workspace:
                 shutil.copy2(source, self.hooks / rel)
         assert (self.hooks / ".pre-commit-hooks.yaml").is_file()
         self.rev = _commit_all(self.hooks, self.env)
+        self.tag = "v" + __version__  # as a release would be tagged
+        _git("tag", self.tag, cwd=self.hooks, env=self.env)
+
+    def recipe(self, kind: str, rev: Optional[str] = None) -> str:
+        """A README recipe with its placeholders replaced: this repository's clone, a real tag or commit."""
+        text = readme_recipes()[kind]
+        placeholders = {
+            "system": {},
+            "python": {"/path/to/flake8-archsync": str(self.hooks), "@COMMIT": "@" + self.rev},
+            "repository": {"https://github.com/OWNER/flake8-archsync": str(self.hooks),
+                           "TAG_OR_COMMIT": rev or self.rev},
+        }[kind]
+        for placeholder, value in placeholders.items():
+            assert text.count(placeholder) == 1, (placeholder, text)
+            text = text.replace(placeholder, value)
+        return text
+
+    def commit(self, message: str, cwd: Path, env: Dict[str, str]) -> Result:
+        """`git commit`, which runs the installed hook; git passes the hook's output on to stderr."""
+        proc = subprocess.run(["git", "commit", "-q", "-m", message], cwd=str(cwd), env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT)
+        return self._checked(Result(("git", "commit", "-m", message), proc.returncode, proc.stdout, ""))
 
     def project(self, fixture: str, name: str) -> Path:
         """A git repository holding a copy of a fixture tree, everything committed."""
@@ -84,11 +126,13 @@ class Workspace:
         _commit_all(root, self.env, "initial")
         return root
 
-    def pre_commit(self, *args: str, cwd: Path) -> Result:
-        proc = subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=str(cwd), env=self.env,
+    def pre_commit(self, *args: str, cwd: Path, env: Optional[Dict[str, str]] = None) -> Result:
+        proc = subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=str(cwd), env=env or self.env,
                               capture_output=True, text=True, timeout=TIMEOUT)
-        result = Result(("pre-commit", *args), proc.returncode, proc.stdout, proc.stderr)
-        if proc.returncode != 0 and any(marker in proc.stdout + proc.stderr for marker in _NO_INDEX):
+        return self._checked(Result(("pre-commit", *args), proc.returncode, proc.stdout, proc.stderr))
+
+    def _checked(self, result: Result) -> Result:
+        if result.returncode != 0 and any(marker in result.stdout + result.stderr for marker in _NO_INDEX):
             log = self.home / "pre-commit.log"
             pytest.skip("pre-commit could not install the hook environment (no package index reachable):\n"
                         + str(result) + (log.read_text() if log.exists() else ""))
@@ -176,16 +220,8 @@ def test_try_repo_judges_the_whole_project_when_only_a_models_file_is_staged(wor
 
 
 def _write_config(project: Path, workspace: Workspace) -> None:
-    """The README recipe, pointing at the local hook repository instead of GitHub."""
-    (project / ".pre-commit-config.yaml").write_text(
-        "repos:\n"
-        f"  - repo: {workspace.hooks}\n"
-        f"    rev: {workspace.rev}\n"
-        "    hooks:\n"
-        "      - id: archsync\n"
-        "      - id: archsync-fix\n"
-        "        stages: [manual]\n",
-        encoding="utf-8")
+    """The README's repository recipe, its URL a clone of this repository and its rev a commit of it."""
+    (project / ".pre-commit-config.yaml").write_text(workspace.recipe("repository"), encoding="utf-8")
     _git("add", ".pre-commit-config.yaml", cwd=project, env=workspace.env)
 
 
@@ -246,3 +282,60 @@ def test_fix_hook_edits_the_whitelists_then_the_check_hook_passes(workspace):
     check = workspace.pre_commit("run", cwd=project)
     assert check.returncode == 0, check
     assert status_line(check, CHECK_HOOK).endswith("Passed"), check
+
+
+SEED_FINDINGS = [
+    "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+    "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+    "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    "archsync: 4 problems (17 files, 3 analysed)",
+]
+RECIPE_HOOK = {"system": "archsync", "python": "archsync", "repository": CHECK_HOOK}  # the name pre-commit prints
+
+
+@pytest.mark.parametrize("kind", ["system", "python", "repository"])
+def test_each_readme_recipe_fails_a_commit_that_drifts_and_passes_once_fixed(workspace, kind):
+    project = workspace.project("sglang_qwen3_5/bug", f"recipe-{kind}")
+    env = dict(workspace.env)
+    if kind == "system":  # archsync on PATH, as in the activated virtualenv a user commits from
+        env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    # the repository recipe names a tag here; _write_config's tests name a commit
+    (project / ".pre-commit-config.yaml").write_text(workspace.recipe(kind, rev=workspace.tag), encoding="utf-8")
+    installed = workspace.pre_commit("install", cwd=project, env=env)
+    assert installed.returncode == 0, installed
+    _git("add", ".pre-commit-config.yaml", cwd=project, env=env)
+    head = _git("rev-parse", "HEAD", cwd=project, env=env)
+
+    refused = workspace.commit("run archsync on every commit", cwd=project, env=env)
+    assert_no_traceback(refused)
+    assert refused.returncode == 1, refused
+    assert status_line(refused, RECIPE_HOOK[kind]).endswith("Failed"), refused
+    assert "- hook id: archsync\n- exit code: 1\n" in refused.stdout, refused
+    assert hook_output(refused) == SEED_FINDINGS, refused
+    assert _git("rev-parse", "HEAD", cwd=project, env=env) == head, "the commit was made"
+
+    _git("apply", "-p1", str(SGLANG_PATCH), cwd=project, env=env)  # the upstream fix
+    _git("add", "-A", cwd=project, env=env)
+    passed = workspace.commit("add the text-only Qwen3.5 variants to the mamba whitelists", cwd=project, env=env)
+    assert passed.returncode == 0, passed
+    assert status_line(passed, RECIPE_HOOK[kind]).endswith("Passed"), passed
+    assert _git("log", "--format=%s", "-1", cwd=project, env=env) == \
+        "add the text-only Qwen3.5 variants to the mamba whitelists\n"
+
+
+def test_the_local_recipes_define_the_hook_as_the_manifest_does():
+    import yaml
+    from pre_commit.clientlib import load_manifest
+
+    (manifest,) = [h for h in load_manifest(str(REPO / ".pre-commit-hooks.yaml")) if h["id"] == "archsync"]
+    for kind in ("system", "python"):
+        (repo,) = yaml.safe_load(readme_recipes()[kind])["repos"]
+        (hook,) = repo["hooks"]
+        assert repo["repo"] == "local" and hook["id"] == "archsync", hook
+        for key in ("entry", "pass_filenames", "always_run", "require_serial"):
+            assert hook[key] == manifest[key], (kind, key, hook)

@@ -55,7 +55,7 @@ def load_config(root: Path, codes: Optional[AbstractSet[str]] = None) -> Config:
 def config_from_text(root: Path, text: str, codes: Optional[AbstractSet[str]] = None) -> Config:
     """The configuration `text` would give as `root/pyproject.toml` (a planned edit is checked before it is written)."""
     pyproject = root / "pyproject.toml"
-    document = _parse_toml(text, str(pyproject))
+    document = parse_toml(text, str(pyproject))
     tool = document.get("tool", {})
     table = tool.get("archsync") if isinstance(tool, dict) else None
     if table is None:
@@ -82,7 +82,7 @@ def config_from_table(root: Path, table: Any, source: str, text: str = "",
 def _load_pack(name: str, source: str, codes: Optional[AbstractSet[str]]) -> Dict[str, Any]:
     path = pack_path(name, source)
     text = _read_toml_text(path)
-    values = _Validator(codes).table(_parse_toml(text, str(path)), f"rule pack {name!r} ({path.name})", "", text,
+    values = _Validator(codes).table(parse_toml(text, str(path)), f"rule pack {name!r} ({path.name})", "", text,
                                      from_pack=True, label=f"rule pack {name!r}")
     if "extends" in values:
         raise ConfigError(f"rule pack {name!r}: packs cannot extend other packs")
@@ -262,7 +262,8 @@ def _read_toml_text(path: Path) -> str:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
 
 
-def _parse_toml(text: str, source: str) -> Dict[str, Any]:
+def parse_toml(text: str, source: str) -> Dict[str, Any]:
+    """The TOML document `text`, or a ConfigError naming `source` (never a parser traceback)."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -14,6 +14,22 @@ FORMATS = ("text", "json", "github", "sarif")  # as lint_plugin.formats renders 
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
+INIT_DESCRIPTION = """\
+Start the project's configuration from what archsync finds in it.
+
+Runs archsync on the project (reading its files, never importing them) and appends a
+[tool.archsync] table to the pyproject.toml that `archsync check PATH` reads, or creates
+pyproject.toml in PATH. The table is comments, what was found with the key to set beside
+it: the registries, subjects and families found, lists that look like mirrors, and
+the keys most worth setting. The one setting is `extends`, when a rule pack is made for the
+project (the sglang pack on SGLang's python/ tree); init then prints what the pack changes in
+what `archsync check` reports. Without one, check reports exactly what it did before.
+
+Every other byte of pyproject.toml is kept. A pyproject.toml that already has a
+[tool.archsync] table is left alone: edit it by hand, with `archsync inventory`.
+
+Exit codes: 0 written (or shown with --diff); 2 refused or an error, and nothing written."""
+
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # file names need not be valid in the terminal's encoding
@@ -95,6 +111,18 @@ def _parser() -> argparse.ArgumentParser:
     inventory.add_argument("--format", choices=("text", "json"), default="text")
     inventory.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
     inventory.set_defaults(handler=_inventory)
+
+    init = commands.add_parser(
+        "init", allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="start a [tool.archsync] table in pyproject.toml from what archsync finds",
+        description=INIT_DESCRIPTION)
+    init.add_argument("path", nargs="?", default=".",
+                      help="the project directory or a path inside it (default: .); the table goes into the "
+                           "pyproject.toml `archsync check PATH` reads, or a new one in PATH")
+    init.add_argument("--diff", action="store_true", help="print the change to pyproject.toml as a unified diff "
+                                                          "and write nothing")
+    init.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    init.set_defaults(handler=_init)
 
     why = commands.add_parser("why", allow_abbrev=False,
                               help="print every piece of kinship evidence for a name in a subject (ARC105)")
@@ -438,6 +466,12 @@ def _inventory(args: argparse.Namespace) -> int:
     text = render_json(report.model) if args.format == "json" else _printable_lines(render_text(report.model))
     sys.stdout.write(text)
     return EXIT_CLEAN
+
+
+def _init(args: argparse.Namespace) -> int:
+    from .init import init_command
+
+    return init_command(Path(args.path), args.diff, not args.no_cache)
 
 
 def _why(args: argparse.Namespace) -> int:

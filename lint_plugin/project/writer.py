@@ -55,6 +55,37 @@ def replace_checked(root: Path, rel: str, expected: bytes, data: bytes,
         os.close(directory)
 
 
+def create_new(root: Path, rel: str, data: bytes) -> None:
+    """Create `root/rel` holding `data`, whole or not at all, never over a file that appeared meanwhile.
+
+    For a file the user owns from then on (`archsync init`'s pyproject.toml): the mode follows
+    the umask. Raises WriteRefused (nothing written) or OSError.
+    """
+    mask = os.umask(0o022)
+    os.umask(mask)
+    mode = 0o666 & ~mask
+    if not _HAS_DIR_FD:
+        target = root / rel
+        _check_inside(root, target.parent)
+        try:
+            with open(target, "xb") as handle:
+                handle.write(data)
+        except FileExistsError:
+            raise WriteRefused("created by someone else meanwhile") from None
+        return
+    directory, name = _open_parent(root, rel, create=False)
+    try:
+        temporary = _write_temporary(directory, name, data, mode)
+        try:  # a hard link is created whole, and never over an existing name
+            os.link(temporary, name, src_dir_fd=directory, dst_dir_fd=directory, follow_symlinks=False)
+        except FileExistsError:
+            raise WriteRefused("created by someone else meanwhile") from None
+        finally:
+            _unlink_quietly(temporary, directory)
+    finally:
+        os.close(directory)
+
+
 def write_private(root: Path, rel: str, data: bytes, markers: Optional[Dict[str, bytes]] = None) -> None:
     """Atomically write `root/rel` (a cache file), creating its directories, never through a link.
 
