@@ -20,7 +20,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 from .packs import pack_path
-from .settings import Config, ConfigError, Cover, Exemption, Mirror, Subset
+from .settings import DEFAULT_REGISTRIES, Config, ConfigError, Cover, Exemption, Mirror, Subset
 
 _LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "config-maps", "universe-from",
               "select", "ignore")
@@ -75,6 +75,8 @@ def config_from_table(root: Path, table: Any, source: str, text: str = "",
     for pack in values.get("extends", ()):
         _merge(merged, _load_pack(pack, source, codes))
     _merge(merged, values)
+    if "registries" in merged:  # adds to the default, as every other registry source does
+        merged["registries"] = tuple(dict.fromkeys(DEFAULT_REGISTRIES + merged["registries"]))
     stated = tuple((key, values[key]) for key in _HELD_TO_MATCHING if key in values)
     return Config(root=root, source=source, guard_set="guard" in merged, stated=stated, **merged)
 

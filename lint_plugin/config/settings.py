@@ -74,6 +74,9 @@ class Exemption:
     from_pack: bool
 
 
+DEFAULT_REGISTRIES = ("EntryClass",)
+
+
 @dataclass(frozen=True)
 class Config:
     """Validated settings; every field has a working default."""
@@ -86,7 +89,7 @@ class Config:
     # instead of `*_ARCHS` plus every collection that holds a registered name
     guard_set: bool = False
     families: Tuple[str, ...] = ()
-    registries: Tuple[str, ...] = ("EntryClass",)
+    registries: Tuple[str, ...] = DEFAULT_REGISTRIES  # `registries` adds to these ("!EntryClass" drops it)
     name_pattern: str = DEFAULT_NAME_PATTERN
     cache_dir: str = ".archsync_cache"
     config_maps: Tuple[str, ...] = ()  # `path.py::NAME` dicts from architecture name to config class
