@@ -106,7 +106,7 @@ def test_every_format_shows_only_the_new_finding(repo, form):
             ("ARC301", OVERRIDES, 47, 9, "_MAMBA_RADIX_CACHE_ARCHS", "KimiLinearForCausalLM")]
     elif form == "github":
         assert result.lines == [
-            f"::error file={OVERRIDES},line=47,col=9,title=ARC301 duplicate-member::ARC301 'KimiLinearForCausalLM' "
+            f"::warning file={OVERRIDES},line=47,col=9,title=ARC301 duplicate-member::ARC301 'KimiLinearForCausalLM' "
             f"is listed twice in _MAMBA_RADIX_CACHE_ARCHS (first at line 44)"]
     else:
         (run,) = result.json["runs"]

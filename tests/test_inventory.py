@@ -93,3 +93,12 @@ def test_universe_from_the_projects_own_virtual_environment(tmp_path):
     assert result.lines == [
         "lists.py:1:36: ARC201 'KiloForCasualLM' in PLUGIN_ARCHS is not a registered architecture; "
         "did you mean 'KiloForCausalLM'?"], result
+
+
+def test_a_newline_in_a_file_name_cannot_forge_an_inventory_line(tmp_path):
+    root = tmp_path / "proj"
+    write(root / "pyproject.toml", '[project]\nname = "x"\n')
+    write(root / "a\nb/m.py", "class AForCausalLM:\n    pass\n\n\nEntryClass = [AForCausalLM]\n")
+    write(root / "t.py", 'X_ARCHS = ["AForCausalLM"]\n')
+    result = archsync("inventory", cwd=root)
+    assert result.lines[:2] == ["Registered architectures: 1", "  a\\x0ab/m.py: EntryClass (statement, 1 name)"], result

@@ -329,3 +329,58 @@ def test_neovim_shows_fixes_and_follows_changes_on_disk(tmp_path, client_watches
         assert reported == ["pyproject.toml"]
     else:
         assert "pyproject.toml" in reported, reported
+
+
+DRIVER_0_10 = r"""
+local setup = vim.json.decode(table.concat(vim.fn.readfile(os.getenv("ARCHSYNC_NVIM_SETUP")), "\n"))
+dofile(setup.config)  -- the README's Neovim 0.10 snippet: a FileType autocmd that calls vim.lsp.start
+vim.cmd("edit " .. vim.fn.fnameescape(setup.root .. "/" .. setup.open))
+local arrived = vim.wait(setup.timeout_ms, function() return #vim.diagnostic.get(0) >= 4 end, 50)
+local found = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  table.insert(found, { d.lnum, d.col, d.severity, d.source, d.code, d.message })
+end
+table.sort(found, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[6] < b[6]) end)
+local clients = {}
+for _, client in ipairs(vim.lsp.get_clients({ bufnr = 0 })) do table.insert(clients, client.name) end
+vim.fn.writefile({ vim.json.encode({ arrived = arrived, found = found, clients = clients }) }, setup.out)
+vim.cmd("qall!")
+"""
+
+
+def test_the_neovim_0_10_snippet_starts_the_server_and_shows_the_findings(tmp_path):
+    """The README's other Neovim recipe, run as written (only `cmd` points into this venv)."""
+    root = copy_tree(SOURCE_FIXTURES / "sglang_qwen3_5" / "bug", tmp_path / "bug").resolve()
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"\*\*Neovim 0\.10\*\*\n```lua\n(.*?)```", readme, re.S)
+    assert found, "the README's Neovim 0.10 snippet"
+    snippet = found.group(1)
+    assert snippet.count('cmd = { "archsync", "lsp" },') == 1, snippet
+    (tmp_path / "config.lua").write_text(
+        snippet.replace('cmd = { "archsync", "lsp" },', f'cmd = {{ {_lua_string(str(ARCHSYNC))}, "lsp" }},'),
+        encoding="utf-8")
+    (tmp_path / "driver.lua").write_text(DRIVER_0_10, encoding="utf-8")
+    out = tmp_path / "seen.json"
+    (tmp_path / "setup.json").write_text(json.dumps({
+        "config": str(tmp_path / "config.lua"), "root": str(root), "open": OVERRIDES, "out": str(out),
+        "timeout_ms": 30000}), encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("NVIM", "VIM", "MYVIMRC"))}
+    env.pop("PYTHONPATH", None)
+    for xdg in ("CONFIG", "DATA", "STATE", "CACHE"):
+        env[f"XDG_{xdg}_HOME"] = str(tmp_path / "xdg" / xdg.lower())
+    env["ARCHSYNC_NVIM_SETUP"] = str(tmp_path / "setup.json")
+    proc = subprocess.run([NVIM, "--headless", "--clean", "-c", f"luafile {tmp_path / 'driver.lua'}"],
+                          cwd=str(root), env=env, capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert out.exists(), (proc.returncode, proc.stdout, proc.stderr)
+    seen = json.loads(out.read_text(encoding="utf-8"))
+    assert seen == {"arrived": True, "clients": ["archsync"], "found": [
+        [34, 0, 1, "archsync", "ARC101",
+         f"'Qwen3_5ForCausalLM' {IS_QWEN3_5} but missing from _MAMBA_RADIX_CACHE_ARCHS"],
+        [34, 0, 1, "archsync", "ARC101",
+         f"'Qwen3_5MoeForCausalLM' {IS_QWEN3_5} but missing from _MAMBA_RADIX_CACHE_ARCHS"],
+        [47, 0, 1, "archsync", "ARC101",
+         f"'Qwen3_5ForCausalLM' {IS_QWEN3_5} but missing from _MAMBA_EXTRA_BUFFER_ARCHS"],
+        [47, 0, 1, "archsync", "ARC101",
+         f"'Qwen3_5MoeForCausalLM' {IS_QWEN3_5} but missing from _MAMBA_EXTRA_BUFFER_ARCHS"],
+    ]}, seen

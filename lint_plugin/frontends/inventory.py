@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from typing import Any, Dict, List
 
 from ..config import Config, matches_pattern
-from ..report.escape import json_safe
+from ..report.escape import json_safe, printable
 from ..resolve import Model, Registration
 from ..resolve.lineage import lineage_words, names_lineage, outside_lineage
 
@@ -105,7 +105,7 @@ def hints(model: Model) -> List[str]:
 
 
 def render_text(model: Model) -> str:
-    document = inventory(model)
+    document = _escaped(inventory(model))  # a newline in a file name must not forge a line
     lines = [f"Registered architectures: {len(document['registered'])}"]
     for entry in document["registries"]:
         lines.append(f"  {entry['path']}: {entry['name']} ({entry['shape']}, {entry['names']} "
@@ -136,6 +136,17 @@ def render_text(model: Model) -> str:
     for hint in document["hints"]:
         lines.append(f"hint: {hint}")
     return "\n".join(lines) + "\n"
+
+
+def _escaped(value: Any) -> Any:
+    """Every string of the document as the terminal may show it."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [_escaped(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _escaped(v) for k, v in value.items()}
+    return value
 
 
 def render_json(model: Model) -> str:
