@@ -153,3 +153,12 @@ def test_a_baseline_and_recorded_exemptions_work_project_by_project(repo, monkey
     assert sorted(line.split(" in ")[1].split(",")[0] for line in recorded.err_lines if "recorded" in line) == [
         "kernels/pyproject.toml", "python/pyproject.toml", "python/svc/kernels/aot/pyproject.toml"], recorded
     assert archsync("check", cwd=repo).returncode == EXIT_CLEAN
+
+
+def test_init_asks_for_one_project_and_writes_none_at_a_root_in_no_project(repo):
+    """A pyproject.toml at the root would make the loose files a project: init names the projects instead."""
+    result = archsync("init", cwd=repo)
+    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
+        "archsync: error: . holds 3 projects (kernels, python, python/svc/kernels/aot); give init one of them"]), result
+    assert not (repo / "pyproject.toml").exists()
+    assert archsync("init", "--diff", "kernels", cwd=repo).returncode == EXIT_CLEAN

@@ -17,6 +17,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..config import ConfigError, available_packs, config_from_table, find_root, parse_toml
 from ..diagnostics import Diagnostic
 from ..pipeline import Report, run, run_with
+from ..project.projects import projects_of
 from ..project.writer import WriteRefused, create_new, replace_checked
 from ..report.escape import printable
 from ..rules import CODES
@@ -88,6 +89,11 @@ def _target(path: Path) -> Target:
         raise Refused(f"{printable(str(path))}: no such file or directory")
     root = find_root(path)
     pyproject = root / PYPROJECT
+    if not pyproject.is_file() and path.is_dir():  # in no project: a repository root that holds some?
+        found = projects_of(path)
+        if found is not None:  # a new pyproject.toml here would make the loose files a project of their own
+            names = ", ".join(printable(os.path.relpath(r)) for r in found.roots)
+            raise Refused(f"{printable(str(path))} holds {len(found.roots)} projects ({names}); give init one of them")
     shown = Target(root, None).shown
     if pyproject.is_symlink():
         raise Refused(f"{shown} is a symbolic link; archsync init writes only a regular file of the project, "
