@@ -229,3 +229,15 @@ def unprivileged(probe_dir: Path) -> Tuple[str, ...]:
     if not denied:
         pytest.skip("running as root and dropping CAP_DAC_OVERRIDE did not enforce permissions")
     return _NO_DAC
+
+
+def sigint_default() -> None:
+    """`preexec_fn` for a child that Ctrl-C must reach: a background job of a shell starts with SIGINT ignored.
+
+    (bash ignores SIGINT in asynchronous commands when job control is off, and Python then keeps it
+    ignored: a run of the suite started that way would never see an interrupted archsync.)
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, REPO, archsync, flake8, write
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, REPO, archsync, flake8, sigint_default, write
 
 ARCHSYNC = Path(sys.executable).with_name("archsync")
 MODELS = ("class Qwen3_5ForCausalLM:\n    pass\n\n\nclass Qwen3_5ForConditionalGeneration:\n    pass\n\n\n"
@@ -256,7 +256,7 @@ def test_ctrl_c_at_any_moment_of_a_cold_run_stops_it_quietly(tmp_path):
     interrupted = 0
     while time.monotonic() < deadline:
         run = subprocess.Popen([str(ARCHSYNC), "check", "--no-cache"], cwd=root, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, start_new_session=True)
+                               stderr=subprocess.PIPE, start_new_session=True, preexec_fn=sigint_default)
         time.sleep(rng.uniform(0.05, 1.2))
         try:
             os.killpg(run.pid, signal.SIGINT)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, SGLANG_FIXED, archsync, set_config
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, SGLANG_FIXED, archsync, set_config, sigint_default
 from lint_plugin.project.writer import WriteRefused, replace_checked
 
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
@@ -225,7 +225,7 @@ def test_a_fix_killed_or_interrupted_at_any_moment_leaves_the_old_or_the_new_fil
     while time.monotonic() < deadline:
         path.write_bytes(pristine)
         fix = subprocess.Popen([str(ARCHSYNC), "fix", "--no-cache"], cwd=root, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+                               stderr=subprocess.DEVNULL, preexec_fn=sigint_default)
         time.sleep(rng.uniform(0.05, 0.7))
         how = rng.choice((signal.SIGKILL, signal.SIGINT))
         fix.send_signal(how)
