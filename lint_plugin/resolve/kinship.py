@@ -231,6 +231,9 @@ def parse_edges(path: str, signals: Iterable[str]) -> List[ClassEdge]:
 _VARIANTS = {
     "moe": (0.5, "is a dense/MoE variant of '{kin}'"),
     "version": (0.4, "is a versioned variant of '{kin}'"),
+    # the unversioned name beside its versions: below "all" on its own, as older generations are
+    # (a list of DeepseekV2 and V3 is rarely missing the first Deepseek: it moved on)
+    "earlier": (0.2, "is an earlier version of '{kin}'"),
     "vision": (0.4, "is the vision-language twin of '{kin}'"),
     "generation": (0.3, "is a newer generation of '{kin}'"),
 }
@@ -241,7 +244,8 @@ _VISION = re.compile(r"_?VL_?|Vision|(?<=\d)[vV](?![a-zL])")
 def _variant(name: str, kin: str) -> Optional[str]:
     """How `name` varies `kin` by its spelling, if it does; both must have one task suffix.
 
-    "moe": `X` / `XMoe`; "version": `X` / `XV2`; "vision": `Qwen3` / `Qwen3VL`, `Glm4Moe` /
+    "moe": `X` / `XMoe`; "version": `XV2` beside `X` ("earlier": `X` beside `XV2`);
+    "vision": `Qwen3` / `Qwen3VL`, `Glm4Moe` /
     `Glm4vMoe` (the task suffix may differ); "generation": a newer number of one lineage
     (`Qwen2` -> `Qwen3`, `Qwen2VL` -> `Qwen2_5_VL`, `InternLM` -> `InternLM2`).
     """
@@ -258,10 +262,10 @@ def _variant(name: str, kin: str) -> Optional[str]:
         return None
     if _MOE.sub("", stem) == _MOE.sub("", kin_stem) and bool(_MOE.search(stem)) != bool(_MOE.search(kin_stem)):
         return "moe"
-    for versioned, plain in ((stem, kin_stem), (kin_stem, stem)):
+    for versioned, plain, kind in ((stem, kin_stem, "version"), (kin_stem, stem, "earlier")):
         match = _VERSION.fullmatch(versioned)
         if match and match.group(1) == plain and len(plain) >= 4:
-            return "version"
+            return kind
     mine, theirs = _GENERATION.fullmatch(stem), _GENERATION.fullmatch(kin_stem)
     if mine and theirs and mine.group(1) == theirs.group(1) and \
             _MOE.sub("", mine.group(3)).strip("_") == _MOE.sub("", theirs.group(3)).strip("_") and \

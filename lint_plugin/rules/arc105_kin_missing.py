@@ -129,7 +129,8 @@ RULE = Rule(
     summary="a subject holds an architecture but not another that runs the same code",
     what="A list that holds one architecture usually means \"this implementation\". archsync reads what belongs "
          "together from the code: names a registry binds to one class, aliases, subclasses (one that defines no "
-         "method runs its base's code), classes built on one base, dense/MoE and numbered variants of a stem, and "
+         "method runs its base's code), classes built on one base, dense/MoE and numbered variants of a stem (a "
+         "newer version or generation is asked of a list holding the older, hardly the reverse), and "
          "the company names keep across the project's lists. Each piece of evidence has a weight; a subject that "
          "holds a name but not its kin is reported when the combined confidence clears the `kinship` level "
          "(\"strong\" by default, 0.8, and the project must also treat the two alike: a second kind of evidence, "
