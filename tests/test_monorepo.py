@@ -64,8 +64,10 @@ def test_the_configuration_of_each_project_applies_from_the_root(repo):
     assert only("ARC101", archsync("check", cwd=repo).lines) == [TABLES.replace(":4:1:", ":3:1:").replace(
         "_CUDA_GRAPH_ARCHS", "_FP8_ARCHS")]
     set_config(repo / "python", 'srcs = ["."]\n')
-    broken = archsync("check", cwd=repo)
-    assert broken.returncode == EXIT_ERROR and "srcs" in broken.stderr and "python" in broken.stderr, broken
+    error = f"archsync: error: {(repo / 'python/pyproject.toml').resolve()}: tool.archsync.srcs: unknown key"
+    for args in (["check"], ["check", "kernels", "python"], ["fix"]):
+        broken = archsync(*args, cwd=repo)
+        assert broken.returncode == EXIT_ERROR and broken.err_lines[0].startswith(error), (args, broken)
 
 
 def test_the_seed_tree_below_a_root_without_pyproject_is_checked_with_its_configuration(tree, tmp_path):

@@ -341,6 +341,7 @@ def _codes(select_text: str, extend_text: str, ignore_text: str):
 
 def _paths(args: argparse.Namespace):
     """The paths whose diagnostics are printed (every project they are in or hold is analysed)."""
+    from ..config import ConfigError
     from ..project.projects import projects_of
 
     if args.paths == ["-"]:
@@ -353,7 +354,11 @@ def _paths(args: argparse.Namespace):
             print(f"archsync: error: {path}: no such file or directory", file=sys.stderr)
             return EXIT_ERROR
     if len(args.paths) > 1:
-        alone = [p for p in args.paths if projects_of(Path(p)) is None]
+        try:
+            alone = [p for p in args.paths if projects_of(Path(p)) is None]
+        except ConfigError as exc:  # a project below a path does not load
+            print(f"archsync: error: {exc}", file=sys.stderr)
+            return EXIT_ERROR
         if alone:
             print(f"archsync: error: {alone[0]} is in no project (no pyproject.toml above or below it); "
                   f"check it on its own", file=sys.stderr)
