@@ -12,15 +12,17 @@ from __future__ import annotations
 import dataclasses
 import os
 from types import TracebackType
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Tuple, Type, Union
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Type, Union
 
 from ..config import Config
 from ..extract import extract_file, extract_registrations
 from ..extract.facts import FileFacts
-from .cache import CachedFile, IndexCache
+from .cache import CachedFile, IndexCache, stored_signals
+from .codec import encode_facts
 from .discovery import SourceFile
 from .files import Unreadable, digest, read_file
 from .prefilter import Prefilter, Signals
+from .results import RecordState, record_key
 from .workers import WorkPool, state
 
 _ScanJob = Tuple[SourceFile, int, int, Optional[CachedFile]]
@@ -48,6 +50,7 @@ class ProjectIndex:
         # What the prefilter's policy keeps, the same way: the files that may matter. Under
         # `--no-prefilter` every file is chosen, and this still says which may matter (ARC902).
         self._candidates: Dict[str, bool] = {}
+        self._completed: Set[str] = set()  # modules resolution asked for in full (`module`)
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
         self._pool = WorkPool(_JobState(config, self._prefilter))
@@ -181,6 +184,7 @@ class ProjectIndex:
             return None
         if source.module not in self._records:
             return FileFacts(source.rel, source.module)
+        self._completed.add(source.module)
         facts = self.facts_of(source.module)
         if facts is not None and not self._records[source.module].partial:
             return facts
@@ -194,6 +198,32 @@ class ProjectIndex:
             if record.facts is None:
                 self._dirty = True  # dropped undecodable facts: they will be stored again
         return record.facts
+
+    def record_states(self) -> Dict[str, RecordState]:
+        """What this run read from each readable file (by path): the result cache's dependencies.
+
+        A module's level is what was asked of it: its signals alone (0), its registrations (1,
+        chosen for them) or all its facts (2, chosen, or reached by resolution). Facts a record
+        holds from an earlier run and this one never asked for are no part of its key.
+        """
+        states = {}
+        for module, record in self._records.items():
+            source = self._files[module]
+            if source.rel in self.unreadable or source.rel in self.overrides:
+                continue
+            level = 2 if self._chosen.get(module) or module in self._completed else \
+                1 if module in self._chosen else 0
+            facts: Optional[List[Any]] = None
+            if level:
+                if record.encoded is not None:
+                    facts = record.encoded
+                elif record.facts is not None:
+                    facts = encode_facts(record.facts)
+                if facts is None or (level == 2 and record.partial):
+                    continue  # asked for and not there: nothing to key it by, so never reused
+            key = record_key(level, stored_signals(record.signals), record.partial, facts)
+            states[source.rel] = RecordState(record.size, record.mtime_ns, record.digest, level, key)
+        return states
 
     def module_by_path(self) -> Dict[str, str]:
         return {source.rel: module for module, source in self._files.items()}
@@ -227,6 +257,15 @@ class ProjectIndex:
         candidates = [m for m in self._by_last.get(name.rsplit(".", 1)[-1], ())
                       if m.endswith(suffix) and "." not in m[: -len(suffix)]]
         return self._files[candidates[0]] if len(candidates) == 1 else None
+
+
+def fresh_key(config: Config, prefilter: Prefilter, source: SourceFile, data: bytes, level: int) -> str:
+    """The key a run would give the record of these bytes, asked `level` of them (`record_states`)."""
+    signals = prefilter.signals(data)
+    if level == 0:
+        return record_key(0, stored_signals(signals), False, None)
+    facts, partial = _facts_for(_JobState(config, prefilter), source, data, full=level == 2)
+    return record_key(level, stored_signals(signals), partial, encode_facts(facts))
 
 
 class _JobState:
