@@ -21,6 +21,7 @@ from .config import Config, Exemption, UnresolvedName, find_root, load_config
 from .diagnostics import Diagnostic
 from .project.cache_paths import index_file
 from .project.discovery import SourceFile, discover, with_unsaved
+from .project.listing import shared
 from .project.projects import projects_of
 from .project.results import Changed, ResultCache, StoredRun
 from .rules.codes import CODES
@@ -82,8 +83,9 @@ def run(path: Path, overrides: Optional[Mapping[str, bytes]] = None, use_cache: 
         use_cache = False
         if not path.is_dir():
             only = path.resolve().relative_to(root).as_posix()
-    return run_with(config if prefilter else dataclasses.replace(config, prefilter=False), overrides, use_cache,
-                    only, noqa, reuse)
+    with shared():  # the tree is listed once per run
+        return run_with(config if prefilter else dataclasses.replace(config, prefilter=False), overrides,
+                        use_cache, only, noqa, reuse)
 
 
 def run_projects(paths: Sequence[Path], use_cache: bool = True, prefilter: bool = True,
@@ -95,6 +97,11 @@ def run_projects(paths: Sequence[Path], use_cache: bool = True, prefilter: bool 
     project this is `run`. The model is the first project's: per-project views (`show`,
     `inventory`, `why`) run one project.
     """
+    with shared():  # the walk for projects and each project's discovery list the tree once
+        return _run_projects(paths, use_cache, prefilter, reuse)
+
+
+def _run_projects(paths: Sequence[Path], use_cache: bool, prefilter: bool, reuse: bool) -> Report:
     roots: List[Path] = []
     loose = 0
     for path in paths:
