@@ -172,8 +172,9 @@ def _reused(config: Config, files: List[SourceFile], stored: StoredRun, results:
         return None
     if changes:
         results.save(dataclasses.replace(stored, files={**stored.files, **{
-            c.source.rel: dataclasses.replace(stored.files[c.source.rel], size=c.size, mtime_ns=c.mtime_ns,
-                                              digest=stored.files[c.source.rel].digest if c.same else _digest(c))
+            c.source.rel: stored.files[c.source.rel]._replace(size=c.size, mtime_ns=c.mtime_ns,
+                                                              digest=stored.files[c.source.rel].digest if c.same
+                                                              else _digest(c))
             for c in changes}}))
 
     def build() -> "Model":
@@ -187,7 +188,7 @@ def _same_records(config: Config, edited: Sequence[Changed], stored: StoredRun) 
     """Would the edited files give the run the records it had? Never for a file the report read."""
     if not config.prefilter or any(c.source.rel in stored.read for c in edited):
         return False  # without the prefilter, ARC902 is judged from the bytes of more files
-    from .project.index import fresh_key
+    from .project.file_facts import fresh_key
     from .project.prefilter import Prefilter
 
     prefilter = Prefilter(config)

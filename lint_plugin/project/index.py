@@ -9,17 +9,16 @@ references still resolve.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 from types import TracebackType
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Type, Union
 
 from ..config import Config
-from ..extract import extract_file, extract_registrations
 from ..extract.facts import FileFacts
 from .cache import CachedFile, IndexCache, stored_signals
 from .codec import encode_facts
 from .discovery import SourceFile
+from .file_facts import JobState, complete_facts, facts_for, registrations_alone
 from .files import Unreadable, digest, read_file
 from .prefilter import Prefilter, Signals
 from .results import RecordState, record_key
@@ -53,7 +52,7 @@ class ProjectIndex:
         self._completed: Set[str] = set()  # modules resolution asked for in full (`module`)
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
-        self._pool = WorkPool(_JobState(config, self._prefilter))
+        self._pool = WorkPool(JobState(config, self._prefilter))
         self._scan(files, self.cache.load() if self.cache is not None else {})
 
     def __enter__(self) -> "ProjectIndex":
@@ -74,7 +73,7 @@ class ProjectIndex:
             entry = cached.get(source.rel)
             if source.rel in self.overrides:
                 data = self.overrides[source.rel]
-                self._records[source.module] = _scanned(_JobState(self.config, self._prefilter), source, data,
+                self._records[source.module] = _scanned(JobState(self.config, self._prefilter), source, data,
                                                         len(data), 0, None)
                 continue
             try:
@@ -148,7 +147,7 @@ class ProjectIndex:
             return True  # a registrations-only module has an error only if its statements did not do
         source = self._files[module]
         data = self.overrides[source.rel] if source.rel in self.overrides else read_file(source.path)
-        return isinstance(data, Unreadable) or _registrations_alone(self._prefilter, self.config, source, data) is None
+        return isinstance(data, Unreadable) or registrations_alone(self._prefilter, self.config, source, data) is None
 
     @property
     def universe(self) -> FrozenSet[str]:
@@ -241,7 +240,7 @@ class ProjectIndex:
             self.unreadable[source.rel] = data.reason
             facts = FileFacts(source.rel, source.module)
         else:
-            facts = _complete_facts(self._prefilter, self.config, source, data)
+            facts = complete_facts(self._prefilter, self.config, source, data)
         self._store(source, facts, partial=False)
         return facts
 
@@ -259,23 +258,6 @@ class ProjectIndex:
         return self._files[candidates[0]] if len(candidates) == 1 else None
 
 
-def fresh_key(config: Config, prefilter: Prefilter, source: SourceFile, data: bytes, level: int) -> str:
-    """The key a run would give the record of these bytes, asked `level` of them (`record_states`)."""
-    signals = prefilter.signals(data)
-    if level == 0:
-        return record_key(0, stored_signals(signals), False, None)
-    facts, partial = _facts_for(_JobState(config, prefilter), source, data, full=level == 2)
-    return record_key(level, stored_signals(signals), partial, encode_facts(facts))
-
-
-class _JobState:
-    """What workers need: the configuration and its prefilter (inherited at fork)."""
-
-    def __init__(self, config: Config, prefilter: Prefilter) -> None:
-        self.config = config
-        self.prefilter = prefilter
-
-
 def _scan_worker(job: _ScanJob) -> Union[CachedFile, Unreadable]:
     """Read one file: digest, byte signals, and the facts the first pass needs."""
     source, size, mtime_ns, entry = job
@@ -285,7 +267,7 @@ def _scan_worker(job: _ScanJob) -> Union[CachedFile, Unreadable]:
     return _scanned(state(), source, data, size, mtime_ns, entry)
 
 
-def _scanned(job: _JobState, source: SourceFile, data: bytes, size: int, mtime_ns: int,
+def _scanned(job: JobState, source: SourceFile, data: bytes, size: int, mtime_ns: int,
              entry: Optional[CachedFile]) -> CachedFile:
     file_digest = digest(data)
     if entry is not None and entry.digest == file_digest:
@@ -294,7 +276,7 @@ def _scanned(job: _JobState, source: SourceFile, data: bytes, size: int, mtime_n
     facts: Optional[FileFacts] = None
     partial = False
     if signals.guarded or signals.registers:
-        facts, partial = _facts_for(job, source, data, full=signals.guarded)
+        facts, partial = facts_for(job, source, data, full=signals.guarded)
     return CachedFile(size, mtime_ns, file_digest, signals, facts, partial)
 
 
@@ -305,37 +287,4 @@ def _parse_worker(job: _ParseJob) -> Union[Tuple[FileFacts, bool], Unreadable]:
         if isinstance(read, Unreadable):
             return read
         data = read
-    return _facts_for(state(), source, data, full)
-
-
-def _facts_for(job: _JobState, source: SourceFile, data: bytes, full: bool) -> Tuple[FileFacts, bool]:
-    """(facts, partial): all facts, or registrations from their statements alone when safe."""
-    if not full:
-        alone = _registrations_alone(job.prefilter, job.config, source, data)
-        if alone is not None:
-            return alone, True
-    return _complete_facts(job.prefilter, job.config, source, data), False
-
-
-def _registrations_alone(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes
-                        ) -> Optional[FileFacts]:
-    """Registrations read from their column-0 statements without the rest of the file, or None
-    when that is not safe (indented or unbalanced statements, aliased class names)."""
-    snippets = prefilter.registration_snippets(data)
-    if snippets is None:
-        return None
-    facts = extract_registrations(snippets, source.rel, source.module, config.registries)
-    # aliased class names (`import X as Name`) need the import table: parse it all
-    if facts is None or any(b" as " + m.name.encode() in data for r in facts.registrations for m in r.names):
-        return None
-    return facts
-
-
-def _complete_facts(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes) -> FileFacts:
-    """All facts of a file. One that does not parse still registers what its registration
-    statements say when they parse alone, as the first pass reads them without the rest."""
-    facts = extract_file(data, source.rel, source.module, config.registries, source.is_package, config.name_pattern)
-    if facts.error is None:
-        return facts
-    alone = _registrations_alone(prefilter, config, source, data)
-    return dataclasses.replace(facts, registrations=alone.registrations) if alone is not None else facts
+    return facts_for(state(), source, data, full)

@@ -26,7 +26,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from .. import __version__
 from ..diagnostics import Diagnostic, FixRequest
@@ -41,12 +41,12 @@ _HEAD = b'{"digest":"'
 _MIDDLE = b'","body":'
 
 
-@dataclass(frozen=True)
-class RecordState:
+class RecordState(NamedTuple):
     """What one run read from one file: its bytes' identity and its record's key.
 
     `level` is what the run asked of the file: 0 its byte signals only, 1 its registrations,
-    2 all its facts. `record` digests the signals and those facts (`record_key`).
+    2 all its facts. `record` digests the signals and those facts (`record_key`). An immutable
+    tuple rather than a frozen dataclass: a warm run builds one per file, and builds nothing else.
     """
 
     size: int
@@ -122,10 +122,12 @@ class ResultCache:
                                                                   self.fingerprint, self.noqa):
             return None  # another tool, code or configuration wrote it under our name: rebuilt silently
         files: Dict[str, RecordState] = {}
-        for item in _list(document["files"]):
-            rel, size, mtime_ns, file_digest, level, record = _list(item, 6)
-            if not (isinstance(rel, str) and _int(size) >= 0 and _int(mtime_ns) >= 0 and isinstance(file_digest, str)
-                    and _int(level) in (0, 1, 2) and isinstance(record, str)):
+        for item in _list(document["files"]):  # one per file: checked by exact type, which is cheap
+            if type(item) is not list or len(item) != 6:
+                raise ValueError("bad file entry")
+            rel, size, mtime_ns, file_digest, level, record = item
+            if not (type(rel) is str and type(size) is int and type(mtime_ns) is int and type(file_digest) is str
+                    and type(level) is int and 0 <= level <= 2 and type(record) is str):
                 raise ValueError("bad file entry")
             files[rel] = RecordState(size, mtime_ns, file_digest, level, record)
         report = document["report"]
