@@ -728,7 +728,8 @@ def bench_tree(tree: Tree, tools: Tools, args: argparse.Namespace, workdir: Path
                                 contenders, ("flake8+ARC", "flake8-ARC"), TARGETS["flake8"])
 
             def flake8_body() -> None:
-                run_child(check + ["."], cwd)  # the cache (if any) as an editor or pre-commit leaves it
+                run_child(check + ["."], cwd)  # the caches as an editor or pre-commit leaves them: `check`'s
+                run_child(base, cwd)  # and flake8's own report (flake8 leaves noqa to itself: stored apart)
                 interleave("flake8", runs, contenders)
                 arc = [sum(1 for line in c.last_stdout.splitlines() if b": ARC" in line) for c in contenders[:2]]
                 scenario.notes.append(f"ARC diagnostics in the last output: {arc[0]} with the plugin, {arc[1]} without")
@@ -918,8 +919,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "/results-<timestamp>.json; that directory ignores itself in git)")
     p.add_argument("--skip-flake8", action="store_true", help="no flake8 rows (flake8 on a whole real tree is slow)")
     p.add_argument("--skip-lsp", action="store_true", help="no editor-latency scenario (it needs pygls)")
-    p.add_argument("--flake8-subdir", metavar="REL", help="run flake8 (and its ruff baseline) on this subdirectory "
-                   "of each --tree that has it, e.g. sglang/srt (default: the whole tree)")
+    p.add_argument("--flake8-subdir", metavar="REL", action="append", default=[],
+                   help="run flake8 (and its ruff baseline) on this subdirectory of a --tree, e.g. sglang/srt; "
+                        "repeatable: each tree takes the first one it has (default: the whole tree)")
     p.add_argument("--flake8-sizes", type=_parse_sizes, default=None,
                    help="generated sizes that get flake8 rows (default: the smallest generated size)")
     p.add_argument("-j", "--jobs", type=int, default=2, help="flake8 -j value (default 2)")
@@ -944,9 +946,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if not tree_path.is_dir():
             print(f"bench: --tree {tree_path}: not a directory", file=sys.stderr)
             return 2
-    if args.flake8_subdir and args.tree and not any((t / args.flake8_subdir).exists() for t in args.tree):
-        print(f"bench: --flake8-subdir {args.flake8_subdir}: not found under any --tree", file=sys.stderr)
-        return 2
+    for subdir in args.flake8_subdir:
+        if args.tree and not any((t / subdir).exists() for t in args.tree):
+            print(f"bench: --flake8-subdir {subdir}: not found under any --tree", file=sys.stderr)
+            return 2
     if not args.tree and not args.sizes:
         print("bench: nothing to measure (no --tree and no --sizes)", file=sys.stderr)
         return 2
@@ -977,7 +980,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             files, lines, size = count_tree(tree_path)
             edit = args.edit_file if args.edit_file and (tree_path / args.edit_file).is_file() else None
             edit = edit or pick_edit_file(tree_path)
-            subdir = args.flake8_subdir if args.flake8_subdir and (tree_path / args.flake8_subdir).exists() else "."
+            subdir = next((d for d in args.flake8_subdir if (tree_path / d).exists()), ".")
             label = f"tree {tree_path.name}" if tree_path.name != "python" else f"tree {tree_path.parent.name}/python"
             tree = Tree(label, tree_path, "real", None, files, lines, size, edit, subdir)
             results.append((tree, bench_tree(tree, tools, args, workdir)))
