@@ -4,6 +4,7 @@ Run from the repository root with the interpreter that has archsync installed:
 
     python -m bench --sizes 1,4,16
     python bench/run.py --tree /tmp/sglang-real/python --flake8-subdir sglang/srt
+    python -m bench --tree /tmp/sglang/python --tree /tmp/vllm --sizes 1,4,16   # every target, one JSON
 
 See bench/README.md for what is measured and how. Never part of the unit tests.
 """
@@ -28,9 +29,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from bench import gen  # noqa: E402
+    from bench import gen, lsp, targets  # noqa: E402
 else:
-    from . import gen
+    from . import gen, lsp, targets
 
 BENCH_DIR = Path(__file__).resolve().parent
 DEFAULT_OUT_DIR = BENCH_DIR / "out"
@@ -38,10 +39,22 @@ OK_CODES = (0, 1)  # 1 = "found problems" for archsync, ruff and flake8 alike
 HIDE_ENV = "ARCHSYNC_BENCH_HIDE_PLUGIN"
 EDIT_MARK = b"# archsync-bench edit"
 
-# Targets from issue 5, measured on the real SGLang python/ tree; shown for every tree.
+# Targets from issues 5 and 14, measured on real serving trees (SGLang, vLLM); shown for every tree.
 TARGETS = {"cold": 1.0, "warm": 0.25, "edited": 0.3, "flake8": 1.03}
 PEAK_TARGET_MB = 200.0
 LINEARITY_SIZE, LINEARITY_TARGET = 16, 17.0
+LSP_TARGET_S = 0.1
+# ruff as the baseline: no cache, no configuration of the tree's own (a tree's [tool.ruff] would
+# change what ruff checks), the pyflakes and pycodestyle codes flake8 runs by default.
+RUFF_ARGS = ["check", "--no-cache", "--isolated", "--select", "E,F,W"]
+
+
+def child_env(extra: Optional[Dict[str, str]] = None) -> Dict[str, str]:
+    """The environment of every timed child: this one's, less PYTHONDONTWRITEBYTECODE (an installed
+    archsync loads its modules from bytecode; without it each run would compile them again)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(extra or {})
+    return env
 
 # flake8 runs every installed tree plugin whatever --select says (flake8/checker.py
 # run_ast_checks loops over all of plugins.tree; --select only filters the reports), so
@@ -157,11 +170,12 @@ class Launcher:
         if self.proc is None:  # pragma: no cover - no os.wait4 (Windows): time only
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
                 start = time.perf_counter()
-                rc = subprocess.call(list(cmd), cwd=str(cwd), env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+                rc = subprocess.call(list(cmd), cwd=str(cwd), env=env if env is not None else child_env(),
+                                     stdin=subprocess.DEVNULL, stdout=out, stderr=err)
                 sample = Sample(time.perf_counter() - start, 0, rc)
         else:
             request = {"cmd": [str(c) for c in cmd], "cwd": str(cwd),
-                       "env": dict(env if env is not None else os.environ),
+                       "env": dict(env if env is not None else child_env()),
                        "stdout": str(out_path), "stderr": str(err_path)}
             self.proc.stdin.write(json.dumps(request) + "\n")
             self.proc.stdin.flush()
@@ -365,9 +379,7 @@ def find_tools(args: argparse.Namespace, workdir: Path) -> Tools:
 
 
 def _env_hiding() -> Dict[str, str]:
-    env = dict(os.environ)
-    env[HIDE_ENV] = "1"
-    return env
+    return child_env({HIDE_ENV: "1"})
 
 
 # --------------------------------------------------------------------------- trees
@@ -481,10 +493,12 @@ class CacheGuard:
 
 
 class FileEdit:
-    """Appends a comment line to one file between runs; restores its bytes and times, always."""
+    """Appends (or, `at_start`, prepends) a comment line to one file between runs; restores its bytes
+    and times, always. Appended, every line keeps its number; prepended, every fact of the file moves."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, at_start: bool = False) -> None:
         self.path = path
+        self.at_start = at_start
         self.original = path.read_bytes()
         st = path.stat()
         self.times = (st.st_atime_ns, st.st_mtime_ns)
@@ -494,7 +508,10 @@ class FileEdit:
     def apply(self, i: int) -> None:
         sep = b"" if self.original.endswith(b"\n") or not self.original else b"\n"
         self.dirty = True
-        self.path.write_bytes(self.original + sep + EDIT_MARK + b" %d\n" % i)
+        if self.at_start:
+            self.path.write_bytes(EDIT_MARK + b" %d\n" % i + self.original)
+        else:
+            self.path.write_bytes(self.original + sep + EDIT_MARK + b" %d\n" % i)
 
     def restore(self, i: int = -1) -> None:
         if not self.dirty:
@@ -531,6 +548,7 @@ class Scenario:
     error: str = ""
     notes: List[str] = field(default_factory=list)
     loadavg: Optional[List[float]] = None
+    extra: Dict[str, object] = field(default_factory=dict)  # figures of scenarios that are no timed pair
 
     def by_name(self, name: str) -> Optional[Contender]:
         return next((c for c in self.contenders if c.name == name), None)
@@ -561,6 +579,8 @@ class Scenario:
             out["notes"] = self.notes
         if self.loadavg is not None:
             out["loadavg_before"] = self.loadavg
+        if self.extra:
+            out.update(self.extra)
         return out
 
 
@@ -569,7 +589,7 @@ def bench_tree(tree: Tree, tools: Tools, args: argparse.Namespace, workdir: Path
     root = project_root(tree.path)
     cache = cache_dir(root)
     check = tools.archsync + ["check"]
-    ruff_cmd = [tools.ruff, "check", "--no-cache", "--select", "E,F,W", "."] if tools.ruff else None
+    ruff_cmd = [tools.ruff, *RUFF_ARGS, "."] if tools.ruff else None
     cwd = tree.path
     scenarios: List[Scenario] = []
 
@@ -660,19 +680,56 @@ def bench_tree(tree: Tree, tools: Tools, args: argparse.Namespace, workdir: Path
                              check + ["."], target=TARGETS["edited"]), edited)
             finally:
                 edit.close()
+            # The same file with a line put first: its facts move, so the run is redone from the index cache.
+            shifted = FileEdit(tree.path / tree.edit_file, at_start=True)
+            try:
+                def edited_shift() -> None:
+                    run_child(check + ["."], cwd)  # prime
+                    interleave("edited (lines moved)", runs, scenarios[-1].contenders, shifted.apply, shifted.restore)
+                attempt(pair("edited_shift", f"one file edited, its lines moved (`check`, comment put first in "
+                             f"{tree.edit_file})", check + ["."]), edited_shift)
+            finally:
+                shifted.close()
+
+        def walk() -> None:
+            _, out, _ = run_child([sys.executable, "-m", "bench.walk", "--tree", str(tree.path), "--rounds",
+                                   str(max(3, runs))], BENCH_DIR.parent, ok=(0,))
+            figures = json.loads(out)
+            scenarios[-1].extra.update(figures)
+            scenarios[-1].notes.append(
+                "projects walk {projects_walk_ms} ms, discovery {discovery_ms} ms, both in one shared listing "
+                "{walk_and_discovery_shared_ms} ms ({projects} projects, {files} files)".format(**figures))
+        attempt(Scenario("walk", "projects walk and discovery (in process, medians)", [], None, None), walk)
+
+        if tree.edit_file and not args.skip_lsp:
+            def lsp_body() -> None:
+                run_child(check + ["."], cwd)  # the cache as a run before the editor opened leaves it
+                try:
+                    figures = lsp.measure(tools.archsync + ["lsp"], tree.path, tree.edit_file, runs, child_env())
+                except (OSError, RuntimeError, TimeoutError, ValueError) as exc:
+                    raise ChildFailed(tools.archsync + ["lsp"], cwd, -1, b"", f"LSP session failed: {exc!r}") from exc
+                latency = figures["median_edit_s"]
+                scenarios[-1].extra.update(figures, target_s=LSP_TARGET_S,
+                                           met=latency is not None and latency <= LSP_TARGET_S)
+                scenarios[-1].notes.append(f"didChange -> publishDiagnostics: median {latency} s over {runs} edits "
+                                           f"(debounce 0; target <= {LSP_TARGET_S:g} s); first check after didOpen "
+                                           f"{figures['open_s']} s")
+            attempt(Scenario("lsp", f"editor: didChange in {tree.edit_file} -> publishDiagnostics (`archsync lsp`)",
+                             [], None, None), lsp_body)
 
         if tools.flake8 and tree.flake8_target:
             target = tree.flake8_target
             base = tools.flake8 + ["-j", str(args.jobs), "--select", "E,F,W,ARC", target]
             contenders = [Contender("flake8+ARC", base, cwd), Contender("flake8-ARC", base, cwd, env=_env_hiding())]
             if tools.ruff:
-                ruff_same = [tools.ruff, "check", "--no-cache", "--select", "E,F,W", target]
+                ruff_same = [tools.ruff, *RUFF_ARGS, target]
                 contenders.append(Contender("ruff", ruff_same, cwd))
             scenario = Scenario("flake8", f"flake8 -j{args.jobs} on {target}: with vs without the plugin",
                                 contenders, ("flake8+ARC", "flake8-ARC"), TARGETS["flake8"])
 
             def flake8_body() -> None:
-                run_child(check + ["."], cwd)  # the cache (if any) as an editor or pre-commit leaves it
+                run_child(check + ["."], cwd)  # the caches as an editor or pre-commit leaves them: `check`'s
+                run_child(base, cwd)  # and flake8's own report (flake8 leaves noqa to itself: stored apart)
                 interleave("flake8", runs, contenders)
                 arc = [sum(1 for line in c.last_stdout.splitlines() if b": ARC" in line) for c in contenders[:2]]
                 scenario.notes.append(f"ARC diagnostics in the last output: {arc[0]} with the plugin, {arc[1]} without")
@@ -719,6 +776,8 @@ def tree_table(tree: Tree, scenarios: List[Scenario]) -> str:
     for s in scenarios:
         if s.status != "ok":
             lines.append(f"| {s.title} | FAILED | | | | | | | |")
+            continue
+        if not s.contenders:  # figures of their own, in the notes
             continue
         first = s.contenders[0]
         other = s.by_name(s.ratio_of[1]) if s.ratio_of else None
@@ -847,8 +906,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Benchmark archsync (cold, warm, one file edited, flake8 plugin overhead) against "
                     "ruff and flake8, on a real tree and on generated serving-repo trees.",
     )
-    p.add_argument("--tree", type=Path, help="a real project directory (e.g. /tmp/sglang-real/python); "
-                   "it is restored afterwards, byte-exact, including archsync's cache directory")
+    p.add_argument("--tree", type=Path, action="append", default=[],
+                   help="a real project directory (e.g. /tmp/sglang-real/python), repeatable; each is restored "
+                        "afterwards, byte-exact, including archsync's cache directory")
     p.add_argument("--sizes", type=_parse_sizes, default=None,
                    help="generated tree sizes, e.g. 1,4,16 (1x ~ 400 files / 150k lines); 'none' for no generated "
                         "trees. Default: 1,4,16 without --tree, none with --tree")
@@ -858,13 +918,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"where to write the JSON results (default {DEFAULT_OUT_DIR.relative_to(BENCH_DIR.parent)}"
                         "/results-<timestamp>.json; that directory ignores itself in git)")
     p.add_argument("--skip-flake8", action="store_true", help="no flake8 rows (flake8 on a whole real tree is slow)")
-    p.add_argument("--flake8-subdir", metavar="REL", help="run flake8 (and its ruff baseline) on this subdirectory "
-                   "of --tree, e.g. sglang/srt (default: the whole tree)")
+    p.add_argument("--skip-lsp", action="store_true", help="no editor-latency scenario (it needs pygls)")
+    p.add_argument("--flake8-subdir", metavar="REL", action="append", default=[],
+                   help="run flake8 (and its ruff baseline) on this subdirectory of a --tree, e.g. sglang/srt; "
+                        "repeatable: each tree takes the first one it has (default: the whole tree)")
     p.add_argument("--flake8-sizes", type=_parse_sizes, default=None,
                    help="generated sizes that get flake8 rows (default: the smallest generated size)")
     p.add_argument("-j", "--jobs", type=int, default=2, help="flake8 -j value (default 2)")
-    p.add_argument("--edit-file", metavar="REL", help="file of --tree to append a comment to in the edited scenario "
-                   "(default: a models/ file with EntryClass, qwen3_5.py if present)")
+    p.add_argument("--edit-file", metavar="REL", help="file of each --tree that has it to append a comment to in the "
+                   "edited scenarios (default: a models/ file with EntryClass, qwen3_5.py if present)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated trees (default 0)")
     p.add_argument("--archsync", metavar="PATH", help="archsync executable (default: next to this Python, then PATH)")
     p.add_argument("--ruff", metavar="PATH", help="ruff executable (default: PATH, then next to this Python)")
@@ -879,15 +941,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     if args.sizes is None:
         args.sizes = [] if args.tree else [1, 4, 16]
-    if args.tree is not None:
-        args.tree = args.tree.resolve()
-        if not args.tree.is_dir():
-            print(f"bench: --tree {args.tree}: not a directory", file=sys.stderr)
+    args.tree = [t.resolve() for t in args.tree]
+    for tree_path in args.tree:
+        if not tree_path.is_dir():
+            print(f"bench: --tree {tree_path}: not a directory", file=sys.stderr)
             return 2
-        if args.flake8_subdir and not (args.tree / args.flake8_subdir).exists():
-            print(f"bench: --flake8-subdir {args.flake8_subdir}: not found under {args.tree}", file=sys.stderr)
+    for subdir in args.flake8_subdir:
+        if args.tree and not any((t / subdir).exists() for t in args.tree):
+            print(f"bench: --flake8-subdir {subdir}: not found under any --tree", file=sys.stderr)
             return 2
-    if args.tree is None and not args.sizes:
+    if not args.tree and not args.sizes:
         print("bench: nothing to measure (no --tree and no --sizes)", file=sys.stderr)
         return 2
     flake8_sizes = args.flake8_sizes if args.flake8_sizes is not None else args.sizes[:1]
@@ -913,14 +976,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   f"{'supported' if tools.no_cache_flag else 'not supported: cold = cache dir deleted'}; "
                   f"{tools.ruff_version or 'no ruff'}; flake8: {tools.flake8_version or tools.flake8_note}")
 
-        if args.tree is not None:
-            files, lines, size = count_tree(args.tree)
-            edit = args.edit_file or pick_edit_file(args.tree)
-            if edit and not (args.tree / edit).is_file():
-                print(f"bench: --edit-file {edit}: not a file under {args.tree}", file=sys.stderr)
-                return 2
-            tree = Tree(f"tree {args.tree.name}", args.tree, "real", None, files, lines, size, edit,
-                        args.flake8_subdir or ".")
+        for tree_path in args.tree:
+            files, lines, size = count_tree(tree_path)
+            edit = args.edit_file if args.edit_file and (tree_path / args.edit_file).is_file() else None
+            edit = edit or pick_edit_file(tree_path)
+            subdir = next((d for d in args.flake8_subdir if (tree_path / d).exists()), ".")
+            label = f"tree {tree_path.name}" if tree_path.name != "python" else f"tree {tree_path.parent.name}/python"
+            tree = Tree(label, tree_path, "real", None, files, lines, size, edit, subdir)
             results.append((tree, bench_tree(tree, tools, args, workdir)))
 
         for size in args.sizes:
@@ -951,10 +1013,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               f"{tools.archsync_version}; {tools.ruff_version or 'ruff: not found'}; "
               f"flake8: {tools.flake8_version or tools.flake8_note}\n"
               f"cold = {cold_is}; "
-              "baseline ruff = `ruff check --no-cache --select E,F,W .`; CPU = user+sys of the child and its workers; "
+              f"baseline ruff = `ruff {' '.join(RUFF_ARGS)} .`; CPU = user+sys of the child and its workers; "
               "peak = max RSS of the child's largest process "
               f"(floor {_LAUNCHER.floor_kib / 1024 if _LAUNCHER else 0:.0f} MB: the launcher's RSS)")
+    trees_json = [dict(tree.to_json(), scenarios={s.key: s.to_json() for s in ss}) for tree, ss in results]
+    summary_table, summary = targets.summarise(trees_json, lin_data, TARGETS, PEAK_TARGET_MB, LSP_TARGET_S)
     print(header)
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    if load is not None:
+        print(f"load average at start {machine.get('loadavg_at_start')}, at the end {[round(x, 2) for x in load]}")
+    print()
+    print(summary_table)
     for table in tables + ([lin_table] if lin_table else []):
         print()
         print(table)
@@ -967,15 +1036,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "schema": 1,
         "started": started.isoformat(timespec="seconds"),
         "duration_s": round(time.perf_counter() - t0, 1),
-        "options": {"tree": str(args.tree) if args.tree else None, "sizes": args.sizes, "runs": args.runs,
+        "options": {"trees": [str(t) for t in args.tree], "sizes": args.sizes, "runs": args.runs,
                     "jobs": args.jobs, "skip_flake8": args.skip_flake8, "flake8_subdir": args.flake8_subdir,
                     "flake8_sizes": flake8_sizes, "seed": args.seed},
         "machine": machine,
         "rss_floor_mb": round(_LAUNCHER.floor_kib / 1024, 2) if _LAUNCHER else None,
         "repo": repo_state(),
         "tools": tools.to_json(),
-        "targets": {**TARGETS, "peak_mb": PEAK_TARGET_MB, "linearity_16x": LINEARITY_TARGET},
-        "trees": [dict(tree.to_json(), scenarios={s.key: s.to_json() for s in ss}) for tree, ss in results],
+        "targets": {**TARGETS, "peak_mb": PEAK_TARGET_MB, "linearity_16x": LINEARITY_TARGET, "lsp_s": LSP_TARGET_S},
+        "summary": summary,
+        "trees": trees_json,
         "linearity": lin_data,
         "failures": failures,
     }

@@ -28,7 +28,8 @@ import pytest
 from conftest import EXIT_CLEAN, EXIT_FINDINGS, Result, archsync, unprivileged
 from lint_plugin import __version__
 from lint_plugin.config import load_config
-from lint_plugin.project.cache import PYTHON, IndexCache
+from lint_plugin.project.cache import IndexCache
+from lint_plugin.project.cache_paths import PYTHON
 
 MODELS = (
     "class Qwen3_5ForCausalLM:\n    pass\n\n\n"

@@ -21,7 +21,8 @@ from typing import List
 
 from lint_plugin import __version__
 from lint_plugin.config import load_config
-from lint_plugin.project.cache import PYTHON, IndexCache
+from lint_plugin.project.cache import IndexCache
+from lint_plugin.project.cache_paths import PYTHON
 
 ARCHSYNC = Path(sys.executable).parent / "archsync"
 ROUNDS = 20

@@ -191,11 +191,15 @@ def _analyse_or_raise(args: argparse.Namespace, project: Optional[Path] = None):
             project = _one_project(Path(args.path), args.command)
             if isinstance(project, int):
                 return project
+        # `check` prints diagnostics only: a stored report whose inputs are unchanged stands in for the
+        # run. Not when it adopts findings, or for the views that show the model.
+        reuse = args.command == "check" and getattr(args, "baseline_commit", None) is None \
+            and not getattr(args, "add_exemptions", False)
         if overrides is not None or project is not None:
-            report = run(project or target, overrides, use_cache=not args.no_cache, prefilter=prefilter)
+            report = run(project or target, overrides, use_cache=not args.no_cache, prefilter=prefilter, reuse=reuse)
         else:
             paths = [Path(p) for p in getattr(args, "paths", [args.path])]
-            report = run_projects(paths, use_cache=not args.no_cache, prefilter=prefilter)
+            report = run_projects(paths, use_cache=not args.no_cache, prefilter=prefilter, reuse=reuse)
     except ConfigError as exc:
         print(f"archsync: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

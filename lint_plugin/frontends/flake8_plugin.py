@@ -109,7 +109,8 @@ def _run(root: Path, overrides):
     from ..pipeline import run
 
     try:
-        return run(root, overrides, noqa=False)  # flake8 reads noqa comments itself: --disable-noqa must work
+        # flake8 reads noqa comments itself (--disable-noqa must work); a saved tree may reuse the last report
+        return run(root, overrides, noqa=False, reuse=overrides is None)
     except ConfigError as exc:
         return exc
 

@@ -7,10 +7,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .. import __version__
+from .. import __version__, rules
 from ..diagnostics import Diagnostic
 from ..report.escape import json_safe, printable, uri_path
-from ..rules import BY_CODE, Rule, explain
+from ..rules import Rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # How each severity of the rule registry is spelt by SARIF and by GitHub annotations.
@@ -25,7 +25,7 @@ def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path, color: bool
 def statistics(diagnostics: Sequence[Diagnostic]) -> str:
     """`--statistics`: how many problems of each code, most first (as ruff and flake8 print them)."""
     counts = Counter(d.code for d in diagnostics)
-    return "".join(f"{count:>5}  {code}  {BY_CODE[code].name if code in BY_CODE else ''}\n".rstrip() + "\n"
+    return "".join(f"{count:>5}  {code}  {rules.BY_CODE[code].name if code in rules.BY_CODE else ''}\n".rstrip() + "\n"
                    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
@@ -61,7 +61,7 @@ def _github(diagnostics: Sequence[Diagnostic], root: Path) -> str:
     """Workflow commands: one annotation per diagnostic, at its rule's severity (`::error`, `::warning`, `::notice`)."""
     lines = []
     for d in diagnostics:
-        rule = BY_CODE.get(d.code)
+        rule = rules.BY_CODE.get(d.code)
         properties = ",".join(f"{key}={_escape_property(value)}" for key, value in (
             ("file", printable(display_path(root, d.path), lookalikes=False, keep="\r\n")),
             ("line", str(d.line)), ("col", str(d.column)),
@@ -81,13 +81,15 @@ def _escape_property(text: str) -> str:
 
 
 def _sarif(diagnostics: Sequence[Diagnostic], root: Path) -> str:
-    used = sorted({d.code for d in diagnostics} | set(BY_CODE))
-    rules: List[Dict[str, Any]] = [_sarif_rule(BY_CODE[code]) if code in BY_CODE else {"id": code} for code in used]
+    by_code = rules.BY_CODE
+    used = sorted({d.code for d in diagnostics} | set(by_code))
+    described: List[Dict[str, Any]] = [_sarif_rule(by_code[code]) if code in by_code else {"id": code}
+                                       for code in used]
     index = {code: i for i, code in enumerate(used)}
     results = [{
         "ruleId": d.code,
         "ruleIndex": index[d.code],
-        "level": BY_CODE[d.code].level.sarif if d.code in BY_CODE else "error",
+        "level": by_code[d.code].level.sarif if d.code in by_code else "error",
         "message": {"text": printable(d.message)},
         "locations": [{"physicalLocation": {
             "artifactLocation": {"uri": uri_path(d.path), "uriBaseId": "%SRCROOT%"},
@@ -100,7 +102,7 @@ def _sarif(diagnostics: Sequence[Diagnostic], root: Path) -> str:
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "archsync", "version": __version__,
-                                "informationUri": "https://pypi.org/project/flake8-archsync/", "rules": rules}},
+                                "informationUri": "https://pypi.org/project/flake8-archsync/", "rules": described}},
             "originalUriBaseIds": {"%SRCROOT%": {"uri": root.resolve().as_uri() + "/"}},
             "results": results,
         }],
@@ -114,6 +116,6 @@ def _sarif_rule(rule: Rule) -> Dict[str, Any]:
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.what},
-        "help": {"text": explain(rule.code)},
+        "help": {"text": rules.explain(rule.code)},
         "defaultConfiguration": {"level": rule.level.sarif},
     }

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,11 +18,11 @@ from typing import Any, Dict, List, Optional
 
 from .. import __version__
 from ..extract.facts import FileFacts
+from .cache_paths import index_file
 from .codec import decode_facts, encode_facts
 from .prefilter import Signals
 from .writer import WriteRefused, read_private, write_private
 
-PYTHON = f"py{sys.version_info[0]}{sys.version_info[1]}"
 SCHEMA = 4  # signals carry class bases (kinship)
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
@@ -72,8 +71,7 @@ class IndexCache:
         self.root = root
         self.directory = root / directory
         self.fingerprint = fingerprint
-        # per interpreter too: whether a file parses depends on the Python that reads it
-        self.rel = f"{directory.rstrip('/')}/index-{__version__}-{PYTHON}-{fingerprint}.json"
+        self.rel = index_file(directory, fingerprint)
         self.path = root / self.rel
         self.written_ns = 0
         self.warnings: List[str] = []
@@ -144,10 +142,7 @@ class IndexCache:
             "config": self.fingerprint,
             "written": time.time_ns(),
             "files": {
-                rel: [e.size, e.mtime_ns, e.digest, e.signals.guarded, e.signals.registers,
-                      sorted(e.signals.quoted), sorted(e.signals.referenced), sorted(e.signals.imported),
-                      sorted(e.signals.classes), sorted(e.signals.bases),
-                      _stored_facts(e)]
+                rel: [e.size, e.mtime_ns, e.digest, *stored_signals(e.signals), _stored_facts(e)]
                 for rel, e in sorted(entries.items())
             },
         }
@@ -158,6 +153,12 @@ class IndexCache:
             self._warn(f"cache not written ({exc}); results are unaffected")
         except OSError as exc:
             self._warn(f"cache not written ({exc.strerror or exc}); results are unaffected")
+
+
+def stored_signals(signals: Signals) -> List[Any]:
+    """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
+    return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.referenced),
+            sorted(signals.imported), sorted(signals.classes), sorted(signals.bases)]
 
 
 def _stored_facts(entry: CachedFile) -> Optional[List[Any]]:

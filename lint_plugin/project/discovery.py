@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, List, Sequence, Tuple
 
 from ..config import Config
+from .listing import DIRECTORY, FILE, entries, holds
 
 _SKIPPED_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "site-packages"})
 
@@ -42,13 +43,14 @@ def discover(config: Config) -> List[SourceFile]:
             continue  # a source root linked out of the project is not the project's
         base_rel = os.path.relpath(base, root).replace(os.sep, "/")
         prefix = "" if base_rel == "." else base_rel + "/"
+        base_dir = base if base.endswith(os.sep) else base + os.sep
         for rel_to_base in _walk(base, "", prefix, config.exclude):
             rel = prefix + rel_to_base
             if rel in seen:
                 continue
             seen.add(rel)
             module, is_package = module_name(rel_to_base)
-            found.append(SourceFile(os.path.join(base, rel_to_base), rel, module, is_package))
+            found.append(SourceFile(base_dir + rel_to_base, rel, module, is_package))
     found.sort(key=lambda f: f.rel)
     return found
 
@@ -74,12 +76,12 @@ def with_unsaved(config: Config, files: List[SourceFile], unsaved: Iterable[str]
 
 def skipped_directory(path: str, name: str) -> bool:
     """Hidden, build output, caches and virtual environments: never project sources."""
-    return name.startswith(".") or name in _SKIPPED_DIRS or os.path.exists(os.path.join(path, "pyvenv.cfg"))
+    return name.startswith(".") or name in _SKIPPED_DIRS or holds(path, "pyvenv.cfg")
 
 
 def is_project(directory: str) -> bool:
     """A directory holding a pyproject.toml is a project root."""
-    return os.path.isfile(os.path.join(directory, "pyproject.toml"))
+    return holds(directory, "pyproject.toml")
 
 
 def in_nested_project(root: str, rel: str) -> bool:
@@ -151,25 +153,17 @@ def is_excluded(rel: str, patterns: Sequence[str]) -> bool:
 
 def _walk(directory: str, rel: str, root_prefix: str, exclude: Sequence[str]) -> Iterator[str]:
     """Paths of `*.py` files below `directory`, relative to the walk's base."""
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        name = entry.name
+    for name, path, kind in entries(directory):
         if name.startswith("."):
             continue
         child = f"{rel}{name}"
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                if skipped_directory(entry.path, name) or is_project(entry.path):
-                    continue
-                if exclude and is_excluded(root_prefix + child, exclude):
-                    continue
-                yield from _walk(entry.path, child + "/", root_prefix, exclude)
-            elif name.endswith(".py") and entry.is_file(follow_symlinks=False):
-                if exclude and is_excluded(root_prefix + child, exclude):
-                    continue
-                yield child
-        except OSError:
-            continue
+        if kind == DIRECTORY:
+            if skipped_directory(path, name) or is_project(path):
+                continue
+            if exclude and is_excluded(root_prefix + child, exclude):
+                continue
+            yield from _walk(path, child + "/", root_prefix, exclude)
+        elif kind == FILE and name.endswith(".py"):
+            if exclude and is_excluded(root_prefix + child, exclude):
+                continue
+            yield child

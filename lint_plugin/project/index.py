@@ -9,18 +9,19 @@ references still resolve.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 from types import TracebackType
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Tuple, Type, Union
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Type, Union
 
 from ..config import Config
-from ..extract import extract_file, extract_registrations
 from ..extract.facts import FileFacts
-from .cache import CachedFile, IndexCache
+from .cache import CachedFile, IndexCache, stored_signals
+from .codec import encode_facts
 from .discovery import SourceFile
+from .file_facts import JobState, complete_facts, facts_for, registrations_alone
 from .files import Unreadable, digest, read_file
 from .prefilter import Prefilter, Signals
+from .results import RecordState, record_key
 from .workers import WorkPool, state
 
 _ScanJob = Tuple[SourceFile, int, int, Optional[CachedFile]]
@@ -48,9 +49,10 @@ class ProjectIndex:
         # What the prefilter's policy keeps, the same way: the files that may matter. Under
         # `--no-prefilter` every file is chosen, and this still says which may matter (ARC902).
         self._candidates: Dict[str, bool] = {}
+        self._completed: Set[str] = set()  # modules resolution asked for in full (`module`)
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
-        self._pool = WorkPool(_JobState(config, self._prefilter))
+        self._pool = WorkPool(JobState(config, self._prefilter))
         self._scan(files, self.cache.load() if self.cache is not None else {})
 
     def __enter__(self) -> "ProjectIndex":
@@ -71,7 +73,7 @@ class ProjectIndex:
             entry = cached.get(source.rel)
             if source.rel in self.overrides:
                 data = self.overrides[source.rel]
-                self._records[source.module] = _scanned(_JobState(self.config, self._prefilter), source, data,
+                self._records[source.module] = _scanned(JobState(self.config, self._prefilter), source, data,
                                                         len(data), 0, None)
                 continue
             try:
@@ -145,7 +147,7 @@ class ProjectIndex:
             return True  # a registrations-only module has an error only if its statements did not do
         source = self._files[module]
         data = self.overrides[source.rel] if source.rel in self.overrides else read_file(source.path)
-        return isinstance(data, Unreadable) or _registrations_alone(self._prefilter, self.config, source, data) is None
+        return isinstance(data, Unreadable) or registrations_alone(self._prefilter, self.config, source, data) is None
 
     @property
     def universe(self) -> FrozenSet[str]:
@@ -181,6 +183,7 @@ class ProjectIndex:
             return None
         if source.module not in self._records:
             return FileFacts(source.rel, source.module)
+        self._completed.add(source.module)
         facts = self.facts_of(source.module)
         if facts is not None and not self._records[source.module].partial:
             return facts
@@ -194,6 +197,32 @@ class ProjectIndex:
             if record.facts is None:
                 self._dirty = True  # dropped undecodable facts: they will be stored again
         return record.facts
+
+    def record_states(self) -> Dict[str, RecordState]:
+        """What this run read from each readable file (by path): the result cache's dependencies.
+
+        A module's level is what was asked of it: its signals alone (0), its registrations (1,
+        chosen for them) or all its facts (2, chosen, or reached by resolution). Facts a record
+        holds from an earlier run and this one never asked for are no part of its key.
+        """
+        states = {}
+        for module, record in self._records.items():
+            source = self._files[module]
+            if source.rel in self.unreadable or source.rel in self.overrides:
+                continue
+            level = 2 if self._chosen.get(module) or module in self._completed else \
+                1 if module in self._chosen else 0
+            facts: Optional[List[Any]] = None
+            if level:
+                if record.encoded is not None:
+                    facts = record.encoded
+                elif record.facts is not None:
+                    facts = encode_facts(record.facts)
+                if facts is None or (level == 2 and record.partial):
+                    continue  # asked for and not there: nothing to key it by, so never reused
+            key = record_key(level, stored_signals(record.signals), record.partial, facts)
+            states[source.rel] = RecordState(record.size, record.mtime_ns, record.digest, level, key)
+        return states
 
     def module_by_path(self) -> Dict[str, str]:
         return {source.rel: module for module, source in self._files.items()}
@@ -211,7 +240,7 @@ class ProjectIndex:
             self.unreadable[source.rel] = data.reason
             facts = FileFacts(source.rel, source.module)
         else:
-            facts = _complete_facts(self._prefilter, self.config, source, data)
+            facts = complete_facts(self._prefilter, self.config, source, data)
         self._store(source, facts, partial=False)
         return facts
 
@@ -229,14 +258,6 @@ class ProjectIndex:
         return self._files[candidates[0]] if len(candidates) == 1 else None
 
 
-class _JobState:
-    """What workers need: the configuration and its prefilter (inherited at fork)."""
-
-    def __init__(self, config: Config, prefilter: Prefilter) -> None:
-        self.config = config
-        self.prefilter = prefilter
-
-
 def _scan_worker(job: _ScanJob) -> Union[CachedFile, Unreadable]:
     """Read one file: digest, byte signals, and the facts the first pass needs."""
     source, size, mtime_ns, entry = job
@@ -246,7 +267,7 @@ def _scan_worker(job: _ScanJob) -> Union[CachedFile, Unreadable]:
     return _scanned(state(), source, data, size, mtime_ns, entry)
 
 
-def _scanned(job: _JobState, source: SourceFile, data: bytes, size: int, mtime_ns: int,
+def _scanned(job: JobState, source: SourceFile, data: bytes, size: int, mtime_ns: int,
              entry: Optional[CachedFile]) -> CachedFile:
     file_digest = digest(data)
     if entry is not None and entry.digest == file_digest:
@@ -255,7 +276,7 @@ def _scanned(job: _JobState, source: SourceFile, data: bytes, size: int, mtime_n
     facts: Optional[FileFacts] = None
     partial = False
     if signals.guarded or signals.registers:
-        facts, partial = _facts_for(job, source, data, full=signals.guarded)
+        facts, partial = facts_for(job, source, data, full=signals.guarded)
     return CachedFile(size, mtime_ns, file_digest, signals, facts, partial)
 
 
@@ -266,37 +287,4 @@ def _parse_worker(job: _ParseJob) -> Union[Tuple[FileFacts, bool], Unreadable]:
         if isinstance(read, Unreadable):
             return read
         data = read
-    return _facts_for(state(), source, data, full)
-
-
-def _facts_for(job: _JobState, source: SourceFile, data: bytes, full: bool) -> Tuple[FileFacts, bool]:
-    """(facts, partial): all facts, or registrations from their statements alone when safe."""
-    if not full:
-        alone = _registrations_alone(job.prefilter, job.config, source, data)
-        if alone is not None:
-            return alone, True
-    return _complete_facts(job.prefilter, job.config, source, data), False
-
-
-def _registrations_alone(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes
-                        ) -> Optional[FileFacts]:
-    """Registrations read from their column-0 statements without the rest of the file, or None
-    when that is not safe (indented or unbalanced statements, aliased class names)."""
-    snippets = prefilter.registration_snippets(data)
-    if snippets is None:
-        return None
-    facts = extract_registrations(snippets, source.rel, source.module, config.registries)
-    # aliased class names (`import X as Name`) need the import table: parse it all
-    if facts is None or any(b" as " + m.name.encode() in data for r in facts.registrations for m in r.names):
-        return None
-    return facts
-
-
-def _complete_facts(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes) -> FileFacts:
-    """All facts of a file. One that does not parse still registers what its registration
-    statements say when they parse alone, as the first pass reads them without the rest."""
-    facts = extract_file(data, source.rel, source.module, config.registries, source.is_package, config.name_pattern)
-    if facts.error is None:
-        return facts
-    alone = _registrations_alone(prefilter, config, source, data)
-    return dataclasses.replace(facts, registrations=alone.registrations) if alone is not None else facts
+    return facts_for(state(), source, data, full)

@@ -85,15 +85,16 @@ class Prefilter:
         self.registration = re.compile(rb"\n(?:%s)[ \t]*(?::[^=\n]*)?=(?!=)" % tokens)
 
     def signals(self, data: bytes) -> Signals:
+        padded = b"\n" + data  # column-0 patterns start with a newline (one copy for all of them)
         return Signals(
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
             registers=any(token in data for token in self.registry_tokens)
             or any(shape.search(data) is not None for shape in self.shapes),
             quoted=self._named(_matches(self.quoted, data, "utf-8") | self._keyword_names(data)),
             referenced=_matches(self.references, data, "ascii"),
-            imported=_imported_names(data),
-            classes=_matches((_CLASS,), b"\n" + data, "ascii"),
-            bases=_class_bases(data),
+            imported=_imported_names(padded),
+            classes=_matches((_CLASS,), padded, "ascii") if b"class" in data else frozenset(),
+            bases=_class_bases(padded) if b"class" in data else frozenset(),
         )
 
     def _named(self, candidates: FrozenSet[str]) -> FrozenSet[str]:
@@ -165,11 +166,10 @@ _ALIAS = re.compile(rb"\n([A-Z]\w*(?:For[A-Z]\w*|Model|LM))[ \t]*=[ \t]*([A-Z]\w
 
 
 def _class_bases(data: bytes) -> FrozenSet[str]:
-    """`Child:Base:methods:line` edges of column-0 model classes; `Alias:Target:-1:line` for aliases."""
-    if b"class" not in data:
-        return frozenset()
+    """`Child:Base:methods:line` edges of column-0 model classes; `Alias:Target:-1:line` for aliases.
+
+    `data` is the file's bytes after a newline (column-0 patterns start with one)."""
     edges = set()
-    data = b"\n" + data
     for match in _CLASS_BASES.finditer(data):
         end = _NEXT_STATEMENT.search(data, match.end())
         body = data[match.end():end.start() if end else len(data)]
@@ -191,14 +191,18 @@ _IMPORTED = re.compile(rb"(?:\w+[ \t]+as[ \t]+)?(\w+)")
 
 
 def _imported_names(data: bytes) -> FrozenSet[str]:
-    """Local names bound by column-0 `from ... import ...` statements (bytes only)."""
-    names = set()
-    for statement in _FROM_IMPORT.finditer(b"\n" + data):
-        for match in _IMPORTED.finditer(statement.group(1)):
-            names.add(match.group(1).decode("ascii", "replace"))
+    """Local names bound by column-0 `from ... import ...` statements (bytes only; `data` after a newline)."""
+    found: Set[bytes] = set()
+    for statement in _FROM_IMPORT.findall(data):
+        found.update(_IMPORTED.findall(statement))
+    names = {name.decode("ascii", "replace") for name in found}
     names.discard("as")
     return frozenset(names)
 
 
 def _matches(patterns: Sequence["re.Pattern[bytes]"], data: bytes, encoding: str) -> FrozenSet[str]:
-    return frozenset(m.group(1).decode(encoding, "replace") for p in patterns for m in p.finditer(data))
+    """The first group of every match (each pattern has one), decoded once per distinct text."""
+    found: Set[bytes] = set()
+    for pattern in patterns:
+        found.update(pattern.findall(data))
+    return frozenset(text.decode(encoding, "replace") for text in found)

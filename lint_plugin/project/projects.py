@@ -15,13 +15,13 @@ environments) and each project's `exclude`, and follows no symbolic link.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 from ..config import find_root, load_config
 from .discovery import is_excluded, is_project, skipped_directory
+from .listing import DIRECTORY, FILE, entries
 
 
 @dataclass(frozen=True)
@@ -65,23 +65,16 @@ def _nested(directory: Path, root: Path) -> List[Path]:
 
 def _search(directory: str, rel: str, exclude: Sequence[str], found: List[Path]) -> int:
     """Append the outermost projects below `directory`; return how many `*.py` files are in none."""
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError:
-        return 0
     loose = 0
-    for entry in entries:
-        child = rel + entry.name
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                if skipped_directory(entry.path, entry.name) or (exclude and is_excluded(child, exclude)):
-                    continue
-                if is_project(entry.path):
-                    found.append(Path(entry.path))
-                else:
-                    loose += _search(entry.path, child + "/", exclude, found)
-            elif entry.name.endswith(".py") and not entry.name.startswith(".") and entry.is_file(follow_symlinks=False):
-                loose += 1
-        except OSError:
-            continue
+    for name, path, kind in entries(directory):
+        child = rel + name
+        if kind == DIRECTORY:
+            if skipped_directory(path, name) or (exclude and is_excluded(child, exclude)):
+                continue
+            if is_project(path):
+                found.append(Path(path))
+            else:
+                loose += _search(path, child + "/", exclude, found)
+        elif kind == FILE and name.endswith(".py") and not name.startswith("."):
+            loose += 1
     return loose

@@ -32,7 +32,8 @@ class WorkPool:
     def map(self, function: Callable[[Any], Any], items: Sequence[Any]) -> List[Any]:
         global _STATE
         _STATE = self.job_state
-        if self.jobs <= 1 or len(items) < self.min_items:
+        # A pool is started only for enough work; once it runs, any batch of two or more uses it
+        if self.jobs <= 1 or len(items) < (2 if self._pool is not None else self.min_items):
             return [function(item) for item in items]
         if self._pool is None:
             try:

@@ -90,6 +90,7 @@ def write_private(root: Path, rel: str, data: bytes, markers: Optional[Dict[str,
     """Atomically write `root/rel` (a cache file), creating its directories, never through a link.
 
     `markers` are files to create beside it if absent (`CACHEDIR.TAG`), never overwritten or followed.
+    Not synced to disk: a cache torn by a power cut is rejected when it is read, and rebuilt.
     """
     if not _HAS_DIR_FD:
         target = root / rel
@@ -120,7 +121,7 @@ def write_private(root: Path, rel: str, data: bytes, markers: Optional[Dict[str,
                 raise WriteRefused(f"{rel} is not a regular file")
         except FileNotFoundError:
             pass
-        temporary = _write_temporary(directory, name, data, 0o644)
+        temporary = _write_temporary(directory, name, data, 0o644, durable=False)
         try:
             os.replace(temporary, name, src_dir_fd=directory, dst_dir_fd=directory)
         finally:
@@ -226,7 +227,7 @@ def _replace_in(directory: int, name: str, expected: bytes, data: bytes,
 
 
 def _write_temporary(directory: int, name: str, data: bytes, mode: int,
-                     like: Optional[os.stat_result] = None) -> str:
+                     like: Optional[os.stat_result] = None, durable: bool = True) -> str:
     temporary = _temp_name(name)
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=directory)
     try:
@@ -239,7 +240,8 @@ def _write_temporary(directory: int, name: str, data: bytes, mode: int,
                 except PermissionError:
                     raise WriteRefused("owned by another user; replacing it would change its owner") from None
             os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
     except BaseException:
         _unlink_quietly(temporary, directory)
         raise

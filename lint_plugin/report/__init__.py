@@ -1,29 +1,5 @@
-"""Stage 5, the report: exemptions, one diagnostic per pair and `# noqa`.
+"""Stage 5, the report: exemptions, one diagnostic per pair and `# noqa` (`stage.report`).
 
 Turns what the rules found into what the user is shown, in the order every front end shows it.
+Nothing is imported here, so that `selection` and `escape` cost a front end no rule module.
 """
-from __future__ import annotations
-
-from pathlib import Path
-from typing import List, Mapping, Optional, Sequence, Tuple
-
-from ..config import Config
-from ..diagnostics import Diagnostic
-from .exemptions import apply_exemptions
-from .noqa import suppressed
-from .pairs import one_per_pair
-from .selection import selected
-
-__all__ = ["report"]
-
-
-def report(found: Sequence[Diagnostic], config: Config, overrides: Optional[Mapping[str, bytes]] = None,
-           noqa: bool = True) -> Tuple[Diagnostic, ...]:
-    """Exempt, drop what the configuration ignores, keep one per (subject, member), drop `# noqa`ed
-    lines (unless flake8 does it), sort."""
-    kept: List[Diagnostic] = apply_exemptions(found, config.exemptions, "pyproject.toml")
-    if config.select or config.ignore:  # project-wide, before one-per-pair: an ignored rule does not run
-        kept = [d for d in kept if selected(d.code, config.select, config.ignore)]
-    kept = one_per_pair(kept)
-    root = Path(config.root)
-    return tuple(sorted(d for d in kept if not (noqa and suppressed(root, d, overrides))))

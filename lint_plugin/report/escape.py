@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from typing import Any
-from urllib.parse import quote
 
 # Categories never printed raw: controls, format characters (bidi overrides, zero-width),
 # surrogates, line and paragraph separators, private use and unassigned code points.
@@ -45,6 +44,8 @@ def json_safe(value: Any) -> Any:
 
 def uri_path(rel: str) -> str:
     """A root-relative path as a URI reference (`h#sh.py` is a file, not `h` with a fragment)."""
+    from urllib.parse import quote  # SARIF alone needs it
+
     return quote(json_safe(rel), safe="/")
 
 

@@ -21,6 +21,7 @@ alone still say what they subclass. Nothing is imported or run.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections import Counter
@@ -241,6 +242,7 @@ _GENERATION = re.compile(r"([A-Za-z]+)(\d+(?:[._]\d+)?)?(.*)")
 _VISION = re.compile(r"_?VL_?|Vision|(?<=\d)[vV](?![a-zL])")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of two names, asked again for each subject that holds one
 def _variant(name: str, kin: str) -> Optional[str]:
     """How `name` varies `kin` by its spelling, if it does; both must have one task suffix.
 

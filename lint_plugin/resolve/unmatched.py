@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable, List, Sequence, Tuple
 
 from ..config import ConfigError, matches_pattern
-from ..project import ProjectIndex
+from ..project.index import ProjectIndex
 from .values import Predicate
 
 

@@ -1,86 +1,33 @@
-"""Stage 4, the rules: one module per code (`arcNNN_<name>.py`), collected here in code order.
+"""Stage 4, the rules: one module per code (`arcNNN_<name>.py`), collected in code order.
 
-That order is the priority: when several `one_per_pair` rules speak about the same
-(subject, member), the first one here is the one reported. `archsync rules`, `explain`,
-SARIF's `rules[]`, the editor's severities and the README's table all read this registry.
-Adding a rule is adding a module; nothing here changes.
+The registry (`registry.py`) imports every rule module, and with them the resolved model; it
+is loaded on first use of `RULES`, `BY_CODE`, `check`, `explain` or `rules_table` (and `Rule`,
+`Example`, `Check` on first use), so a run that only needs the codes (`codes.py`) does not pay
+for it.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
-import re
-import textwrap
-from typing import Dict, FrozenSet, List, Tuple
+from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import Diagnostic
-from ..resolve import Model
-from .rule import Check, Example, Rule
+from .codes import CODES
+
+if TYPE_CHECKING:
+    from .registry import BY_CODE, RULES, check, explain, rules_table
+    from .rule import Check, Example, Rule
 
 __all__ = ["BY_CODE", "CODES", "Check", "Example", "RULES", "Rule", "check", "explain", "rules_table"]
 
-_MODULE = re.compile(r"arc(\d{3})_([a-z0-9_]+)")
+_REGISTRY = frozenset({"BY_CODE", "RULES", "check", "explain", "rules_table"})
+_RULE = frozenset({"Check", "Example", "Rule"})
 
 
-def _collect() -> Tuple[Rule, ...]:
-    found: List[Rule] = []
-    for info in pkgutil.iter_modules(__path__):
-        match = _MODULE.fullmatch(info.name)
-        if match is None:
-            continue
-        rule = getattr(importlib.import_module(f"{__name__}.{info.name}"), "RULE", None)
-        if not isinstance(rule, Rule):
-            raise TypeError(f"{__name__}.{info.name} defines no RULE")
-        if (rule.code, rule.name) != (f"ARC{match.group(1)}", match.group(2).replace("_", "-")):
-            raise ValueError(f"{__name__}.{info.name} holds {rule.code} {rule.name}: the module is named after both")
-        found.append(rule)
-    return tuple(sorted(found, key=lambda r: r.code))
+def __getattr__(name: str) -> Any:
+    if name in _REGISTRY:
+        from . import registry
 
+        return getattr(registry, name)
+    if name in _RULE:
+        from . import rule
 
-RULES: Tuple[Rule, ...] = _collect()
-BY_CODE: Dict[str, Rule] = {rule.code: rule for rule in RULES}
-CODES: FrozenSet[str] = frozenset(BY_CODE)
-
-
-def check(model: Model) -> List[Diagnostic]:
-    """Every rule that checks the resolved model, in registry order: pure, no I/O."""
-    return [d for rule in RULES if rule.check is not None for d in rule.check(model)]
-
-
-def explain(code: str) -> str:
-    """`archsync explain CODE`: the rule's documentation with its examples and their output."""
-    rule = BY_CODE[code]
-    sections = [f"{rule.code} {rule.name}: {rule.summary}", f"What: {rule.what}", f"Why: {rule.why}"]
-    for example in rule.examples:
-        shown = []
-        for path, text in example.files:
-            shown.append(f"# {path}")
-            shown.extend(text.rstrip("\n").splitlines())
-        shown.append("$ archsync check")
-        shown.extend(example.expect or ["(nothing: archsync check exits 0)"])
-        sections.append(f"Example: {example.title}\n" + textwrap.indent("\n".join(shown), "    "))
-    sections.append(f"Fix: {rule.fix_doc}")
-    if rule.exempt_doc:
-        sections.append(f"Exempt: {rule.exempt_doc}")
-    return "\n\n".join([sections[0]] + [_wrap(section) for section in sections[1:]]) + "\n"
-
-
-def rules_table() -> str:
-    """The README's table of codes, in Markdown."""
-    lines = ["| code | name | reports | severity | `archsync fix` |", "|---|---|---|---|---|"]
-    for rule in RULES:
-        fix = {"add": "adds the name", "remove": "removes the duplicate"}.get(rule.fix or "", "-")
-        lines.append(f"| `{rule.code}` | {rule.name} | {rule.summary} | {rule.severity} | {fix} |")
-    return "\n".join(lines) + "\n"
-
-
-def _wrap(section: str) -> str:
-    """Wrap prose paragraphs at 92 columns; indented blocks (examples, TOML) stay as written."""
-    out = []
-    for paragraph in section.split("\n\n"):
-        if paragraph.startswith(("    ", "Example:")) or "\n    " in paragraph:
-            out.append(paragraph)
-        else:
-            out.append(textwrap.fill(" ".join(paragraph.split()), 92, break_long_words=False,
-                                     break_on_hyphens=False))
-    return "\n\n".join(out)
+        return getattr(rule, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -44,17 +44,16 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
     """
     if not registered:
         return []
-    held = {o.name for o in occurrences}
-    held_lineages = {first_word(n) for n in held if n in registered}
-    unheld = [n for n in registered if n not in held]
-    stems = {_split(n)[0] for n in registered}
-    tasks = {_split(n)[1] for n in registered} - {""}
     diagnostics = []
     seen: Set[str] = set()
+    known: Optional[_Known] = None
     for occurrence in occurrences:
         if occurrence.name in registered or occurrence.name in seen:
             continue
         seen.add(occurrence.name)
+        if known is None:  # most subjects hold registered names only: this is read for the first one that is not
+            known = _Known(registered, occurrences)
+        held_lineages, unheld, stems, tasks = known.held_lineages, known.unheld, known.stems, known.tasks
         # Architecture names are ASCII: one that is not is a lookalike (a Cyrillic `С`), never an alias,
         # and may be close to a name the list already holds.
         lookalike = not occurrence.name.isascii()
@@ -69,6 +68,18 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
             continue
         diagnostics.append(diagnostic(subject, label, occurrence, close[0] if close else None, defined))
     return diagnostics
+
+
+class _Known:
+    """What an unknown name is judged against: the subject's lineages, the registered names it lacks,
+    and the stems and task suffixes of every registered name."""
+
+    def __init__(self, registered: Mapping[str, Occurrence], occurrences: Sequence[Occurrence]) -> None:
+        held = {o.name for o in occurrences}
+        self.held_lineages = {first_word(n) for n in held if n in registered}
+        self.unheld = [n for n in registered if n not in held]
+        self.stems = {_split(n)[0] for n in registered}
+        self.tasks = {_split(n)[1] for n in registered} - {""}
 
 
 _TASK = re.compile(r"For[A-Z]\w*$|Model$")

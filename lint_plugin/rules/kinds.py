@@ -17,6 +17,7 @@ only ever demanded from a subject that holds a draft variant.
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from typing import AbstractSet, Iterable
@@ -38,13 +39,20 @@ _SHARE = 0.2
 
 def kind(name: str, multimodal: AbstractSet[str] = frozenset()) -> str:
     """The kind of a name: its spelling, or the project's own word (`multimodal`: names it lists as such)."""
+    spelt = _spelt(name)
+    return MULTIMODAL if spelt == TEXT and name in multimodal else spelt
+
+
+@functools.lru_cache(maxsize=1 << 16)  # asked for every name of every subject, again and again
+def _spelt(name: str) -> str:
+    """The kind a name's spelling says (TEXT: none of the others)."""
     if _DRAFT.search(name):
         return DRAFT
     if _CLASSIFICATION.search(name):
         return CLASSIFICATION
     task = _TASK.search(name)
     stem = name[:task.start()] if task and task.start() > 0 else name
-    if name in multimodal or name.endswith("ForConditionalGeneration") or _MULTIMODAL.search(stem):
+    if name.endswith("ForConditionalGeneration") or _MULTIMODAL.search(stem):
         return MULTIMODAL
     return TEXT
 

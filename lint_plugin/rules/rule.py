@@ -8,12 +8,14 @@ drift from the behaviour.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Tuple
 
 from ..diagnostics import Diagnostic
-from ..resolve import Model
 
-Check = Callable[[Model], Iterable[Diagnostic]]
+if TYPE_CHECKING:  # the registry of codes needs no resolved model
+    from ..resolve import Model
+
+Check = Callable[["Model"], Iterable[Diagnostic]]
 
 
 

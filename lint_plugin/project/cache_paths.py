@@ -1,0 +1,21 @@
+"""Where each cache file lives under the cache directory, by tool version, Python and configuration.
+
+Per interpreter too: whether a file parses depends on the Python that reads it.
+"""
+from __future__ import annotations
+
+import sys
+
+from .. import __version__
+
+PYTHON = f"py{sys.version_info[0]}{sys.version_info[1]}"
+
+
+def index_file(directory: str, fingerprint: str) -> str:
+    """The index cache (`cache.py`): per-file signals and facts."""
+    return f"{directory.rstrip('/')}/index-{__version__}-{PYTHON}-{fingerprint}.json"
+
+
+def result_file(directory: str, fingerprint: str, noqa: bool) -> str:
+    """The result cache (`results.py`): the last run's report; flake8's (noqa left to it) apart."""
+    return f"{directory.rstrip('/')}/result-{__version__}-{PYTHON}-{fingerprint}{'' if noqa else '-nonoqa'}.json"

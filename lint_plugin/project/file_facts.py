@@ -1,0 +1,69 @@
+"""Facts of one file's bytes, as the index asks for them: all of them, or its registrations alone.
+
+The index's workers call these, and so does the result cache's check of an edited file
+(`fresh_key`), which must give the record a run would give; kept apart from the index so that
+check needs neither the worker pool nor the index.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional, Tuple
+
+from ..config import Config
+from ..extract import extract_file, extract_registrations
+from ..extract.facts import FileFacts
+from .cache import stored_signals
+from .codec import encode_facts
+from .discovery import SourceFile
+from .prefilter import Prefilter
+from .results import record_key
+
+
+def fresh_key(config: Config, prefilter: Prefilter, source: SourceFile, data: bytes, level: int) -> str:
+    """The key a run would give the record of these bytes, asked `level` of them (`record_states`)."""
+    signals = prefilter.signals(data)
+    if level == 0:
+        return record_key(0, stored_signals(signals), False, None)
+    facts, partial = facts_for(JobState(config, prefilter), source, data, full=level == 2)
+    return record_key(level, stored_signals(signals), partial, encode_facts(facts))
+
+
+class JobState:
+    """What workers need: the configuration and its prefilter (inherited at fork)."""
+
+    def __init__(self, config: Config, prefilter: Prefilter) -> None:
+        self.config = config
+        self.prefilter = prefilter
+
+
+def facts_for(job: JobState, source: SourceFile, data: bytes, full: bool) -> Tuple[FileFacts, bool]:
+    """(facts, partial): all facts, or registrations from their statements alone when safe."""
+    if not full:
+        alone = registrations_alone(job.prefilter, job.config, source, data)
+        if alone is not None:
+            return alone, True
+    return complete_facts(job.prefilter, job.config, source, data), False
+
+
+def registrations_alone(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes
+                        ) -> Optional[FileFacts]:
+    """Registrations read from their column-0 statements without the rest of the file, or None
+    when that is not safe (indented or unbalanced statements, aliased class names)."""
+    snippets = prefilter.registration_snippets(data)
+    if snippets is None:
+        return None
+    facts = extract_registrations(snippets, source.rel, source.module, config.registries)
+    # aliased class names (`import X as Name`) need the import table: parse it all
+    if facts is None or any(b" as " + m.name.encode() in data for r in facts.registrations for m in r.names):
+        return None
+    return facts
+
+
+def complete_facts(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes) -> FileFacts:
+    """All facts of a file. One that does not parse still registers what its registration
+    statements say when they parse alone, as the first pass reads them without the rest."""
+    facts = extract_file(data, source.rel, source.module, config.registries, source.is_package, config.name_pattern)
+    if facts.error is None:
+        return facts
+    alone = registrations_alone(prefilter, config, source, data)
+    return dataclasses.replace(facts, registrations=alone.registrations) if alone is not None else facts

@@ -1,0 +1,277 @@
+"""The result cache: a whole run's report, kept under every file's digest and the configuration.
+
+The index cache spares a warm run the parsing; this one spares it everything after discovery.
+It holds the report of the last run of a project (its diagnostics, counts and warnings) with,
+for each file, what that run read from it: its size, mtime and digest, and a key of its record
+(byte signals, and the facts the run asked for, `RecordState`). A run whose files all match
+(size and mtime when the mtime is old enough to trust, else the digest, as the index cache
+judges them) prints the stored report without loading the index, resolving or checking.
+
+An edit that leaves a file's record as it was (a comment, a changed line in a function the
+record holds nothing of) gives the run the same inputs, so the same report: the caller checks
+that by recomputing the record of each changed file (`key_of`). Not when a diagnostic points
+into the file: the report reads its `# noqa` comments.
+
+The file is JSON, `{"digest": D, "body": B}`, where D is the BLAKE2b digest of the bytes of B
+as written. Loading checks D over those bytes before parsing them, so a torn, truncated or
+edited file is rejected at once, then checks the header (schema, tool, code, Python,
+configuration) and the shape of each value while decoding; anything else is rebuilt, with one
+warning. It is written atomically through the guarded writer, like the index cache.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+
+from .. import __version__
+from ..diagnostics import Diagnostic, FixRequest
+from .cache_paths import PYTHON, result_file
+from .discovery import SourceFile
+from .files import Unreadable, digest, read_file
+from .writer import WriteRefused, read_private, write_private
+
+SCHEMA = 1
+RACY_NS = 2_000_000_000  # as the index cache: mtimes this close to the write are verified by digest
+_HEAD = b'{"digest":"'
+_MIDDLE = b'","body":'
+
+
+class RecordState(NamedTuple):
+    """What one run read from one file: its bytes' identity and its record's key.
+
+    `level` is what the run asked of the file: 0 its byte signals only, 1 its registrations,
+    2 all its facts. `record` digests the signals and those facts (`record_key`). An immutable
+    tuple rather than a frozen dataclass: a warm run builds one per file, and builds nothing else.
+    """
+
+    size: int
+    mtime_ns: int
+    digest: str
+    level: int
+    record: str
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A run's report and what it depended on."""
+
+    files: Mapping[str, RecordState]  # by root-relative path: every file the run discovered and read
+    read: Tuple[str, ...]  # files whose bytes the report stage read (noqa comments): an edit there re-reports
+    index_state: Tuple[int, int]  # (size, mtime_ns) of the index cache file the run left, (0, 0) if none
+    diagnostics: Tuple[Diagnostic, ...]
+    parsed: int
+    warnings: Tuple[str, ...]
+    written_ns: int = 0
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A file not trusted by size and mtime, with its bytes now: `same` when they are the stored ones."""
+
+    source: SourceFile
+    data: bytes
+    size: int
+    mtime_ns: int
+    same: bool
+
+
+def record_key(level: int, signals: Sequence[Any], partial: bool, facts: Optional[List[Any]]) -> str:
+    """The key of a record: its signals (as stored, lists sorted) and the facts at `level`."""
+    text = json.dumps([level, list(signals), partial if level else False, facts if level else None],
+                      separators=(",", ":"))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+class ResultCache:
+    """Load and save the stored run of one project, tool, code, Python and configuration."""
+
+    def __init__(self, root: Path, directory: str, fingerprint: str, noqa: bool, index_rel: str) -> None:
+        self.root = root
+        self.fingerprint = fingerprint
+        self.noqa = noqa
+        self.index_rel = index_rel
+        self.rel = result_file(directory, fingerprint, noqa)
+        self.warnings: List[str] = []
+
+    # -- loading --------------------------------------------------------------------
+    def load(self) -> Optional[StoredRun]:
+        try:
+            raw = read_private(self.root, self.rel)  # never through a link
+        except OSError as exc:
+            self._warn(f"result cache not read ({exc.strerror or exc}); running without it")
+            return None
+        if raw is None:
+            return None
+        try:
+            return self._decode(_verified_body(raw))
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+            self._warn(f"result cache {self.rel.rsplit('/', 1)[-1]} is corrupt; rebuilding it")
+            return None
+
+    def _decode(self, body: bytes) -> Optional[StoredRun]:
+        document = json.loads(body)
+        if not isinstance(document, dict):
+            raise ValueError("not an object")
+        if (document.get("schema"), document.get("tool"), document.get("python"), document.get("code"),
+                document.get("config"), document.get("noqa")) != (SCHEMA, __version__, PYTHON, code_identity(),
+                                                                  self.fingerprint, self.noqa):
+            return None  # another tool, code or configuration wrote it under our name: rebuilt silently
+        files: Dict[str, RecordState] = {}
+        for item in _list(document["files"]):  # one per file: checked by exact type, which is cheap
+            if type(item) is not list or len(item) != 6:
+                raise ValueError("bad file entry")
+            rel, size, mtime_ns, file_digest, level, record = item
+            if not (type(rel) is str and type(size) is int and type(mtime_ns) is int and type(file_digest) is str
+                    and type(level) is int and 0 <= level <= 2 and type(record) is str):
+                raise ValueError("bad file entry")
+            files[rel] = RecordState(size, mtime_ns, file_digest, level, record)
+        report = document["report"]
+        if not isinstance(report, dict):
+            raise ValueError("bad report")
+        index_state = _list(document["index"], 2)
+        return StoredRun(
+            files=files,
+            read=tuple(_str(r) for r in _list(document["read"])),
+            index_state=(_int(index_state[0]), _int(index_state[1])),
+            diagnostics=tuple(_diagnostic(d) for d in _list(report["diagnostics"])),
+            parsed=_int(report["parsed"]),
+            warnings=tuple(_str(w) for w in _list(report["warnings"])),
+            written_ns=_int(document["written"]),
+        )
+
+    def index_state(self) -> Tuple[int, int]:
+        """(size, mtime_ns) of the index cache file now: a run is reused only beside the index it left."""
+        try:
+            st = os.stat(self.root / self.index_rel, follow_symlinks=False)
+        except OSError:
+            return (0, 0)
+        return (st.st_size, st.st_mtime_ns)
+
+    # -- comparing ------------------------------------------------------------------
+    def changes(self, stored: StoredRun, files: Sequence[SourceFile]) -> Optional[List[Changed]]:
+        """The files not trusted by size and mtime, with their bytes; None if the set of files
+        changed, a file cannot be read or the index cache is not the one the run left (redo it)."""
+        if len(files) != len(stored.files) or self.index_state() != stored.index_state:
+            return None
+        changed: List[Changed] = []
+        trusted_before = stored.written_ns - RACY_NS
+        for source in files:
+            state = stored.files.get(source.rel)
+            if state is None:
+                return None
+            try:
+                st = os.stat(source.path)
+            except OSError:
+                return None
+            if st.st_size == state.size and st.st_mtime_ns == state.mtime_ns and st.st_mtime_ns < trusted_before:
+                continue
+            data = read_file(source.path)
+            if isinstance(data, Unreadable):
+                return None
+            same = len(data) == state.size and digest(data) == state.digest
+            changed.append(Changed(source, data, st.st_size, st.st_mtime_ns, same))
+        return changed
+
+    # -- saving ---------------------------------------------------------------------
+    def save(self, run: StoredRun) -> None:
+        body = {
+            "schema": SCHEMA, "tool": __version__, "python": PYTHON, "code": code_identity(),
+            "config": self.fingerprint, "noqa": self.noqa, "written": time.time_ns(),
+            "index": list(run.index_state),
+            "files": [[rel, s.size, s.mtime_ns, s.digest, s.level, s.record] for rel, s in sorted(run.files.items())],
+            "read": sorted(run.read),
+            "report": {"parsed": run.parsed, "warnings": list(run.warnings),
+                       "diagnostics": [_encode_diagnostic(d) for d in run.diagnostics]},
+        }
+        data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+        document = _HEAD + _body_digest(data).encode() + _MIDDLE + data + b"}"
+        try:
+            write_private(self.root, self.rel, document)
+        except WriteRefused as exc:
+            self._warn(f"result cache not written ({exc}); results are unaffected")
+        except OSError as exc:
+            self._warn(f"result cache not written ({exc.strerror or exc}); results are unaffected")
+
+    def _warn(self, text: str) -> None:
+        if not self.warnings:
+            self.warnings.append(text)
+
+
+def _body_digest(body: bytes) -> str:
+    return hashlib.blake2b(body, digest_size=16).hexdigest()
+
+
+def _verified_body(raw: bytes) -> bytes:
+    """The body bytes of a stored document whose digest matches them; ValueError otherwise."""
+    start = len(_HEAD) + 32 + len(_MIDDLE)
+    if not (raw.startswith(_HEAD) and raw[len(_HEAD) + 32:start] == _MIDDLE and raw.endswith(b"}")):
+        raise ValueError("not a result document")
+    body = raw[start:-1]
+    if raw[len(_HEAD):len(_HEAD) + 32].decode("ascii", "replace") != _body_digest(body):
+        raise ValueError("digest mismatch")
+    return body
+
+
+_CODE: Optional[str] = None
+
+
+def code_identity() -> str:
+    """The identity of archsync's own code (each module's path, size and mtime): a result kept
+    by other code is not reused, even under the same version number (an editable install)."""
+    global _CODE
+    if _CODE is None:
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        parts = []
+        for directory, subdirectories, names in os.walk(package):
+            subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith((".py", ".toml")):
+                    path = os.path.join(directory, name)
+                    st = os.stat(path)
+                    parts.append(f"{os.path.relpath(path, package)}:{st.st_size}:{st.st_mtime_ns}")
+        _CODE = hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
+    return _CODE
+
+
+def _encode_diagnostic(d: Diagnostic) -> List[Any]:
+    fix = None if d.fix is None else [d.fix.action, d.fix.path, d.fix.target, d.fix.line, d.fix.name,
+                                       list(d.fix.peers), d.fix.column]
+    return [d.path, d.line, d.column, d.code, d.message, d.subject, d.member, fix]
+
+
+def _diagnostic(data: Any) -> Diagnostic:
+    path, line, column, code, message, subject, member, fix = _list(data, 8)
+    request = None
+    if fix is not None:
+        action, fix_path, target, fix_line, name, peers, fix_column = _list(fix, 7)
+        request = FixRequest(_str(action), _str(fix_path), _str(target), _int(fix_line), _str(name),
+                             tuple(_str(p) for p in _list(peers)), _int(fix_column))
+    return Diagnostic(_str(path), _int(line), _int(column), _str(code), _str(message), _optional_str(subject),
+                      _optional_str(member), request)
+
+
+def _list(value: Any, length: int = -1) -> List[Any]:
+    if not isinstance(value, list) or (length >= 0 and len(value) != length):
+        raise ValueError("expected a list")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("expected a string")
+    return value
+
+
+def _optional_str(value: Any) -> Optional[str]:
+    return None if value is None else _str(value)
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError("expected an integer")
+    return value

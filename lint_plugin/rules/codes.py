@@ -1,0 +1,27 @@
+"""The rule codes, read from the rule modules' names without importing them.
+
+The configuration and the command line validate codes (`ignore = ["ARC9"]`, `--select`) on
+every run, and a warm run imports nothing else of the rules: the codes come from the file
+names (`arc101_family_member_missing.py` is ARC101), which the registry holds to its rules.
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import FrozenSet, List, Match, Tuple
+
+_MODULE = re.compile(r"arc(\d{3})_([a-z0-9_]+)")
+
+
+def rule_modules() -> List[Tuple[str, "Match[str]"]]:
+    """(module name, its match) of every rule module, in code order."""
+    found = []
+    for entry in os.listdir(os.path.dirname(os.path.abspath(__file__))):
+        name, dot, extension = entry.rpartition(".")
+        match = _MODULE.fullmatch(name) if dot and extension == "py" else None
+        if match is not None:
+            found.append((name, match))
+    return sorted(found, key=lambda item: item[1].group(1))
+
+
+CODES: FrozenSet[str] = frozenset(f"ARC{match.group(1)}" for _, match in rule_modules())

@@ -1,0 +1,82 @@
+"""The rule registry: every rule module (`arcNNN_<name>.py`) collected in code order.
+
+That order is the priority: when several `one_per_pair` rules speak about the same
+(subject, member), the first one here is the one reported. `archsync rules`, `explain`,
+SARIF's `rules[]`, the editor's severities and the README's table all read this registry.
+Adding a rule is adding a module; nothing here changes.
+"""
+from __future__ import annotations
+
+import importlib
+import textwrap
+from typing import Dict, List, Tuple
+
+from ..diagnostics import Diagnostic
+from ..resolve import Model
+from .codes import CODES, rule_modules
+from .rule import Rule
+
+__all__ = ["BY_CODE", "CODES", "RULES", "check", "explain", "rules_table"]
+
+
+def _collect() -> Tuple[Rule, ...]:
+    found: List[Rule] = []
+    package = __name__.rpartition(".")[0]
+    for name, match in rule_modules():
+        rule = getattr(importlib.import_module(f"{package}.{name}"), "RULE", None)
+        if not isinstance(rule, Rule):
+            raise TypeError(f"{package}.{name} defines no RULE")
+        if (rule.code, rule.name) != (f"ARC{match.group(1)}", match.group(2).replace("_", "-")):
+            raise ValueError(f"{package}.{name} holds {rule.code} {rule.name}: the module is named after both")
+        found.append(rule)
+    return tuple(sorted(found, key=lambda r: r.code))
+
+
+RULES: Tuple[Rule, ...] = _collect()
+BY_CODE: Dict[str, Rule] = {rule.code: rule for rule in RULES}
+if frozenset(BY_CODE) != CODES:  # pragma: no cover - both are read from the same module names
+    raise AssertionError(f"rule modules and codes disagree: {sorted(CODES ^ frozenset(BY_CODE))}")
+
+
+def check(model: Model) -> List[Diagnostic]:
+    """Every rule that checks the resolved model, in registry order: pure, no I/O."""
+    return [d for rule in RULES if rule.check is not None for d in rule.check(model)]
+
+
+def explain(code: str) -> str:
+    """`archsync explain CODE`: the rule's documentation with its examples and their output."""
+    rule = BY_CODE[code]
+    sections = [f"{rule.code} {rule.name}: {rule.summary}", f"What: {rule.what}", f"Why: {rule.why}"]
+    for example in rule.examples:
+        shown = []
+        for path, text in example.files:
+            shown.append(f"# {path}")
+            shown.extend(text.rstrip("\n").splitlines())
+        shown.append("$ archsync check")
+        shown.extend(example.expect or ["(nothing: archsync check exits 0)"])
+        sections.append(f"Example: {example.title}\n" + textwrap.indent("\n".join(shown), "    "))
+    sections.append(f"Fix: {rule.fix_doc}")
+    if rule.exempt_doc:
+        sections.append(f"Exempt: {rule.exempt_doc}")
+    return "\n\n".join([sections[0]] + [_wrap(section) for section in sections[1:]]) + "\n"
+
+
+def rules_table() -> str:
+    """The README's table of codes, in Markdown."""
+    lines = ["| code | name | reports | severity | `archsync fix` |", "|---|---|---|---|---|"]
+    for rule in RULES:
+        fix = {"add": "adds the name", "remove": "removes the duplicate"}.get(rule.fix or "", "-")
+        lines.append(f"| `{rule.code}` | {rule.name} | {rule.summary} | {rule.severity} | {fix} |")
+    return "\n".join(lines) + "\n"
+
+
+def _wrap(section: str) -> str:
+    """Wrap prose paragraphs at 92 columns; indented blocks (examples, TOML) stay as written."""
+    out = []
+    for paragraph in section.split("\n\n"):
+        if paragraph.startswith(("    ", "Example:")) or "\n    " in paragraph:
+            out.append(paragraph)
+        else:
+            out.append(textwrap.fill(" ".join(paragraph.split()), 92, break_long_words=False,
+                                     break_on_hyphens=False))
+    return "\n\n".join(out)
