@@ -493,8 +493,9 @@ class CacheGuard:
 
 
 class FileEdit:
-    """Appends (or, `at_start`, prepends) a comment line to one file between runs; restores its bytes
-    and times, always. Appended, every line keeps its number; prepended, every fact of the file moves."""
+    """Appends a comment line to one file between runs (or, `at_start`, puts i + 1 comment lines first
+    in round i); restores its bytes and times, always. Appended, every line keeps its number; put
+    first, every fact of the file moves, by a different amount each round."""
 
     def __init__(self, path: Path, at_start: bool = False) -> None:
         self.path = path
@@ -508,8 +509,8 @@ class FileEdit:
     def apply(self, i: int) -> None:
         sep = b"" if self.original.endswith(b"\n") or not self.original else b"\n"
         self.dirty = True
-        if self.at_start:
-            self.path.write_bytes(EDIT_MARK + b" %d\n" % i + self.original)
+        if self.at_start:  # i + 1 lines: each round moves the lines again, from where the last round left them
+            self.path.write_bytes(b"".join(EDIT_MARK + b" %d.%d\n" % (i, k) for k in range(i + 1)) + self.original)
         else:
             self.path.write_bytes(self.original + sep + EDIT_MARK + b" %d\n" % i)
 
@@ -925,8 +926,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--flake8-sizes", type=_parse_sizes, default=None,
                    help="generated sizes that get flake8 rows (default: the smallest generated size)")
     p.add_argument("-j", "--jobs", type=int, default=2, help="flake8 -j value (default 2)")
-    p.add_argument("--edit-file", metavar="REL", help="file of each --tree that has it to append a comment to in the "
-                   "edited scenarios (default: a models/ file with EntryClass, qwen3_5.py if present)")
+    p.add_argument("--edit-file", metavar="REL", action="append", default=[],
+                   help="file of a --tree to edit in the edited scenarios; repeatable: each tree takes the first one "
+                        "it has (default: a models/ file with EntryClass, qwen3_5.py if present)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated trees (default 0)")
     p.add_argument("--archsync", metavar="PATH", help="archsync executable (default: next to this Python, then PATH)")
     p.add_argument("--ruff", metavar="PATH", help="ruff executable (default: PATH, then next to this Python)")
@@ -978,8 +980,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         for tree_path in args.tree:
             files, lines, size = count_tree(tree_path)
-            edit = args.edit_file if args.edit_file and (tree_path / args.edit_file).is_file() else None
-            edit = edit or pick_edit_file(tree_path)
+            edit = next((e for e in args.edit_file if (tree_path / e).is_file()), None) or pick_edit_file(tree_path)
             subdir = next((d for d in args.flake8_subdir if (tree_path / d).exists()), ".")
             label = f"tree {tree_path.name}" if tree_path.name != "python" else f"tree {tree_path.parent.name}/python"
             tree = Tree(label, tree_path, "real", None, files, lines, size, edit, subdir)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable, List, Mapping, Optional, Sequence, T
 
 from .config import Config, Exemption, UnresolvedName, find_root, load_config
 from .diagnostics import Diagnostic
+from .extract.collector import paused
 from .project.cache_paths import index_file
 from .project.discovery import SourceFile, discover, with_unsaved
 from .project.listing import shared
@@ -255,16 +256,19 @@ def _analyse(config: Config, files: List[SourceFile], overrides: Optional[Mappin
 
     if only is not None:
         files = [f for f in files if f.rel == only]
-    with ProjectIndex(config, files, overrides, cache) as index:  # byte prefilter, facts of what may matter
-        choose_files(index)  # and of the files those reference
-    model = build_model(index, universe)  # names resolved across modules (and what dependencies register)
-    found = rules.check(model)
-    diagnostics = report(found, config, overrides, noqa)
-    index.save_cache()
+    with paused():  # a run builds acyclic values only: the cyclic collector would walk them over and over
+        with ProjectIndex(config, files, overrides, cache) as index:  # byte prefilter, facts of what may matter
+            choose_files(index)  # and of the files those reference
+        model = build_model(index, universe)  # names resolved across modules (and what dependencies register)
+        found = rules.check(model)
+        diagnostics = report(found, config, overrides, noqa)
+        index.save_cache()
     # a setting that matches nothing is a typo (an error) in the tree at hand; a revision may predate what it names
     named = check_settings(index, model.predicates.values(), [f.rel for f in files]) if strict else ()
     warnings = universe.warnings + named
     if results is not None:  # what the next run may reuse, and what it depends on
-        results.save(StoredRun(index.record_states(), tuple(sorted({d.path for d in found})), results.index_state(),
-                               diagnostics, index.parsed, warnings))
+        with paused():
+            states = index.record_states()
+        results.save(StoredRun(states, tuple(sorted({d.path for d in found})), results.index_state(), diagnostics,
+                               index.parsed, warnings))
     return Report(config.root, config, diagnostics, _ModelOf(model), len(files), index.parsed, warnings, only)

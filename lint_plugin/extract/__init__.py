@@ -12,6 +12,7 @@ import re
 import warnings
 from typing import List, Optional, Sequence, Tuple
 
+from .collector import paused
 from .context import ModuleContext
 from .facts import FileFacts
 from .module import ModuleReader
@@ -22,6 +23,12 @@ __all__ = ["extract_file", "extract_registrations"]
 def extract_file(source: bytes, path: str, module: str, registries: Sequence[str], is_package: bool,
                  name_pattern: str) -> FileFacts:
     """Parse `source` and read its facts; a file that does not parse carries `error`."""
+    with paused():  # no cycles among syntax nodes: see collector.py
+        return _extract(source, path, module, registries, is_package, name_pattern)
+
+
+def _extract(source: bytes, path: str, module: str, registries: Sequence[str], is_package: bool,
+             name_pattern: str) -> FileFacts:
     try:
         with warnings.catch_warnings():  # the analysed code's warnings are not ours to show or obey
             warnings.simplefilter("ignore")

@@ -136,17 +136,17 @@ class IndexCache:
     def save(self, entries: Dict[str, CachedFile]) -> None:
         if self.borrowed:
             return
-        document = {
-            "schema": SCHEMA,
-            "tool": __version__,
-            "config": self.fingerprint,
-            "written": time.time_ns(),
-            "files": {
-                rel: [e.size, e.mtime_ns, e.digest, *stored_signals(e.signals), _stored_facts(e)]
-                for rel, e in sorted(entries.items())
-            },
-        }
-        data = json.dumps(document, separators=(",", ":")).encode()
+        # The document is written one entry at a time: built whole, the encoded facts of every file
+        # would be alive at once, several times the size of the text (on large trees, the run's peak)
+        head = json.dumps({"schema": SCHEMA, "tool": __version__, "config": self.fingerprint,
+                           "written": time.time_ns()}, separators=(",", ":"))
+        parts = [head[:-1].encode(), b',"files":{']
+        for i, (rel, e) in enumerate(sorted(entries.items())):
+            entry = [e.size, e.mtime_ns, e.digest, *stored_signals(e.signals), _stored_facts(e)]
+            parts.append((b"," if i else b"") + json.dumps({rel: entry}, separators=(",", ":"))[1:-1].encode())
+        parts.append(b"}}")
+        data = b"".join(parts)
+        del parts
         try:
             write_private(self.root, self.rel, data, _MARKERS)
         except WriteRefused as exc:
