@@ -5,8 +5,7 @@ import os
 from pathlib import Path
 
 from lint_plugin.config import load_config
-from lint_plugin.project import discover
-from lint_plugin.project.discovery import is_discovered
+from lint_plugin.project.discovery import discover, is_discovered
 from lint_plugin.project.stamps import changed, stamps
 
 PYPROJECT = '[tool.archsync]\nsrc = ["src", "tools"]\nexclude = ["src/pkg/generated", "legacy_*.py"]\n'
