@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Callable, List, Mapping, Optional, Sequence, T
 
 from .config import Config, Exemption, UnresolvedName, find_root, load_config
 from .diagnostics import Diagnostic
-from .extract.collector import paused
 from .project.cache_paths import index_file
 from .project.discovery import SourceFile, discover, with_unsaved
 from .project.listing import shared
@@ -249,6 +248,7 @@ def _analyse(config: Config, files: List[SourceFile], overrides: Optional[Mappin
              cache: "Optional[IndexCache]", only: Optional[str], universe: "Universe", noqa: bool,
              strict: bool = True, results: Optional[ResultCache] = None) -> Report:
     from . import rules
+    from .extract.collector import paused
     from .project.index import ProjectIndex
     from .report.stage import report
     from .resolve import build_model, choose_files

@@ -53,8 +53,41 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_ERROR
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own, as wide as `shutil.get_terminal_size()` would make it, without importing shutil
+    (argparse does, for every parser, and shutil imports the compression modules: a fifth of the
+    imports of a warm check)."""
+
+    def __init__(self, prog, **options) -> None:
+        if options.get("width") is None:
+            options["width"] = _columns() - 2
+        super().__init__(prog, **options)
+
+
+def _columns() -> int:
+    """`shutil.get_terminal_size().columns`: $COLUMNS, else the terminal's, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # no stdout at all (None): AttributeError, as for shutil
+            columns = 0
+    return columns or 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """Every parser and subparser of the command line formats with `_Formatter`."""
+
+    def __init__(self, *args, **options) -> None:
+        options.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **options)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="archsync", allow_abbrev=False,
         description="Keep architecture registries, whitelists and family predicates in sync.",
     )

@@ -19,6 +19,18 @@ from ..report.escape import printable
 from ..rules import arc900_configuration_error as configuration_error
 
 _REPORTS: Dict[Path, object] = {}
+_ROOTS: Dict[Path, Path] = {}  # directory -> its project root, once per flake8 process
+
+
+def _root_of(path: Path) -> Path:
+    """The file's project root (`find_root`), looked up once per directory: flake8 asks for every file.
+    A linked file is looked up alone (`find_root` starts from where the link leads)."""
+    if os.path.islink(path):
+        return find_root(path)
+    directory = path.parent
+    if directory not in _ROOTS:
+        _ROOTS[directory] = find_root(path)
+    return _ROOTS[directory]
 
 
 class ArchsyncChecker:
@@ -47,7 +59,7 @@ class ArchsyncChecker:
 
     def run(self) -> Iterator[Tuple[int, int, str, Type["ArchsyncChecker"]]]:
         path = Path(os.path.abspath(self.filename))  # as named: a symlink is not followed out of the tree
-        root = find_root(path)
+        root = _root_of(path)
         try:
             rel = path.relative_to(root).as_posix()
         except ValueError:
@@ -158,6 +170,6 @@ def _checked_files() -> Sequence[Path]:
 
 
 def _in_project(path: Path, root: Path) -> bool:
-    return find_root(path) == root
+    return _root_of(path) == root
 
 
