@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, List, Sequence, Tuple
 
@@ -24,23 +23,8 @@ from ..project.index import ProjectIndex
 from .values import Predicate
 
 
-@dataclass(frozen=True)
-class Unmatched:
-    """What the checks found: the first error (None when there is none) and every warning."""
-
-    error: str = ""
-    warnings: Tuple[str, ...] = ()
-
-
 def check_settings(index: ProjectIndex, predicates: Iterable[Predicate], files: Sequence[str]) -> Tuple[str, ...]:
     """Warnings about harmless misses; raises ConfigError for the first setting that matches nothing."""
-    found = unmatched(index, list(predicates), files)
-    if found.error:
-        raise ConfigError(found.error)
-    return found.warnings
-
-
-def unmatched(index: ProjectIndex, predicates: List[Predicate], files: Sequence[str]) -> Unmatched:
     config = index.config
     stated = dict(config.stated)
     errors: List[str] = []
@@ -68,7 +52,9 @@ def unmatched(index: ProjectIndex, predicates: List[Predicate], files: Sequence[
     for entry in stated.get("registries", ()):
         if entry.startswith("!") and not any(matches_pattern([entry[1:]], p, n) for p, n in registries):
             warnings.append(f"{where}.registries: {entry!r} drops no registry found in the project")
-    return Unmatched(errors[0] if errors else "", tuple(warnings))
+    if errors:
+        raise ConfigError(errors[0])
+    return tuple(warnings)
 
 
 def _misses(where: str, key: str, entries: Iterable[str], known: Sequence[Tuple[str, str]], what: str) -> List[str]:
