@@ -246,7 +246,8 @@ def test_an_unsaved_buffer_of_a_new_file_gets_its_diagnostics(tmp_path):
 
 @pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT")
 def test_ctrl_c_at_any_moment_of_a_cold_run_stops_it_quietly(tmp_path):
-    """Ctrl-C reaches the whole process group (workers included): no traceback, no hang, exit 130."""
+    """Ctrl-C reaches the whole process group (workers included): no traceback, no hang, and the process
+    ends killed by SIGINT (what a shell needs to stop a loop; it reports 130), or finished first (1)."""
     root = project(tmp_path)
     for i in range(1500):
         write(root / f"pkg/gen/m{i}.py", f"class M{i}ForCausalLM:\n    pass\n\n\nEntryClass = [M{i}ForCausalLM]\n"
@@ -269,8 +270,8 @@ def test_ctrl_c_at_any_moment_of_a_cold_run_stops_it_quietly(tmp_path):
             run.communicate()
             pytest.fail("archsync hung after Ctrl-C")
         assert b"Traceback" not in err, err.decode()
-        assert run.returncode in (130, EXIT_FINDINGS), (run.returncode, err.decode())
-        interrupted += run.returncode == 130
+        assert run.returncode in (-signal.SIGINT, EXIT_FINDINGS), (run.returncode, err.decode())
+        interrupted += run.returncode == -signal.SIGINT
     assert interrupted >= 1, "no run was interrupted"
 
 

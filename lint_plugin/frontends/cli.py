@@ -13,6 +13,7 @@ from .. import __version__
 FORMATS = ("text", "json", "github", "sarif")  # as lint_plugin.formats renders them
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 128 + 2  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 INIT_DESCRIPTION = """\
 Start the project's configuration from what archsync finds in it.
@@ -48,9 +49,28 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return args.handler(args)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_ERROR
+
+
+def console() -> None:
+    """The `archsync` command: `main`, and after Ctrl-C the process ends killed by SIGINT, as Python's
+    own uncaught KeyboardInterrupt does without the traceback. A shell stops a loop or script running
+    archsync only when the command died of SIGINT; an exit status of 130 it takes for an ordinary
+    failure. It also closes the window where Ctrl-C lands after the report, during the interpreter's exit:
+    either way the caller sees the same thing."""
+    code = main()
+    if code == EXIT_INTERRUPTED and os.name == "posix":
+        import signal
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    sys.exit(code)
 
 
 class _Formatter(argparse.HelpFormatter):
