@@ -231,6 +231,20 @@ def unprivileged(probe_dir: Path) -> Tuple[str, ...]:
     return _NO_DAC
 
 
+AS_NOBODY = ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+
+
+def as_nobody() -> Tuple[str, ...]:
+    """A prefix that runs archsync as another user (nobody), or skip: it needs root and setpriv, and the
+    interpreter and its library must be reachable by that user (not so under a private home, as pyenv's)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run as another user")
+    probe = subprocess.run([*AS_NOBODY, str(ARCHSYNC), "--version"], cwd="/", capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"another user cannot run archsync from here: {(probe.stderr.strip() or '?').splitlines()[-1]}")
+    return AS_NOBODY
+
+
 def sigint_default() -> None:
     """`preexec_fn` for a child that Ctrl-C must reach: a background job of a shell starts with SIGINT ignored.
 

@@ -93,14 +93,15 @@ def test_json_schema_on_every_shape_fixture():
 
 def test_a_file_that_does_not_parse_does_not_stop_the_run(tree):
     root = tree("shapes/guard")
-    write(root / "lists/broken.py", 'BROKEN_ARCHS = frozenset({"LimaForCausalLM",\n')
+    write(root / "lists/broken.py", 'BROKEN_ARCHS = frozenset({"LimaForCausalLM",)\n')
     result = archsync("check", "--format", "json", cwd=root)
     assert result.returncode == EXIT_FINDINGS, result
     diagnostics = result.json["diagnostics"]
     assert [d["path"] for d in diagnostics] == ["lists/broken.py", "lists/whitelists.py"], result
     assert [{k: d[k] for k in ("code", "line", "column", "message", "subject", "member")} for d in diagnostics] == [
         {"code": "ARC902", "line": 1, "column": 1,
-         "message": "file not analysed: syntax error at line 1: '{' was never closed", "subject": None, "member": None},
+         "message": "file not analysed: syntax error at line 1: closing parenthesis ')' does not match "
+                      "opening parenthesis '{'", "subject": None, "member": None},
         {"code": "ARC101", "line": 4, "column": 1,
          "message": "'LimaMoeForCausalLM' is matched by is_lima() (lists/families.py:4) but missing from OFFLOAD_ARCHS",
          "subject": "OFFLOAD_ARCHS", "member": "LimaMoeForCausalLM"},

@@ -277,6 +277,14 @@ def test_arc901_names_three_reasons_and_counts_the_rest():
         "`f1()` (lists.py:1); cannot follow `f2()` (lists.py:2); and 2 more (1 name read still takes part)"]
 
 
+def test_arc901_says_a_reason_met_many_times_once_and_does_not_count_it_again():
+    reasons = ["expression nested too deeply (lists.py:1)"] + ["cannot resolve `a` in lists.py"] * 60
+    m = model([collection("X_ARCHS", unknown=reasons)])
+    assert run("ARC901", m) == [
+        "lists.py:1:1: ARC901 X_ARCHS is only partly analysed: expression nested too deeply (lists.py:1); cannot "
+        "resolve `a` in lists.py (0 names read still take part)"]
+
+
 def test_arc902_each_file_that_could_not_be_analysed():
     m = model(unanalysed=[("a.py", "syntax error at line 3: invalid syntax"),
                           ("b.py", "cannot read: Permission denied")])

@@ -273,6 +273,9 @@ def parse_toml(text: str, source: str) -> Dict[str, Any]:
     except RecursionError:
         raise ConfigError(f"{source}: invalid TOML: nested too deeply to read") from None
     except ValueError as exc:  # an integer longer than Python converts, and the like
+        if "integer string conversion" in str(exc):  # its text differs by version and advises a Python call
+            limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+            raise ConfigError(f"{source}: invalid TOML: an integer longer than {limit} digits") from None
         raise ConfigError(f"{source}: invalid TOML: {exc}") from None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
@@ -36,17 +37,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # file names need not be valid in the terminal's encoding
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = _parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra:  # said by the subcommand, with its usage: `check --selct X` is check's mistake
-        command = _SUBPARSERS.get(args.command or "", parser)
-        command.error(f"unrecognized arguments: {' '.join(extra)}")
-    if getattr(args, "paths", None) is not None:
-        args.path = args.paths[0]
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return EXIT_ERROR
-    try:
+    try:  # Ctrl-C while the options are read is as quiet as during the run
+        parser = _parser()
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the subcommand, with its usage: `check --selct X` is check's mistake
+            command = _SUBPARSERS.get(args.command or "", parser)
+            command.error(f"unrecognized arguments: {' '.join(extra)}")
+        if getattr(args, "paths", None) is not None:
+            args.path = args.paths[0]
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return EXIT_ERROR
         return args.handler(args)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
@@ -58,11 +59,18 @@ def console() -> None:
     """The `archsync` command: `main`, and after Ctrl-C the process ends killed by SIGINT, as Python's
     own uncaught KeyboardInterrupt does without the traceback. A shell stops a loop or script running
     archsync only when the command died of SIGINT; an exit status of 130 it takes for an ordinary
-    failure. It also closes the window where Ctrl-C lands after the report, during the interpreter's exit:
-    either way the caller sees the same thing."""
-    code = main()
+    failure. A Ctrl-C after the run, while the interpreter exits, is ignored: the report is out, and its
+    exit status stands (else Python prints an ignored KeyboardInterrupt from its shutdown)."""
+    try:
+        code = main()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except KeyboardInterrupt:  # between main's return and the line above
+        code = EXIT_INTERRUPTED
     if code == EXIT_INTERRUPTED and os.name == "posix":
-        import signal
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while the streams are flushed
+        pools = sys.modules.get("multiprocessing")  # no atexit handler runs for a process killed by a signal
+        for child in pools.active_children() if pools is not None else ():
+            child.terminate()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

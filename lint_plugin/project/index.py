@@ -53,7 +53,11 @@ class ProjectIndex:
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
         self._pool = WorkPool(JobState(config, self._prefilter))
-        self._scan(files, self.cache.load() if self.cache is not None else {})
+        try:  # before `with` takes over: an error or Ctrl-C in the scan must not leave workers behind
+            self._scan(files, self.cache.load() if self.cache is not None else {})
+        except BaseException:
+            self._pool.close()
+            raise
 
     def __enter__(self) -> "ProjectIndex":
         return self

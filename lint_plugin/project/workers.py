@@ -35,14 +35,14 @@ class WorkPool:
         # A pool is started only for enough work; once it runs, any batch of two or more uses it
         if self.jobs <= 1 or len(items) < (2 if self._pool is not None else self.min_items):
             return [function(item) for item in items]
-        if self._pool is None:
-            try:
-                self._pool = multiprocessing.get_context("fork").Pool(self.jobs, initializer=_ignore_interrupts)
-            except (OSError, ValueError, AssertionError):
-                self.jobs = 1
-                return [function(item) for item in items]
-        chunk = max(1, len(items) // (self.jobs * 8))
         try:
+            if self._pool is None:
+                try:
+                    self._pool = _start(self.jobs)
+                except (OSError, ValueError, AssertionError):
+                    self.jobs = 1
+                    return [function(item) for item in items]
+            chunk = max(1, len(items) // (self.jobs * 8))
             return self._pool.map(function, items, chunksize=chunk)
         except KeyboardInterrupt:  # Ctrl-C: the workers ignore it; stop them here, once, and say nothing
             self.close()
@@ -54,9 +54,24 @@ class WorkPool:
             self._pool = None
 
 
+def _start(jobs: int) -> "multiprocessing.pool.Pool":
+    """A fork pool whose workers never see Ctrl-C: SIGINT is blocked while they are forked (a worker
+    inherits the mask, and a signal pending in the parent is not inherited), so none arrives before
+    its initializer ignores it. One that came meanwhile reaches the parent when the mask is restored."""
+    masking = hasattr(signal, "pthread_sigmask")
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else None
+    try:
+        return multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
+    finally:
+        if before is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _ignore_interrupts() -> None:
     """In a worker: Ctrl-C reaches the whole process group, and only the parent should act on it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _default_jobs() -> int:

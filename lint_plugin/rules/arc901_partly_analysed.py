@@ -24,8 +24,9 @@ def check(model: Model) -> List[Diagnostic]:
 
 def diagnostic(subject: str, label: str, path: str, line: int, column: int, unknown: Sequence[str],
                count: int) -> Diagnostic:
-    reasons = "; ".join(dict.fromkeys(unknown[:3]))
-    more = f"; and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+    distinct = list(dict.fromkeys(unknown))  # one reason met many times is said once, and not counted again
+    reasons = "; ".join(distinct[:3])
+    more = f"; and {len(distinct) - 3} more" if len(distinct) > 3 else ""
     read = f"{count} name{' read still takes' if count == 1 else 's read still take'} part"
     return Diagnostic(path, line, column, RULE.code, f"{label} is only partly analysed: {reasons}{more} ({read})",
                       subject=subject)

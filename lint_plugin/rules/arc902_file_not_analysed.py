@@ -27,8 +27,9 @@ RULE = Rule(
     exempt_doc="`exclude` the file.",
     examples=(
         Example("a whitelist in a file that does not parse", (
-            ("cache.py", "_RADIX_ARCHS = frozenset({\"KimiLinearForCausalLM\"}\n"),
-        ), ("cache.py:1:1: ARC902 file not analysed: syntax error at line 1: '(' was never closed",)),
+            ("cache.py", "_RADIX_ARCHS = frozenset({\"KimiLinearForCausalLM\")\n"),
+        ), ("cache.py:1:1: ARC902 file not analysed: syntax error at line 1: closing parenthesis ')' does not match "
+           "opening parenthesis '{'",)),
     ),
     check=check,
     severity="information",
