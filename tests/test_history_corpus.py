@@ -7,7 +7,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.history.replay import Case, in_subject, judge_case, load_corpus, scope_source  # noqa: E402
+from bench.history.later import confirmed, read_facts  # noqa: E402
+from bench.history.replay import MISSING_CODES, Case, in_subject, judge_case, load_corpus  # noqa: E402
 
 KINDS = {"drift", "upstream", "unregistered", "new-model"}
 
@@ -20,6 +21,17 @@ def test_every_case_is_facts_about_a_commit():
     for case in cases:
         assert re.fullmatch(r"[0-9a-f]{40}", case.fix) and re.fullmatch(r"[0-9a-f]{40}", case.parent), case.id
         assert case.kind in KINDS and case.names and case.file.endswith(".py"), case.id
+        # a drift case says what its fix commit does besides completing lists
+        assert case.fix_kind in (("drift", "capability") if case.kind == "drift" else ("",)), case.id
+
+
+def test_each_drift_case_says_why_its_fix_is_drift_or_a_capability():
+    import json
+
+    document = json.loads((Path(__file__).resolve().parents[1] / "bench/history/corpus.json").read_text())
+    drift = [c for c in document["cases"] if c["kind"] == "drift"]
+    assert all(len(c["fix_kind_why"]) > 20 for c in drift)
+    assert sum(1 for c in drift if c["fix_kind"] == "drift") == 25
 
 
 def test_sglang_cases_are_dated_before_the_period_kept_aside():
@@ -49,10 +61,41 @@ def test_a_case_is_caught_only_by_its_file_subject_and_names():
         assert (outcome.status, outcome.why) == ("missed", "the subject is not read as a subject")
 
 
-def test_later_history_is_read_in_the_scope_of_the_subject():
-    source = ('A_ARCHS = ["X"]\n\n\nclass Config:\n    def __init__(self, arch):\n'
-              '        if arch in ["Y", "Z"]:\n            pass\n\n\ndef f():\n    local = {"W"}\n')
-    assert scope_source(source, "A_ARCHS") == 'A_ARCHS = ["X"]'
-    assert '"Z"' in scope_source(source, "Config.__init__#1") and '"X"' not in scope_source(source, "Config.__init__#1")
-    assert scope_source(source, "f.local") == 'local = {"W"}'
-    assert scope_source(source, "missing") is None
+def _judge(code, member, before, after, subject):
+    return confirmed(code, member, read_facts(before, "pkg/cfg.py"), read_facts(after, "pkg/cfg.py"), subject,
+                     MISSING_CODES)
+
+
+PARENT = ('A_ARCHS = ["XForCausalLM"]\n\n\nclass Config:\n    def __init__(self, arch):\n'
+          '        if arch in ["YForCausalLM", "ZForCausalLM"]:\n            pass\n'
+          '        if arch in ["VForCausalLM", "UForCausalLM"]:\n            pass\n')
+
+
+def test_later_history_is_judged_on_the_subject_literal_not_its_function():
+    # A test inserted above renumbers the literal: it is found by the names it shares.
+    later = PARENT.replace('        if arch in ["YForCausalLM"',
+                           '        if arch == "TForCausalLM":\n            pass\n'
+                           '        if arch in ["YForCausalLM", "WForCausalLM"')
+    assert _judge("ARC105", "WForCausalLM", PARENT, later, "Config.__init__#1") is True
+    # The name is in the function, in another test: the literal asked to hold it does not.
+    assert _judge("ARC105", "VForCausalLM", PARENT, later, "Config.__init__#1") is False
+    assert _judge("ARC105", "YForCausalLM", PARENT, PARENT.replace('"XForCausalLM"', '"XForCausalLM", "QForCausalLM"'),
+                  "A_ARCHS") is False
+    assert _judge("ARC105", "QForCausalLM", PARENT, PARENT.replace('"XForCausalLM"', '"XForCausalLM", "QForCausalLM"'),
+                  "A_ARCHS") is True
+
+
+def test_an_unknown_name_is_confirmed_when_the_literal_no_longer_holds_it():
+    later = PARENT.replace('"ZForCausalLM"', '"Z2ForCausalLM"')
+    assert _judge("ARC201", "ZForCausalLM", PARENT, later, "Config.__init__#1") is True
+    assert _judge("ARC201", "YForCausalLM", PARENT, later, "Config.__init__#1") is False
+
+
+def test_a_subject_gone_or_built_elsewhere_cannot_be_judged():
+    assert _judge("ARC105", "QForCausalLM", PARENT, PARENT.replace("A_ARCHS", "B_ARCHS"), "A_ARCHS") is None
+    imported = "from pkg.base import BASE\nA_ARCHS = [*BASE, \"XForCausalLM\"]\n"
+    assert _judge("ARC105", "QForCausalLM", PARENT, imported, "A_ARCHS") is None
+    assert _judge("ARC105", "XForCausalLM", PARENT, imported, "A_ARCHS") is True
+    # names referred to in the same file are followed
+    local = 'BASE = ["QForCausalLM"]\nA_ARCHS = [*BASE, "XForCausalLM"]\n'
+    assert _judge("ARC105", "QForCausalLM", PARENT, local, "A_ARCHS") is True

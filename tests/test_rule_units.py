@@ -14,6 +14,7 @@ from lint_plugin.diagnostics import Diagnostic, FixRequest
 from lint_plugin.report.exemptions import apply_exemptions
 from lint_plugin.report.pairs import one_per_pair
 from lint_plugin.resolve import Collection, Model, Occurrence, Predicate, ResolvedSet
+from lint_plugin.resolve.kinship import SLIP, slips
 from lint_plugin.rules import BY_CODE, RULES, check
 from lint_plugin.rules.fixes import rank_peers
 
@@ -356,3 +357,16 @@ def test_a_new_name_goes_after_its_sibling_then_its_longest_common_prefix():
     held = {"Qwen3_5ForConditionalGeneration", "Qwen3NextForCausalLM", "KimiLinearForCausalLM"}
     assert rank_peers("Qwen3_5ForCausalLM", held, (("ForConditionalGeneration", "ForCausalLM"),)) == (
         "Qwen3_5ForConditionalGeneration", "Qwen3NextForCausalLM")
+
+
+def test_a_slip_is_a_name_written_twice_beside_a_missing_spelling_variant_of_it():
+    def literal(*names):
+        return tuple(Occurrence(n, "s.py", line, 5) for line, n in enumerate(names, 1))
+
+    twice = literal("DeepseekV3ForCausalLM", "BailingMoeV2ForCausalLM", "BailingMoeV2ForCausalLM")
+    (found,) = slips("BailingMoeForCausalLM", [twice])
+    assert (found.kind, found.kin, found.weight) == (SLIP, "BailingMoeV2ForCausalLM", 0.8)
+    assert "(line 3)" in found.text
+    assert slips("Glm4MoeForCausalLM", [twice]) == []  # no spelling variant of the copied name
+    once = literal("BailingMoeV2ForCausalLM", "DeepseekV3ForCausalLM")
+    assert slips("BailingMoeForCausalLM", [once, literal("BailingMoeV2ForCausalLM")]) == []  # once in each

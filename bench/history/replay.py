@@ -8,14 +8,14 @@ one of the names the fix added, in the case's subject (`ModelConfig.__init__` ma
 `ModelConfig.__init__#3`; `is_fa3_default_architecture` matches `...default_archs`).
 
 Every other diagnostic at those parents is then looked up in later history: a "missing" finding
-(ARC101-ARC105) is confirmed when the subject's scope holds the name at the project's reference
-commit, an unknown name (ARC201) when that scope no longer holds it. That is a lower bound on
-precision: a finding nobody has acted on yet is not proof of a false alarm. For SGLang the
-reference is the last commit before 2026-01-01: later SGLang history is kept aside, unread.
+(ARC101-ARC105) is confirmed when the subject's own literal holds the name at the project's
+reference commit, an unknown name (ARC201) when it no longer does (`later.py` finds the same
+literal there). That is a lower bound on precision: a finding nobody has acted on yet is not
+proof of a false alarm. For SGLang the reference is the last commit before 2026-01-01: later
+SGLang history is kept aside, unread.
 """
 from __future__ import annotations
 
-import ast
 import dataclasses
 import io
 import json
@@ -26,6 +26,8 @@ import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from bench.history.later import confirmed, read_facts
 
 CORPUS = Path(__file__).with_name("corpus.json")
 SGLANG_CUTOFF = "2026-01-01"  # SGLang history from here on is not read (kept aside for judging)
@@ -45,6 +47,7 @@ class Case:
     names: Tuple[str, ...]
     kind: str
     single_name_at_parent: bool
+    fix_kind: str = ""  # drift cases: "drift" (the fix only completes lists) or "capability" (it adds the code too)
 
 
 @dataclass
@@ -59,7 +62,8 @@ class Outcome:
 def load_corpus(path: Path = CORPUS) -> List[Case]:
     document = json.loads(path.read_text(encoding="utf-8"))
     return [Case(c["id"], c["project"], c["mirror"], c["fix"], c["parent"], c["root"], c["file"], c["subject"],
-                 tuple(c["names"]), c["kind"], bool(c.get("single_name_at_parent"))) for c in document["cases"]]
+                 tuple(c["names"]), c["kind"], bool(c.get("single_name_at_parent")), c.get("fix_kind", ""))
+            for c in document["cases"]]
 
 
 # -- trees ----------------------------------------------------------------------------------------
@@ -176,51 +180,19 @@ def kinship_verdict(archsync: Sequence[str], tree: Path, subject: str, name: str
 
 # -- later history ------------------------------------------------------------------------------------
 
-def scope_source(source: str, subject: str) -> Optional[str]:
-    """The source text of the code a subject name points into, at another commit."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
-    name = subject[1:].partition(":")[2] if subject.startswith("@") else subject
-    name = name.partition("#")[0]
-    if name in ("", "<module>"):
-        return source
-    parts = name.split(".")
-    for length in range(len(parts), 0, -1):  # `Class.method.var` -> Class.method, then Class
-        node = _find(tree.body, parts[:length])
-        if node is not None:
-            return ast.get_source_segment(source, node)
-    return None
-
-
-def _find(body: List[ast.stmt], path: List[str]) -> Optional[ast.AST]:
-    head, rest = path[0], path[1:]
-    for node in body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == head:
-            return node if not rest else _find(node.body, rest)
-        if not rest and isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id == head for t in targets):
-                return node
-    return None
-
-
-def confirmed_later(git_dir: Path, reference: str, root: str, diagnostic: dict) -> Optional[bool]:
-    """Did later history do what the diagnostic asks? None when it cannot be told."""
+def confirmed_later(git_dir: Path, parent: str, reference: str, root: str, diagnostic: dict) -> Optional[bool]:
+    """Did later history do what the diagnostic asks, in the subject's own literal? None when it cannot be told."""
     code, member, subject = diagnostic.get("code"), diagnostic.get("member"), diagnostic.get("subject")
     if not member or not subject or not (code in MISSING_CODES or code == "ARC201"):
         return None
     path = f"{root}/{diagnostic['path']}" if root not in ("", ".") else diagnostic["path"]
     try:
-        source = git(git_dir, "show", f"{reference}:{path}").decode("utf-8", "replace")
+        before, after = (git(git_dir, "show", f"{commit}:{path}").decode("utf-8", "replace")
+                         for commit in (parent, reference))
     except subprocess.CalledProcessError:
         return None  # the file moved or went away
-    scope = scope_source(source, subject)
-    if scope is None:
-        return None
-    holds = f'"{member}"' in scope or f"'{member}'" in scope
-    return holds if code in MISSING_CODES else not holds
+    return confirmed(code, member, read_facts(before, diagnostic["path"]), read_facts(after, diagnostic["path"]),
+                     subject, MISSING_CODES)
 
 
 # -- the run ------------------------------------------------------------------------------------------
@@ -234,7 +206,8 @@ class Report:
     def to_json(self) -> dict:
         return {
             "version": 1,
-            "cases": [{"id": o.case.id, "project": o.case.project, "kind": o.case.kind, "status": o.status,
+            "cases": [{"id": o.case.id, "project": o.case.project, "kind": o.case.kind, "fix_kind": o.case.fix_kind,
+                       "status": o.status,
                        "names": list(o.case.names), "caught_names": o.caught_names, "evidence": o.evidence,
                        "why": o.why} for o in self.outcomes],
             "other_diagnostics": self.others,
@@ -243,10 +216,21 @@ class Report:
         }
 
 
+# The rows of the summary: each case kind, and the drift cases split by what their fix commit does.
+KINDS = ("drift", "drift:lists", "drift:capability", "upstream", "unregistered", "new-model", "all")
+
+
+def _of_kind(case: Case, kind: str) -> bool:
+    if kind == "all":
+        return True
+    base, _, fix_kind = kind.partition(":")
+    return case.kind == base and (not fix_kind or case.fix_kind == ("drift" if fix_kind == "lists" else fix_kind))
+
+
 def summary(report: Report) -> dict:
     out: Dict[str, dict] = {}
-    for kind in ("drift", "upstream", "unregistered", "new-model", "all"):
-        chosen = [o for o in report.outcomes if o.status != "skipped" and (kind == "all" or o.case.kind == kind)]
+    for kind in KINDS:
+        chosen = [o for o in report.outcomes if o.status != "skipped" and _of_kind(o.case, kind)]
         names = sum(len(o.case.names) for o in chosen)
         caught_names = sum(len(o.caught_names) for o in chosen)
         caught = sum(1 for o in chosen if o.status == "caught")
@@ -312,19 +296,20 @@ def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[
             others.append({"project": mine[0].project, "parent": parent, "code": d.get("code"), "path": d.get("path"),
                            "line": d.get("line"), "subject": d.get("subject"), "member": d.get("member"),
                            "message": d.get("message"),
-                           "confirmed": confirmed_later(git_dir, references[mirror], mine[0].root, d)})
+                           "confirmed": confirmed_later(git_dir, parent, references[mirror], mine[0].root, d)})
     return Report(outcomes, others, skipped)
 
 
 def markdown(report: Report) -> str:
-    lines = ["| case | project | kind | result | names caught | evidence / why missed |", "|---|---|---|---|---|---|"]
+    lines = ["| case | project | kind | fix | result | names caught | evidence / why missed |",
+             "|---|---|---|---|---|---|---|"]
     for o in report.outcomes:
         detail = "; ".join(e.split(" ", 1)[0] + " " + e.split(" ", 1)[1][:140] for e in o.evidence) or o.why
-        lines.append(f"| {o.case.id} | {o.case.project} | {o.case.kind} | {o.status} | "
+        lines.append(f"| {o.case.id} | {o.case.project} | {o.case.kind} | {o.case.fix_kind} | {o.status} | "
                      f"{len(o.caught_names)}/{len(o.case.names)} | {detail} |")
     s = summary(report)
     lines += ["", "| kind | cases | caught | names | names caught |", "|---|---|---|---|---|"]
-    for kind in ("drift", "upstream", "unregistered", "new-model", "all"):
+    for kind in KINDS:
         k = s[kind]
         rate = f" ({100 * k['caught'] / k['cases']:.0f}%)" if k["cases"] else ""
         lines.append(f"| {kind} | {k['cases']} | {k['caught']}{rate} | {k['names']} | {k['caught_names']} |")

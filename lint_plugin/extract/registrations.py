@@ -40,18 +40,23 @@ def implementation(ctx: ModuleContext, node: Optional[ast.expr]) -> Optional[str
     if isinstance(node, (ast.Name, ast.Attribute)):
         ref = ctx.ref(node)
         name = node.id if isinstance(node, ast.Name) else node.attr
-        if not _CLASS.fullmatch(name) or _HELPER_CLASS.fullmatch(name):
-            return None
+        if not _is_class(name) or name.isupper():
+            return None  # `_ROCM_SWA_REASON`: a constant, not a class
         return f"{ref.module}:{ref.name}" if ref is not None else name
     if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2 and all(is_str(e) for e in node.elts):
         module, cls = (str(e.value) for e in node.elts)  # type: ignore[attr-defined]
-        return f"{module}:{cls}" if _CLASS.fullmatch(cls) and not _HELPER_CLASS.fullmatch(cls) else None
+        return f"{module}:{cls}" if _is_class(cls) else None  # `("eagle", "EAGLE")`: the pair says it is a class
     text = _string_text(node)
     if text is not None:
         match = _PATH_CLASS.fullmatch(text)
-        if match and not _HELPER_CLASS.fullmatch(match.group(1)):
+        if match and _is_class(match.group(1)):
             return text.replace(":", ".").rsplit(".", 1)[0] + ":" + match.group(1)
     return None
+
+
+def _is_class(name: str) -> bool:
+    """A model class by its spelling: capitalised, and not named like a helper."""
+    return _CLASS.fullmatch(name) is not None and _HELPER_CLASS.fullmatch(name) is None
 
 
 def mostly_architectures(names: Sequence[str]) -> bool:

@@ -57,6 +57,8 @@ SHAPES: Tuple[Shape, ...] = (
     Shape("function-local", 'def uses(arch):\n    local = {"AlphaForCausalLM", "BetaForCausalLM"}\n'
                             '    return arch in local\n', "uses.local"),
     Shape("inline test", 'def uses(arch):\n    return arch in ("AlphaForCausalLM", "BetaForCausalLM")\n', "uses#1"),
+    Shape("list equality", 'def uses(config):\n    return config.architectures == ["AlphaForCausalLM"] or \\\n'
+                           '        config.architectures == ["BetaForCausalLM"]\n', "uses#1"),
     Shape("class attribute", 'class Config:\n    _ARCHITECTURES = ("AlphaForCausalLM", "BetaForCausalLM")\n',
           "Config._ARCHITECTURES"),
     Shape("decorator arguments", '@register_for("AlphaForCausalLM", "BetaForCausalLM")\ndef overrides():\n'

@@ -1,7 +1,8 @@
 """Literals that code tests a value against, inside functions and at module level: subjects by shape.
 
 `elif model_arch in ["A", "B"]`, `arch == "A" or arch == "B"`, `arch not in LOCAL`,
-`any(a in LOCAL for a in archs)`, `"A" in config.architectures`, and tests by shape whose
+`any(a in LOCAL for a in archs)`, `"A" in config.architectures`, `config.architectures == ["A"]`
+(a one-name list: the checkpoint names that one architecture), and tests by shape whose
 pattern is a name (`"A" in arch`, `arch.startswith(("A", "B"))`): each literal becomes a
 collection named after where it is, never after its line, so configuration that names it
 survives edits elsewhere: `function.variable` for a local list, `function#2` for the second
@@ -17,6 +18,7 @@ from .facts import DISPATCH, INLINE, LOCAL, CollectionFact, Literal, Member, Par
 from .values import collection_parts
 
 _LITERALS = (ast.Set, ast.List, ast.Tuple, ast.Call, ast.Dict)
+_WRITTEN = (ast.Set, ast.List, ast.Tuple, ast.Dict, ast.Constant)  # a value written out, not one tested
 
 
 class ScopeSubjects:
@@ -44,8 +46,8 @@ class ScopeSubjects:
                 elif isinstance(right, _LITERALS):
                     self._literal(right)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
-            strings = [side for side in (node.left, node.comparators[0]) if is_str(side)]
-            if len(strings) == 1:
+            strings = _equal_strings(node.left, node.comparators[0])
+            if strings:
                 self._members(strings, node)
 
     def chain(self, node: ast.BoolOp) -> None:
@@ -118,14 +120,32 @@ def _tested_strings(value: ast.expr, either: bool) -> Optional[List[ast.expr]]:
     if isinstance(value, ast.Compare) and len(value.ops) == 1:
         op, left, right = value.ops[0], value.left, value.comparators[0]
         if isinstance(op, ast.Eq if either else ast.NotEq):
-            sides = [side for side in (left, right) if is_str(side)]
-            return sides if len(sides) == 1 else None
+            return _equal_strings(left, right)
         if either and isinstance(op, ast.In) and is_str(left) and not isinstance(right, _LITERALS):
             return [left]
         return None
     if either and isinstance(value, ast.Call):
         return _affix_strings(value)
     return None
+
+
+def _equal_strings(left: ast.expr, right: ast.expr) -> Optional[List[ast.expr]]:
+    """The string one side of `==` / `!=` compares the other with: `x == "A"`, `archs == ["A"]`.
+
+    A list of one string is what `config.architectures` holds for one architecture; a list of
+    several is one combination, not a set of names, and is left alone.
+    """
+    found = []
+    for side, other in ((left, right), (right, left)):
+        if is_str(side) and not is_str(other):
+            found.append(side)
+        elif _one_string_list(side) and not isinstance(other, _WRITTEN):
+            found.append(side.elts[0])  # type: ignore[attr-defined]
+    return found if len(found) == 1 else None
+
+
+def _one_string_list(node: ast.expr) -> bool:
+    return isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) == 1 and is_str(node.elts[0])
 
 
 def _affix_strings(call: ast.Call) -> Optional[List[ast.expr]]:

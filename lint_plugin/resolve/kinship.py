@@ -13,7 +13,9 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
 - name variants: the dense and the mixture-of-experts model of one stem (`Qwen3VL` /
   `Qwen3VLMoe`), a stem and its numbered version (`BailingMoe` / `BailingMoeV2`);
 - co-occurrence: names that appear together in most of the project's lists (PR-Miner's
-  itemsets: support, and the confidence that a list holding one holds the other).
+  itemsets: support, and the confidence that a list holding one holds the other);
+- a slip: a list that writes one name twice and lacks a spelling variant of it (a copied line
+  whose rename was never finished).
 
 Classes come from byte signals (`Signals.bases`), so model files read for their registrations
 alone still say what they subclass. Nothing is imported or run.
@@ -28,10 +30,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
-from .values import Registration
+from .values import Occurrence, Registration
 
-IMPLEMENTATION, SUBCLASS, SHARED_BASE, VARIANT, COOCCURRENCE = (
-    "implementation", "subclass", "shared-base", "variant", "co-occurrence")
+IMPLEMENTATION, SUBCLASS, SHARED_BASE, VARIANT, COOCCURRENCE, SLIP = (
+    "implementation", "subclass", "shared-base", "variant", "co-occurrence", "slip")
 
 _TASK = re.compile(r"(?:For[A-Z]\w*|LMHeadModel|Model|LM)$")
 _MOE = re.compile(r"Mo[eE]")
@@ -129,6 +131,23 @@ class Kinship:
         # a base that is itself held says it once, as a subclass: not again through each of its children
         for base in sorted(b for b in shared if (b in self.classes or _TASK.search(b)) and b not in held_classes):
             yield Evidence(SHARED_BASE, 0.25, kin, f"shares the base class {base} with '{kin}'")
+
+
+def slips(name: str, literals: Iterable[Sequence[Occurrence]]) -> List[Evidence]:
+    """A literal that writes one name twice and lacks a spelling variant of it: the copy meant the variant.
+
+    `["BailingMoeV2ForCausalLM", "BailingMoeV2ForCausalLM"]` where `BailingMoeForCausalLM` is
+    registered is an edit that copied a line and did not finish renaming it.
+    """
+    found = []
+    for literal in literals:
+        seen: Set[str] = set()
+        for occurrence in literal:
+            if occurrence.name in seen and _variant(name, occurrence.name):
+                found.append(Evidence(SLIP, 0.8, occurrence.name, f"may be what the second '{occurrence.name}' "
+                                                                  f"(line {occurrence.line}) was meant to say"))
+            seen.add(occurrence.name)
+    return found
 
 
 def corroborated(kinship: Kinship, name: str, evidence: Sequence[Evidence]) -> bool:

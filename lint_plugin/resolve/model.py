@@ -16,9 +16,11 @@ from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredica
 from ..project.index import ProjectIndex
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
+from .foreign import foreign_registries
 from .kinship import Kinship, build_kinship, parse_edges
 from .lineage import names_lineage
 from .references import Resolver
+from .support_tables import support_table_registrations
 from .values import Collection, Occurrence, Predicate, Registration
 
 
@@ -62,7 +64,10 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE) -> Model
     resolver = Resolver(index)
     registries = tuple(_named_collection(index, resolver, r, f"{Path(config.source).name}: tool.archsync.registries")
                        for r in config.qualified_registries)
-    registrations = _registrations(index, registries, universe)
+    foreign = frozenset(f for f in foreign_registries(index.facts, _packages(index, universe))
+                        if f[1] not in config.registries)  # named a registry: one
+    registrations = _registrations(index, registries, universe, foreign) or tuple(support_table_registrations(
+        index.facts, resolver, lambda path: not _is_not_served(path), config.name_regex.fullmatch))
     registered: Dict[str, Occurrence] = {}
     for registration in registrations:
         registered.setdefault(registration.name, registration.where)
@@ -81,7 +86,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE) -> Model
         for family in mirror.families:
             _named_family(config, predicates, family, f"{mirror.origin}.families")
     families_at = {(p.path, p.subject) for p in overlapping}
-    subjects = [c for c in _subjects(index, resolver, registered, places)
+    subjects = [c for c in _subjects(index, resolver, registered, places, foreign)
                 if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
     collections = tuple(dict.fromkeys(subjects + list(named.values())))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
@@ -102,18 +107,19 @@ def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collect
     return build_kinship(registrations, edges, lists)
 
 
-def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe
-                   ) -> Tuple[Registration, ...]:
+def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe,
+                   foreign: AbstractSet[Tuple[str, str]]) -> Tuple[Registration, ...]:
     """Every registration, in the order that decides where a name counts as registered.
 
     Registrations by statement, shape or decorator come first, then qualified registry
     collections, then a dependency's (`universe-from`). `registries = ["!GLOB"]` drops the
-    registrations found in registries whose name (or `path::name`) matches.
+    registrations found in registries whose name (or `path::name`) matches; a table of another
+    package's classes (`foreign`) registers nothing.
     """
     dropped = [r[1:] for r in index.config.registries if r.startswith("!")]
     found: List[Registration] = []
     for facts in _in_path_order(index):
-        found += _of(facts, dropped)
+        found += [r for r in _of(facts, dropped) if (facts.module, r.registry) not in foreign]
     for registry in registries:
         found += [Registration(o, registry.subject) for o in registry.members.members]
     for facts in universe.facts:
@@ -188,8 +194,16 @@ def _in_file(config: Config, where: str) -> str:
     return config.source + ": " + where[len(label):] if where.startswith(label) else where
 
 
+def _packages(index: ProjectIndex, universe: Universe) -> FrozenSet[str]:
+    """The top-level packages the project holds (and `src/pkg` layouts' `pkg`), and those `universe-from` reads."""
+    found = set(universe.packages)
+    for module in index.module_by_path().values():
+        found.update(module.split(".")[:2])
+    return frozenset(found)
+
+
 def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occurrence],
-              places: FrozenSet[Occurrence]) -> List[Collection]:
+              places: FrozenSet[Occurrence], foreign: AbstractSet[Tuple[str, str]]) -> List[Collection]:
     """The collections the rules check.
 
     With `guard` set, the collections it names. Without it, `*_ARCHS` and every other collection
@@ -197,7 +211,7 @@ def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occ
     registered name, except the registries themselves (every name of which is a registration).
     """
     config = index.config
-    registries = {(facts.module, r.registry) for facts in index.facts for r in facts.registrations}
+    registries = {(facts.module, r.registry) for facts in index.facts for r in facts.registrations} - set(foreign)
     found = []
     for facts in _in_path_order(index):
         for fact in facts.collections:

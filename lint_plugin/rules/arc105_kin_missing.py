@@ -7,7 +7,7 @@ from typing import AbstractSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Collection, Model
-from ..resolve.kinship import Evidence, confidence, corroborated
+from ..resolve.kinship import IMPLEMENTATION, SHARED_BASE, SUBCLASS, Evidence, confidence, corroborated, slips
 from ..resolve.lineage import first_word
 from .fixes import add_to
 from .kinds import DRAFT, accepts, kind
@@ -66,9 +66,25 @@ def _add_beside_kin(collection: Collection, name: str, evidence: Sequence[Eviden
 def judge(model: Model, collection: Collection, name: str) -> Verdict:
     """The evidence tying `name` to what `collection` holds, and what stops it being reported."""
     held = collection.members.names & model.registered.keys()
-    evidence = tuple(model.kinship.evidence(name, held))
-    return Verdict(evidence, confidence(evidence), corroborated(model.kinship, name, evidence),
-                   _blocked(model, collection, held, name))
+    found = sorted(model.kinship.evidence(name, held) + slips(name, collection.literals),
+                   key=lambda e: (-e.weight, e.kind, e.kin))
+    evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
+    blocked = _blocked(model, collection, held, name)
+    if not blocked and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
+        blocked = f"it is tied only to '{evidence[0].kin}', a second spelling of a class the subject does not " \
+                  "name: the subject is about that spelling's checkpoints"
+    return Verdict(evidence, confidence(evidence), corroborated(model.kinship, name, evidence), blocked)
+
+
+def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
+    """Code shared with a held second spelling (`MistralForCausalLM`, registered to Llama's class) says
+    nothing of the class's own name or its other subclasses: a list that names the spelling and not the
+    class tells them apart on purpose (vLLM's ROCm table of sliding-window models holds Mistral, not Llama).
+    What the names say (variants, company, slips) is about the names, and counts."""
+    return evidence.kind in _CODE and model.kinship.is_alias(evidence.kin) and not model.kinship.is_alias(name)
+
+
+_CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE})
 
 
 def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
@@ -130,12 +146,16 @@ RULE = Rule(
     what="A list that holds one architecture usually means \"this implementation\". archsync reads what belongs "
          "together from the code: names a registry binds to one class, aliases, subclasses (one that defines no "
          "method runs its base's code), classes built on one base, dense/MoE and numbered variants of a stem (a "
-         "newer version or generation is asked of a list holding the older, hardly the reverse), and "
-         "the company names keep across the project's lists. Each piece of evidence has a weight; a subject that "
-         "holds a name but not its kin is reported when the combined confidence clears the `kinship` level "
+         "newer version or generation is asked of a list holding the older, hardly the reverse), "
+         "the company names keep across the project's lists, and a slip: a list that writes one name twice and "
+         "lacks a spelling variant of it (a copied line whose rename was never finished). Each piece of "
+         "evidence has a weight; a subject that holds a name but not its kin is reported when the combined "
+         "confidence clears the `kinship` level "
          "(\"strong\" by default, 0.8, and the project must also treat the two alike: a second kind of evidence, "
          "or two of its lists that hold both; \"all\": 0.3; \"off\"). The kind guard of ARC101 applies; a list "
-         "that holds no second spelling of a class is not told to hold one; a list of one lineage is not told to "
+         "that holds no second spelling of a class is not told to hold one, and one that holds a second spelling "
+         "and not the class it spells is not told to hold the class for the code they share; a list of one "
+         "lineage is not told to "
          "hold another; a test of one name, or a dispatch (`if arch == X: arch = Y`), is not completed. "
          "`archsync why SUBJECT NAME` prints every piece of evidence and the guard that decided.",
     why="A new variant is registered by subclassing the model it extends, and the lists that gate behaviour are "
