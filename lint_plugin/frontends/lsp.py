@@ -309,6 +309,7 @@ class ArchsyncLanguageServer(LanguageServer):
         buffers = self.open_buffers(root)
         if not buffers:
             self.sessions.pop(root, None)  # what its checks kept is of no more use
+            self.stamps.pop(root, None)
             return  # the last buffer of this project was closed: nobody to tell
         watching = self.poll_interval > 0 or self.client_watches
         if watching and root not in self.stamps:
