@@ -50,7 +50,10 @@ def check(model: Model) -> List[Diagnostic]:
         if _not_a_list_to_complete(c, held):
             continue  # blocked whatever the name: skip the weighing
         for name in sorted(model.kinship.candidates(held) - c.members.names):
-            verdict = judge(model, c, name)
+            blocked = _blocked(model, c, held, name)
+            if blocked:
+                continue  # never reported, whatever the evidence: not weighed
+            verdict = _verdict(model, held, name, blocked)
             if verdict.reported(model.config.kinship):
                 found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
                                         verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
@@ -66,9 +69,12 @@ def _add_beside_kin(collection: Collection, name: str, evidence: Sequence[Eviden
 def judge(model: Model, collection: Collection, name: str) -> Verdict:
     """The evidence tying `name` to what `collection` holds, and what stops it being reported."""
     held = collection.members.names & model.registered.keys()
+    return _verdict(model, held, name, _blocked(model, collection, held, name))
+
+
+def _verdict(model: Model, held: AbstractSet[str], name: str, blocked: str) -> Verdict:
     evidence = tuple(model.kinship.evidence(name, held))
-    return Verdict(evidence, confidence(evidence), corroborated(model.kinship, name, evidence),
-                   _blocked(model, collection, held, name))
+    return Verdict(evidence, confidence(evidence), corroborated(model.kinship, name, evidence), blocked)
 
 
 def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
