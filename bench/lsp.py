@@ -2,11 +2,19 @@
 
 Starts `archsync lsp` on stdio, initializes it with `debounce: 0` (the server's pause for typing
 is a setting, not its speed), opens one file, waits for its first diagnostics, then sends
-`didChange` with a comment line appended (version N) and times until `publishDiagnostics` for
-that document and version arrives; `rounds` times. The server process is the one timed:
-nothing else runs meanwhile. Used by `bench/run.py` (scenario `lsp`); also runnable alone:
+`didChange` (version N) and times until `publishDiagnostics` for that document and version
+arrives; `rounds` times. The edit is one of:
 
-    python -m bench.lsp --tree /path/to/project --file pkg/models/x.py --rounds 5
+- `append`: a comment line appended. The file's record (byte signals, facts) is as it was, so
+  the server reports the last run's findings again (only the report stage runs);
+- `prepend`: comment lines put first (round i: i + 1 of them, so each round moves the lines
+  again). Every fact of the file moves: the server runs the whole analysis, from what it kept.
+
+The server process is the one timed: nothing else runs meanwhile. Beside the wall time, the
+CPU time the server spent on each round (all its threads, from `/proc`; None where there is no
+`/proc`). Used by `bench/run.py` (scenarios `lsp` and `lsp-moved`); also runnable alone:
+
+    python -m bench.lsp --tree /path/to/project --file pkg/models/x.py --rounds 5 --edit prepend
 """
 from __future__ import annotations
 
@@ -22,6 +30,29 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 EDIT = "\n# archsync-bench lsp edit {}\n"
+EDITS = ("append", "prepend")
+
+
+def edited(text: str, edit: str, round_: int) -> str:
+    """The buffer's text in round `round_` of an `edit` (see the module's docstring)."""
+    if edit == "append":
+        return text + EDIT.format(round_)
+    return "# archsync-bench lsp edit\n" * (round_ + 1) + text
+
+
+def cpu_seconds(pid: int) -> Optional[float]:
+    """CPU time a process has run so far, all its threads (Linux: each thread's schedstat, in ns)."""
+    total = 0
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat", encoding="ascii") as handle:
+                    total += int(handle.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue  # a thread that just ended
+    except OSError:
+        return None
+    return total / 1e9
 
 
 class Session:
@@ -90,7 +121,7 @@ class Session:
 
 
 def measure(command: Sequence[str], tree: Path, rel: str, rounds: int, env: Optional[Dict[str, str]] = None,
-            timeout: float = 120) -> Dict[str, Any]:
+            timeout: float = 120, edit: str = "append") -> Dict[str, Any]:
     """Latencies (seconds) of `rounds` edits of `rel` in `tree`, and of the first check after didOpen."""
     path = (tree / rel).resolve()
     uri = path.as_uri()
@@ -108,17 +139,25 @@ def measure(command: Sequence[str], tree: Path, rel: str, rounds: int, env: Opti
         first = session.wait_for(lambda m: _published(m, uri, 1), timeout)
         opened = time.perf_counter() - started
         latencies: List[float] = []
+        cpu: List[float] = []
         for i in range(rounds):
             version = i + 2
+            new_text = edited(text, edit, i)
+            used = cpu_seconds(session.proc.pid)
             started = time.perf_counter()
             session.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                                    "contentChanges": [{"text": text + EDIT.format(i)}]})
+                                                    "contentChanges": [{"text": new_text}]})
             session.wait_for(lambda m, v=version: _published(m, uri, v), timeout)
             latencies.append(time.perf_counter() - started)
+            after = cpu_seconds(session.proc.pid)
+            if used is not None and after is not None:
+                cpu.append(after - used)
     finally:
         session.close()
-    return {"open_s": round(opened, 4), "edit_s": [round(x, 4) for x in latencies],
+    return {"edit": edit, "open_s": round(opened, 4), "edit_s": [round(x, 4) for x in latencies],
             "median_edit_s": round(statistics.median(latencies), 4) if latencies else None,
+            "edit_cpu_s": [round(x, 4) for x in cpu],
+            "median_edit_cpu_s": round(statistics.median(cpu), 4) if cpu else None,
             "diagnostics_on_open": len(first["params"].get("diagnostics", []))}
 
 
@@ -134,9 +173,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--tree", type=Path, required=True)
     parser.add_argument("--file", required=True, help="root-relative file to open and edit")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--edit", choices=EDITS, default="append", help="what each round does to the buffer")
     parser.add_argument("--archsync", default=str(Path(sys.executable).parent / "archsync"))
     args = parser.parse_args(argv)
-    print(json.dumps(measure([args.archsync, "lsp"], args.tree, args.file, args.rounds), indent=2))
+    print(json.dumps(measure([args.archsync, "lsp"], args.tree, args.file, args.rounds, edit=args.edit), indent=2))
     return 0
 
 

@@ -703,20 +703,28 @@ def bench_tree(tree: Tree, tools: Tools, args: argparse.Namespace, workdir: Path
         attempt(Scenario("walk", "projects walk and discovery (in process, medians)", [], None, None), walk)
 
         if tree.edit_file and not args.skip_lsp:
-            def lsp_body() -> None:
-                run_child(check + ["."], cwd)  # the cache as a run before the editor opened leaves it
-                try:
-                    figures = lsp.measure(tools.archsync + ["lsp"], tree.path, tree.edit_file, runs, child_env())
-                except (OSError, RuntimeError, TimeoutError, ValueError) as exc:
-                    raise ChildFailed(tools.archsync + ["lsp"], cwd, -1, b"", f"LSP session failed: {exc!r}") from exc
-                latency = figures["median_edit_s"]
-                scenarios[-1].extra.update(figures, target_s=LSP_TARGET_S,
-                                           met=latency is not None and latency <= LSP_TARGET_S)
-                scenarios[-1].notes.append(f"didChange -> publishDiagnostics: median {latency} s over {runs} edits "
-                                           f"(debounce 0; target <= {LSP_TARGET_S:g} s); first check after didOpen "
-                                           f"{figures['open_s']} s")
-            attempt(Scenario("lsp", f"editor: didChange in {tree.edit_file} -> publishDiagnostics (`archsync lsp`)",
-                             [], None, None), lsp_body)
+            # a comment appended (the record as it was: the last findings reported again), then
+            # lines moved (every fact moves: the whole analysis, from what the server kept)
+            for key, edit, how in (("lsp", "append", "a comment appended"), ("lsp-moved", "prepend", "lines moved")):
+                def lsp_body(edit: str = edit, how: str = how, key: str = key) -> None:
+                    run_child(check + ["."], cwd)  # the cache as a run before the editor opened leaves it
+                    try:
+                        figures = lsp.measure(tools.archsync + ["lsp"], tree.path, tree.edit_file, runs, child_env(),
+                                              edit=edit)
+                    except (OSError, RuntimeError, TimeoutError, ValueError) as exc:
+                        raise ChildFailed(tools.archsync + ["lsp"], cwd, -1, b"", f"LSP session failed: {exc!r}") \
+                            from exc
+                    latency = figures["median_edit_s"]
+                    target = LSP_TARGET_S if key == "lsp" else None
+                    met = None if target is None else latency is not None and latency <= target
+                    scenarios[-1].extra.update(figures, target_s=target, met=met)
+                    scenarios[-1].notes.append(
+                        f"didChange ({how}) -> publishDiagnostics: median {latency} s, server CPU "
+                        f"{figures['median_edit_cpu_s']} s, over {runs} edits (debounce 0"
+                        + (f"; target <= {target:g} s" if target is not None else "")
+                        + f"); first check after didOpen {figures['open_s']} s")
+                attempt(Scenario(key, f"editor: didChange ({how}) in {tree.edit_file} -> publishDiagnostics "
+                                      f"(`archsync lsp`)", [], None, None), lsp_body)
 
         if tools.flake8 and tree.flake8_target:
             target = tree.flake8_target

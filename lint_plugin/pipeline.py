@@ -1,9 +1,10 @@
 """One run, as a table of contents: discover -> prefilter and facts -> resolve -> rules -> report.
 
-Every front end (the CLI, the flake8 plugin, the language server, `archsync fix`) calls
-`run` or `run_with`; `check --baseline-commit` checks a revision's copy of the project with
-`run_snapshot`, and `check --add-exemptions` reports again with `with_exemptions`. Nothing
-here prints, and nothing below it knows who asked.
+Every front end (the CLI, the flake8 plugin, `archsync fix`) calls `run` or `run_with`;
+`check --baseline-commit` checks a revision's copy of the project with `run_snapshot`, and
+`check --add-exemptions` reports again with `with_exemptions`. The language server keeps a
+session per project (`session.py`), which calls `analyse`, the stages after discovery, with
+the records it kept. Nothing here prints, and nothing below it knows who asked.
 
 A front end that only prints the diagnostics (`check`, flake8) passes `reuse=True`: when every
 file is as the last run left it (`project/results.py`), its report is returned as stored, and
@@ -27,7 +28,8 @@ from .project.results import Changed, ResultCache, StoredRun
 from .rules.codes import CODES
 
 if TYPE_CHECKING:
-    from .project.cache import IndexCache
+    from .project.cache import CachedFile, IndexCache
+    from .project.index import ProjectIndex
     from .project.universe import Universe
     from .resolve import Model
 
@@ -62,7 +64,7 @@ class Report:
     projects: Tuple[Path, ...] = ()  # the project roots of a run over several (`run_projects`)
     loose_files: int = 0  # Python files under the paths that are in no project, so not checked
     parts: Tuple["Report", ...] = ()  # each project's own report, in a run over several
-    reused: bool = False  # the result cache's report: nothing was analysed again
+    reused: bool = False  # an earlier run's findings (the result cache's, a session's): nothing was analysed again
 
     @property
     def model(self) -> "Model":
@@ -247,6 +249,23 @@ def with_exemptions(done: Report, exemptions: Tuple[Exemption, ...]) -> Report:
 def _analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping[str, bytes]],
              cache: "Optional[IndexCache]", only: Optional[str], universe: "Universe", noqa: bool,
              strict: bool = True, results: Optional[ResultCache] = None) -> Report:
+    return analyse(config, files, overrides, cache, universe, noqa, only=only, strict=strict, results=results).report
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A run's report with what a long-lived caller keeps for the next one (`session.py`)."""
+
+    report: Report
+    found: Tuple[Diagnostic, ...]  # what the rules found, before the report stage
+    index: "ProjectIndex" = field(repr=False, compare=False)
+
+
+def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping[str, bytes]],
+            cache: "Optional[IndexCache]", universe: "Universe", noqa: bool = True, only: Optional[str] = None,
+            strict: bool = True, results: Optional[ResultCache] = None,
+            known: "Optional[Mapping[str, CachedFile]]" = None) -> Analysis:
+    """The stages after discovery: index, choose, resolve, rules, report (`known`: see ProjectIndex)."""
     from . import rules
     from .extract.collector import paused
     from .project.index import ProjectIndex
@@ -257,7 +276,7 @@ def _analyse(config: Config, files: List[SourceFile], overrides: Optional[Mappin
     if only is not None:
         files = [f for f in files if f.rel == only]
     with paused():  # a run builds acyclic values only: the cyclic collector would walk them over and over
-        with ProjectIndex(config, files, overrides, cache) as index:  # byte prefilter, facts of what may matter
+        with ProjectIndex(config, files, overrides, cache, known) as index:  # byte prefilter, facts of what may matter
             choose_files(index)  # and of the files those reference
         model = build_model(index, universe)  # names resolved across modules (and what dependencies register)
         found = rules.check(model)
@@ -271,4 +290,5 @@ def _analyse(config: Config, files: List[SourceFile], overrides: Optional[Mappin
             states = index.record_states()
         results.save(StoredRun(states, tuple(sorted({d.path for d in found})), results.index_state(), diagnostics,
                                index.parsed, warnings))
-    return Report(config.root, config, diagnostics, _ModelOf(model), len(files), index.parsed, warnings, only)
+    return Analysis(Report(config.root, config, diagnostics, _ModelOf(model), len(files), index.parsed, warnings,
+                           only), tuple(found), index)

@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 
 import pytest
 
-from conftest import ARCHSYNC, SOURCE_FIXTURES, copy_tree
+from conftest import ARCHSYNC, SOURCE_FIXTURES, archsync, copy_tree
 
 pytest.importorskip("pygls", reason="the language server needs the 'lsp' extra (pygls)")
 
@@ -484,7 +484,7 @@ def test_an_engine_crash_is_logged_and_publishes_nothing(monkeypatch):
     monkeypatch.setattr(server, "window_show_message", lambda p: sent.append(("show", p.type, p.message)))
     monkeypatch.setattr(server, "text_document_publish_diagnostics", lambda p: sent.append(("publish", p)))
 
-    def crash(root, overrides):
+    def crash(*args):
         raise RuntimeError("engine bug")
 
     monkeypatch.setattr(lsp, "_run_engine", crash)
@@ -904,3 +904,160 @@ def test_the_poller_logs_an_error_once_and_goes_on(monkeypatch):
     finally:
         server.stop()
     assert sent == [(MessageType.Error, "archsync: watching files on disk failed: OSError('disk gone')")]
+
+
+# -- every published result is a cold run's -------------------------------------------------------
+
+def cold_check(root: Path, buffers: Dict[str, str], into: Path) -> Dict[str, List[Dict[str, Any]]]:
+    """`archsync check --no-cache` of a copy of the tree with every buffer saved, by path, each
+    diagnostic as the server publishes it (positions 0-based; the fixture is ASCII, so a column is a
+    UTF-16 offset), without the end of its range: the CLI prints where a diagnostic starts."""
+    from lint_plugin.rules import BY_CODE
+
+    copy = copy_tree(root, into)
+    for rel, text in buffers.items():
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        (copy / rel).write_text(text, encoding="utf-8")
+    result = archsync("check", "--no-cache", "--format", "json", ".", cwd=copy)
+    assert result.returncode in (0, 1), result
+    found: Dict[str, List[Dict[str, Any]]] = {}
+    for d in result.json["diagnostics"]:
+        found.setdefault(d["path"], []).append({
+            "start": {"line": d["line"] - 1, "character": d["column"] - 1},
+            "severity": BY_CODE[d["code"]].level.lsp, "code": d["code"], "source": "archsync",
+            "message": d["message"]})
+    return found
+
+
+def as_cli_sees(published: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    return [{"start": d["range"]["start"], **{k: v for k, v in d.items() if k != "range"}} for d in published]
+
+
+def test_every_published_result_equals_a_cold_check_of_the_saved_buffers(tmp_path):
+    """Through edits that add and remove names and registrations, change the file a predicate is imported
+    from, move lines, edit pyproject.toml, create and delete a file on disk, open an unsaved new file,
+    close and save buffers: after each, every open document's diagnostics are exactly those of a fresh
+    `archsync check --no-cache` of a copy of the tree with the buffers saved."""
+    session = start(tmp_path, {"debounce": 0.05, "watchInterval": 0.1})
+    client, root = session.client, session.root
+    steps = []
+
+    def agree(mark: int, what: str) -> Dict[str, List[Dict[str, Any]]]:
+        published = session.settle(mark)
+        cold = cold_check(root, session.text, tmp_path / f"saved-{len(steps)}")
+        assert {rel: as_cli_sees(found) for rel, found in published.items()} == {
+            rel: cold.get(rel, []) for rel in published}, what
+        steps.append(what)
+        return published
+
+    def close(rel: str) -> int:
+        mark = client.notify("textDocument/didClose", {"textDocument": {"uri": session.uri(rel)}})
+        assert client.diagnostics(session.uri(rel), mark) == []
+        del session.text[rel], session.version[rel]
+        return mark
+
+    try:
+        session.open(OVERRIDES)
+        session.open(MODEL_CONFIG)
+        found = agree(session.open(QWEN3_5_TEXT), "three buffers opened")
+        assert len(found[OVERRIDES]) == 4
+
+        text = session.text
+        agree(session.change(QWEN3_5_TEXT, text[QWEN3_5_TEXT] + "# a comment\n"), "a comment appended")
+        radix = "_MAMBA_RADIX_CACHE_ARCHS = frozenset("
+        found = agree(session.change(OVERRIDES, text[OVERRIDES].replace(radix, radix + "  # noqa: ARC101")),
+                      "a noqa comment")
+        assert len(found[OVERRIDES]) == 2
+        next_name = '        "Qwen3NextForCausalLM",\n'
+        found = agree(session.change(OVERRIDES, text[OVERRIDES].replace(radix + "  # noqa: ARC101", radix).replace(
+            next_name, next_name + '        "Qwen3_5ForCausalLM",\n', 1)), "a name added to a whitelist")
+        assert len(found[OVERRIDES]) == 3
+        agree(session.change(OVERRIDES, text[OVERRIDES].replace('        "FalconH1ForCausalLM",\n', "")),
+              "a name removed from it")
+        found = agree(session.change(QWEN3_5_TEXT, text[QWEN3_5_TEXT].replace(
+            REGISTERED, "EntryClass = [Qwen3_5ForCausalLM]")), "a registration removed")
+        assert any(d["code"] == "ARC201" for d in found[MODEL_CONFIG]), found
+        session.change(QWEN3_5_TEXT, text[QWEN3_5_TEXT].replace(
+            "EntryClass = [Qwen3_5ForCausalLM]",
+            "class Qwen3_5ExtraForCausalLM(Qwen3_5ForCausalLM):\n    pass\n\n\n"
+            "EntryClass = [Qwen3_5MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ExtraForCausalLM]"))
+        moe = '        "Qwen3_5MoeForCausalLM",\n'
+        found = agree(session.change(MODEL_CONFIG, text[MODEL_CONFIG].replace(
+            moe, moe + '        "Qwen3_5ExtraForCausalLM",\n')), "a registration added, named by the predicate")
+        assert any("'Qwen3_5ExtraForCausalLM' is matched" in d["message"] for d in found[OVERRIDES]), found
+        agree(session.change(OVERRIDES, "# moved\n# down\n" + text[OVERRIDES]), "lines moved")
+
+        pyproject = root / "pyproject.toml"
+        original = pyproject.read_text(encoding="utf-8")
+        mark = len(client.seen)
+        write_on_disk(pyproject, original + '\n[tool.archsync]\nignore = ["ARC201"]\n')
+        agree(mark, "pyproject.toml: a rule ignored")
+        mark = len(client.seen)
+        write_on_disk(pyproject, original)
+        agree(mark, "pyproject.toml as it was")
+
+        extra = root / "sglang/srt/models/qwen3_5_other.py"
+        mark = len(client.seen)
+        write_on_disk(extra, "class Qwen3_5OtherForCausalLM:\n    pass\n\n\nEntryClass = Qwen3_5OtherForCausalLM\n")
+        agree(mark, "a model file created on disk")
+        other = '        "Qwen3_5OtherForCausalLM",\n'
+        found = agree(session.change(MODEL_CONFIG, text[MODEL_CONFIG].replace(moe, moe + other)),
+                      "its name in the predicate")
+        assert any("'Qwen3_5OtherForCausalLM' is matched" in d["message"] for d in found[OVERRIDES]), found
+        mark = len(client.seen)
+        extra.unlink()
+        found = agree(mark, "the file deleted on disk")
+        assert not any("'Qwen3_5OtherForCausalLM' is matched" in d["message"] for d in found[OVERRIDES]), found
+
+        unsaved = "sglang/srt/arg_groups/brand_new.py"
+        session.text[unsaved] = '_NEW_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n'
+        session.version[unsaved] = 1
+        found = agree(client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": session.uri(unsaved), "languageId": "python", "version": 1, "text": session.text[unsaved]}}),
+            "an unsaved new file")
+        assert found[unsaved], found
+        agree(close(unsaved), "the unsaved file closed")
+        agree(close(QWEN3_5_TEXT), "a buffer closed with unsaved changes: its file stands in again")
+        mark = len(client.seen)
+        on_disk = (root / QWEN3_5_TEXT).read_text(encoding="utf-8")
+        write_on_disk(root / QWEN3_5_TEXT, on_disk.replace(REGISTERED, "EntryClass = [Qwen3_5MoeForCausalLM]"))
+        found = agree(mark, "that file changed on disk")
+        assert any(d["code"] == "ARC201" and "'Qwen3_5ForCausalLM'" in d["message"] for d in found[MODEL_CONFIG]), found
+
+        write_on_disk(root / OVERRIDES, text[OVERRIDES])
+        agree(client.notify("textDocument/didSave", {"textDocument": {"uri": session.uri(OVERRIDES)}}),
+              "a buffer saved")
+        assert len(steps) == 18, steps
+        shut_down(session)
+    finally:
+        client.close()
+
+
+def test_the_cyclic_collector_waits_while_checks_follow_one_another(monkeypatch):
+    """Held from the first check of a burst until COLLECT_AFTER seconds after the last one ends."""
+    import asyncio
+    import gc
+
+    from lint_plugin.frontends import lsp
+
+    monkeypatch.setattr(lsp, "COLLECT_AFTER", 0.05)
+    server = lsp.ArchsyncLanguageServer()
+    seen = []
+
+    async def burst() -> None:
+        for _ in range(3):
+            server._busy()
+            seen.append(gc.isenabled())
+            await asyncio.sleep(0.01)
+            server._idle()
+            seen.append(gc.isenabled())  # the next check may come at once: still held
+        await asyncio.sleep(0.2)
+        seen.append(gc.isenabled())
+
+    assert gc.isenabled()
+    try:
+        asyncio.run(burst())
+    finally:
+        server.stop()
+    assert seen == [False] * 6 + [True]
+    assert gc.isenabled()

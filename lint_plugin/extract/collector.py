@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import ContextManager, Iterator, Optional
 
 _LOCK = threading.Lock()
 _PAUSES = 0  # pauses in progress, all threads together
@@ -38,3 +38,26 @@ def paused() -> Iterator[None]:
             _PAUSES -= 1
             if _PAUSES == 0 and _RESUME:
                 gc.enable()
+
+
+class Held:
+    """The collector paused across many runs, as an editor's typing starts them, until `release`.
+
+    A long-lived process that keeps every file's facts (the language server) has a large heap:
+    resumed after each run, the collector walks all a run made (tens of milliseconds, on the
+    run's thread, before its result goes out), and now and then everything. Held while runs
+    follow one another and released once they stop, it collects while nobody waits.
+    """
+
+    def __init__(self) -> None:
+        self._pause: Optional[ContextManager[None]] = None
+
+    def hold(self) -> None:
+        if self._pause is None:
+            self._pause = paused()
+            self._pause.__enter__()
+
+    def release(self) -> None:
+        if self._pause is not None:
+            pause, self._pause = self._pause, None
+            pause.__exit__(None, None, None)

@@ -1,9 +1,13 @@
 """`archsync lsp`: a language server (pygls) over stdio.
 
-Drift is cross-file, so every check runs the engine on the whole project that holds the
-edited file, with the text of *every* open buffer of that project standing in for the
-file on disk (`run(root, overrides)`): an unsaved edit in one file that fixes or breaks a
-collection in another shows at once, in every open document.
+Drift is cross-file, so every check covers the whole project that holds the edited file,
+with the text of *every* open buffer of that project standing in for the file on disk: an
+unsaved edit in one file that fixes or breaks a collection in another shows at once, in every
+open document. Each project has a `Session` (`lint_plugin/session.py`) that keeps what its
+checks read (the configuration, the file list, every file's record, the last run), trusting
+the watcher's stamps below for what changed on disk: a check reads again only what changed,
+and reports the last run's findings again when no record did. Its result is a cold run's.
+The cyclic garbage collector waits while checks follow one another (`COLLECT_AFTER`).
 
 - didOpen / didSave check at once; didChange waits `debounce` seconds (0.25 by default,
   `initializationOptions: {"debounce": seconds}`) for the typing to pause. One engine
@@ -41,7 +45,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -51,11 +55,15 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..config import Config, ConfigError, find_root
 from ..diagnostics import Diagnostic, FixRequest
+from ..extract.collector import Held
 from ..project.discovery import is_discovered
 from ..project.files import encode_as_source
 from ..project.stamps import PYPROJECT, Stamp, changed, stamp, stamps
 from ..report.escape import printable
 from ..rules import BY_CODE
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 logger = logging.getLogger("archsync.lsp")
 
@@ -64,6 +72,7 @@ DEFAULT_DEBOUNCE = 0.25  # seconds between the last keystroke (or change on disk
 DEFAULT_WATCH_INTERVAL = 1.0  # seconds between two polls of the open projects' files, when we poll
 POLL_SHARE = 0.02  # the poller rests at least 1 / POLL_SHARE times as long as a poll took
 SAFETY_FACTOR = 5  # while the client watches, the poll (a safety net) runs this many times as rarely
+COLLECT_AFTER = 1.0  # seconds without a check before the cyclic collector runs again
 CODE_ACTION_WAIT = 5.0  # seconds a code action request waits for the check of a buffer that changed
 REGISTRATION_WAIT = 10.0  # seconds to wait for the client to answer client/registerCapability
 WATCHED = ("**/*.py", "**/pyproject.toml")
@@ -162,10 +171,9 @@ class OpenBuffer:
     text: str
 
 
-def _run_engine(root: Path, overrides: Mapping[str, bytes]):
-    from ..pipeline import run
-
-    return run(root, overrides, use_cache=True)
+def _run_engine(session: "Session", overrides: Mapping[str, bytes], watched: Optional[Mapping[str, Stamp]] = None):
+    """One check of a project (on the engine thread), from what its session kept of the last one."""
+    return session.check(overrides, watched)
 
 
 class ArchsyncLanguageServer(LanguageServer):
@@ -187,6 +195,11 @@ class ArchsyncLanguageServer(LanguageServer):
         self.watcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="archsync-watch")
         self.poller: Optional[asyncio.Task] = None
         self.stamps: Dict[Path, Dict[str, Stamp]] = {}  # per open project, what the poller saw last
+        self.client_watches = False  # the client registered our watcher: its events keep the stamps too
+        self.sessions: Dict[Path, "Session"] = {}  # per project, what its checks keep between edits
+        self.collector = Held()
+        self.checking = 0  # checks under way
+        self.collect_later: Optional[asyncio.TimerHandle] = None
         self.configs: Dict[Path, Config] = {}  # per project, the configuration of its last check
         self.roots: Dict[str, Path] = {}  # per open document, the project it was last checked in
         self.on_disk: Dict[Path, Set[str]] = {}  # per project, files changed on disk that no check has read yet
@@ -263,7 +276,6 @@ class ArchsyncLanguageServer(LanguageServer):
         self.pending[root] = asyncio.get_running_loop().create_task(self.check(root, delay))
 
     async def check(self, root: Path, delay: float) -> None:
-        loop = asyncio.get_running_loop()
         if delay > 0:
             task = asyncio.current_task()
             if task is not None:
@@ -273,18 +285,50 @@ class ArchsyncLanguageServer(LanguageServer):
             finally:
                 if self.asleep.get(root) is task:
                     del self.asleep[root]
+        self._busy()
+        try:
+            await self._check_now(root)
+        finally:
+            self._idle()
+
+    def _busy(self) -> None:
+        """A check starts: the cyclic collector waits until checks stop coming (`extract/collector.Held`)."""
+        self.checking += 1
+        if self.collect_later is not None:
+            self.collect_later.cancel()
+            self.collect_later = None
+        self.collector.hold()
+
+    def _idle(self) -> None:
+        self.checking -= 1
+        if self.checking == 0:
+            self.collect_later = asyncio.get_running_loop().call_later(COLLECT_AFTER, self.collector.release)
+
+    async def _check_now(self, root: Path) -> None:
+        loop = asyncio.get_running_loop()
         buffers = self.open_buffers(root)
         if not buffers:
+            self.sessions.pop(root, None)  # what its checks kept is of no more use
+            self.stamps.pop(root, None)
             return  # the last buffer of this project was closed: nobody to tell
-        if self.poll_interval > 0 and root not in self.stamps:
+        watching = self.poll_interval > 0 or self.client_watches
+        if watching and root not in self.stamps:
             # Stamped before the engine reads anything: a change after the read is always seen.
             self.stamps[root] = await loop.run_in_executor(self.watcher, stamps, root)
         seen = self.on_disk.pop(root, None)
         if seen:
             self._log(types.MessageType.Info, f"archsync: re-checking {root}: changed on disk: {_names(seen)}")
         overrides = {b.rel: encode_as_source(b.text) for b in buffers}
+        session = self.sessions.get(root)
+        if session is None:
+            from ..session import Session
+
+            session = self.sessions[root] = Session(root)
+        # What the watcher saw last (a snapshot: it replaces the dict, never changes it); without one,
+        # the session stamps the project itself
+        watched = self.stamps.get(root) if watching else None
         try:
-            report = await loop.run_in_executor(self.engine, _run_engine, root, overrides)
+            report = await loop.run_in_executor(self.engine, _run_engine, session, overrides, watched)
         except asyncio.CancelledError:
             raise
         except ConfigError as exc:
@@ -369,6 +413,7 @@ class ArchsyncLanguageServer(LanguageServer):
                           f"archsync: the client did not register the file watcher ({exc!r}): polling instead")
             else:
                 client_watches = True
+        self.client_watches = client_watches
         interval = self.watch_interval * (SAFETY_FACTOR if client_watches else 1)
         if interval > 0:
             self.poll_interval = interval
@@ -613,6 +658,9 @@ class ArchsyncLanguageServer(LanguageServer):
     def stop(self) -> None:
         for task in self.pending.values():
             task.cancel()
+        if self.collect_later is not None:
+            self.collect_later.cancel()
+        self.collector.release()
         if self.poller is not None:
             self.poller.cancel()
         self.engine.shutdown(wait=False, cancel_futures=True)

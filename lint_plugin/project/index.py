@@ -32,10 +32,14 @@ class ProjectIndex:
     """Records by module name, with on-demand extraction of modules nothing chose.
 
     Use it as a context manager while choosing files: the worker pool lives until exit.
+    `known` are records a long-lived caller kept from its last run (the language server,
+    `project/kept.py`), by path: a file's is taken as its bytes now without a stat (the caller's
+    watcher vouches for it); an open buffer's is reused only if its digest is the buffer's.
     """
 
     def __init__(self, config: Config, files: Iterable[SourceFile],
-                 overrides: Optional[Mapping[str, bytes]] = None, cache: Optional[IndexCache] = None) -> None:
+                 overrides: Optional[Mapping[str, bytes]] = None, cache: Optional[IndexCache] = None,
+                 known: Optional[Mapping[str, CachedFile]] = None) -> None:
         self.config = config
         self.overrides = dict(overrides or {})
         self.cache = cache
@@ -50,9 +54,11 @@ class ProjectIndex:
         # `--no-prefilter` every file is chosen, and this still says which may matter (ARC902).
         self._candidates: Dict[str, bool] = {}
         self._completed: Set[str] = set()  # modules resolution asked for in full (`module`)
+        self._facts: Optional[List[FileFacts]] = None  # `facts`, until a file is chosen or its facts change
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
         self._pool = WorkPool(JobState(config, self._prefilter))
+        self._known = known or {}
         try:  # before `with` takes over: an error or Ctrl-C in the scan must not leave workers behind
             self._scan(files, self.cache.load() if self.cache is not None else {})
         except BaseException:
@@ -75,10 +81,14 @@ class ProjectIndex:
                 continue
             self._files[source.module] = source
             entry = cached.get(source.rel)
+            known = self._known.get(source.rel)
             if source.rel in self.overrides:
                 data = self.overrides[source.rel]
                 self._records[source.module] = _scanned(JobState(self.config, self._prefilter), source, data,
-                                                        len(data), 0, None)
+                                                        len(data), 0, known)
+                continue
+            if known is not None:
+                self._records[source.module] = known
                 continue
             try:
                 stat = os.stat(source.path)
@@ -110,6 +120,7 @@ class ProjectIndex:
         """Read the full facts of these modules (in parallel) and let the rules scan them."""
         for module in modules:
             self._candidates[module] = self._chosen[module] = True
+        self._facts = None
         self._parse_missing()
 
     def _parse_missing(self) -> None:
@@ -127,6 +138,7 @@ class ProjectIndex:
     def _store(self, source: SourceFile, facts: FileFacts, partial: bool) -> None:
         record = self._records.get(source.module)
         if record is not None:
+            self._facts = None
             self._records[source.module] = CachedFile(record.size, record.mtime_ns, record.digest,
                                                       record.signals, facts, partial)
             self._dirty = True
@@ -162,6 +174,11 @@ class ProjectIndex:
     @property
     def facts(self) -> List[FileFacts]:
         """Facts of the chosen files: what the rules scan (registrations only where chosen so)."""
+        if self._facts is None:
+            self._facts = self._chosen_facts()
+        return list(self._facts)
+
+    def _chosen_facts(self) -> List[FileFacts]:
         found = []
         for module in self._records:  # in discovery order, whichever pass chose them
             full = self._chosen.get(module)
@@ -214,8 +231,7 @@ class ProjectIndex:
             source = self._files[module]
             if source.rel in self.unreadable or source.rel in self.overrides:
                 continue
-            level = 2 if self._chosen.get(module) or module in self._completed else \
-                1 if module in self._chosen else 0
+            level = self._level(module)
             facts: Optional[List[Any]] = None
             if level:
                 if record.encoded is not None:
@@ -227,6 +243,18 @@ class ProjectIndex:
             key = record_key(level, stored_signals(record.signals), record.partial, facts)
             states[source.rel] = RecordState(record.size, record.mtime_ns, record.digest, level, key)
         return states
+
+    def records(self) -> Iterator[Tuple[str, CachedFile, int]]:
+        """(path, record, level) of every readable file as this run leaves it, buffers included:
+        what a long-lived caller keeps for its next run (`known`), and what this run asked of each."""
+        for module, record in self._records.items():
+            rel = self._files[module].rel
+            if rel not in self.unreadable:
+                yield rel, record, self._level(module)
+
+    def _level(self, module: str) -> int:
+        """What this run asked of a module: its signals (0), its registrations (1), all its facts (2)."""
+        return 2 if self._chosen.get(module) or module in self._completed else 1 if module in self._chosen else 0
 
     def module_by_path(self) -> Dict[str, str]:
         return {source.rel: module for module, source in self._files.items()}

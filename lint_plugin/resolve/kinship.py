@@ -41,6 +41,7 @@ _VERSION = re.compile(r"(.+?)_?V\d+(?:_\d+)?")
 MIN_SUPPORT = 3  # lists a held name must appear in before its company says anything
 MIN_CONFIDENCE = 0.75  # share of those lists that also hold the candidate
 MIN_TOGETHER = 2  # lists holding both before the project "treats them alike": one is an anecdote
+_NONE: FrozenSet[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,9 @@ class Kinship:
             yield Evidence(IMPLEMENTATION, 0.9, kin, f"runs the same implementation as '{kin}' ({mine})")
         cls, kin_cls = self.registered_class.get(name, name), self.registered_class.get(kin, kin)
         if cls != kin_cls:
-            yield from self._classes(cls, kin_cls, kin, held_classes)
+            bases, kin_bases = self._bases.get(cls, _NONE), self._bases.get(kin_cls, _NONE)
+            if kin_cls in bases or cls in kin_bases or not bases.isdisjoint(kin_bases):  # else no edge ties them
+                yield from self._classes(cls, kin_cls, kin, held_classes)
         variant = _variant(name, kin)
         if variant:
             weight, text = _VARIANTS[variant]
@@ -111,6 +114,11 @@ class Kinship:
             # corroborates what the code says: the project treats the two alike.
             yield Evidence(COOCCURRENCE, 0.25, kin,
                            f"appears with '{kin}' in {both} of the {support} lists that hold it")
+
+    @functools.cached_property
+    def _bases(self) -> Dict[str, FrozenSet[str]]:
+        """Each class's bases: most pairs of names share no edge, and this says so without walking them."""
+        return {cls: frozenset(e.base for e in edges) for cls, edges in self.classes.items()}
 
     def _classes(self, cls: str, kin_cls: str, kin: str, held_classes: FrozenSet[str]) -> Iterable[Evidence]:
         for edge in self.classes.get(cls, ()):

@@ -11,10 +11,10 @@ speed, never results (`--no-prefilter` parses everything; the tests compare).
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Callable, FrozenSet, Optional, Sequence
+from typing import AbstractSet, Callable, FrozenSet, List, Optional, Sequence, Set
 
 from ..config import matches_pattern
-from ..extract.facts import FileFacts, Literal, Part, Pattern, Ref
+from ..extract.facts import CollectionFact, FileFacts, Literal, Part, Pattern, Ref
 from ..project.index import ProjectIndex
 from .references import Resolver
 
@@ -27,17 +27,19 @@ def choose_files(index: ProjectIndex) -> None:
                   if signals.quoted and (signals.quoted & universe if universe else True)])
     # Until nothing changes: files that test, call or import what a chosen file defines. A
     # constant module, a tuple of its constants in a second, the test in a third: all chosen.
-    name_ok = index.config.name_regex.fullmatch
-    chosen = [index.facts_of(module) for module, _ in index.signals() if index.is_candidate(module)]
-    known = _names_that_carry(chosen, frozenset(), name_ok)
-    while True:
-        wanted = [module for module, signals in index.signals() if not index.is_candidate(module)
-                  and (signals.referenced & known or signals.imported & known)]
+    carried = _Carried(index.config.name_regex.fullmatch)
+    new = carried.add([index.facts_of(module) for module, _ in index.signals() if index.is_candidate(module)])
+    # Each pass asks only about the names the last one added: a file naming an older one was chosen then.
+    waiting = [(module, signals.referenced, signals.imported) for module, signals in index.signals()
+               if (signals.referenced or signals.imported) and not index.is_candidate(module)]
+    while new:
+        wanted = [module for module, referenced, imported in waiting
+                  if not (referenced.isdisjoint(new) and imported.isdisjoint(new))]
         if not wanted:
             return
         index.choose(wanted)
-        chosen += [index.facts_of(module) for module in wanted]
-        known = _names_that_carry(chosen, known, name_ok)
+        new = carried.add([index.facts_of(module) for module in wanted])
+        waiting = [item for item in waiting if not index.is_candidate(item[0])]
 
 
 def _qualified_registry_names(index: ProjectIndex) -> FrozenSet[str]:
@@ -54,30 +56,39 @@ def _qualified_registry_names(index: ProjectIndex) -> FrozenSet[str]:
     )
 
 
-def _names_that_carry(chosen: Sequence[Optional[FileFacts]], known: FrozenSet[str],
-                      name_ok: Callable[[str], object]) -> FrozenSet[str]:
-    """Names defined in chosen files whose value can carry an architecture name onward.
+class _Carried:
+    """Names defined in chosen files whose value can carry an architecture name onward, as files are chosen.
 
     A predicate; a constant whose value is a name, or a pattern piece (no spaces); a
     collection that holds a name or refers to a name that carries one. Type aliases
     (`VllmConfig = Any`) and prose (`prompts = ["Hello, my name is", ...]`) carry nothing:
     a file importing them has nothing to add. Collections referring to one another are
-    followed until nothing changes.
+    followed until nothing changes; one that carries nothing yet waits for the names it refers to.
     """
-    found = set(known)
-    collections = []
-    for facts in chosen:
-        if facts is None:
-            continue  # chosen, but unreadable
-        found.update(p.name for p in facts.predicates)
-        found.update(name for name, value, _ in facts.constants if name_ok(value) or _PIECE.fullmatch(value))
-        collections += [c for c in facts.collections if c.name not in found]
-    while True:
-        carrying = [c for c in collections if c.name not in found and any(_carries(part, found, name_ok)
-                                                                            for part in c.parts)]
-        if not carrying:
-            return frozenset(found)
-        found.update(c.name for c in carrying)
+
+    def __init__(self, name_ok: Callable[[str], object]) -> None:
+        self.name_ok = name_ok
+        self.found: Set[str] = set()
+        self.waiting: List[CollectionFact] = []
+
+    def add(self, chosen: Sequence[Optional[FileFacts]]) -> FrozenSet[str]:
+        """Take the facts of newly chosen files; the names that carry, not known before."""
+        before = frozenset(self.found)
+        found, name_ok = self.found, self.name_ok
+        for facts in chosen:
+            if facts is None:
+                continue  # chosen, but unreadable
+            found.update(p.name for p in facts.predicates)
+            found.update(name for name, value, _ in facts.constants if name_ok(value) or _PIECE.fullmatch(value))
+            self.waiting += [c for c in facts.collections if c.name not in found]
+        while True:
+            carrying = [c for c in self.waiting if c.name not in found and any(_carries(part, found, name_ok)
+                                                                                 for part in c.parts)]
+            if not carrying:
+                break
+            found.update(c.name for c in carrying)
+        self.waiting = [c for c in self.waiting if c.name not in found]
+        return frozenset(found - before)
 
 
 def _carries(part: Part, found: AbstractSet[str], name_ok: Callable[[str], object]) -> bool:

@@ -5,6 +5,7 @@ Frozen values with no reference to the index, so the rules are pure functions of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import FrozenSet, Optional, Tuple
 
 from ..extract.facts import Pattern
@@ -41,7 +42,7 @@ class ResolvedSet:
     unknown: Tuple[str, ...] = ()
     patterns: Tuple[Pattern, ...] = ()
 
-    @property
+    @cached_property  # asked for again and again by the model and the rules
     def names(self) -> FrozenSet[str]:
         return frozenset(m.name for m in self.members)
 

@@ -50,7 +50,10 @@ def check(model: Model) -> List[Diagnostic]:
         if _not_a_list_to_complete(c, held):
             continue  # blocked whatever the name: skip the weighing
         for name in sorted(model.kinship.candidates(held) - c.members.names):
-            verdict = judge(model, c, name)
+            blocked = _blocked(model, c, held, name)
+            if blocked:
+                continue  # never reported, whatever the evidence: not weighed
+            verdict = _verdict(model, c, held, name, blocked)
             if verdict.reported(model.config.kinship):
                 found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
                                         verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
@@ -66,10 +69,13 @@ def _add_beside_kin(collection: Collection, name: str, evidence: Sequence[Eviden
 def judge(model: Model, collection: Collection, name: str) -> Verdict:
     """The evidence tying `name` to what `collection` holds, and what stops it being reported."""
     held = collection.members.names & model.registered.keys()
+    return _verdict(model, collection, held, name, _blocked(model, collection, held, name))
+
+
+def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, blocked: str) -> Verdict:
     found = sorted(model.kinship.evidence(name, held) + slips(name, collection.literals),
                    key=lambda e: (-e.weight, e.kind, e.kin))
     evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
-    blocked = _blocked(model, collection, held, name)
     if not blocked and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
         blocked = f"it is tied only to '{evidence[0].kin}', a second spelling of a class the subject does not " \
                   "name: the subject is about that spelling's checkpoints"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import cached_property
 from typing import AbstractSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..diagnostics import Diagnostic
@@ -19,19 +20,21 @@ def check(model: Model) -> List[Diagnostic]:
     if model.external_registries:
         return found
     name_ok = model.config.name_regex
+    names = _Registered(model.registered)
     for collection in model.collections:
         members = [o for o in collection.members.members if collection.declared or name_ok.fullmatch(o.name)]
         found += unknown_names(collection.subject, collection.label, members, model.registered,
                                typos_only=not collection.declared,
-                               classes=model.unregistered_classes)
+                               classes=model.unregistered_classes, names=names)
     for family in model.overlapping:
         found += unknown_names(family.subject, family.label, family.own, model.registered,
-                               classes=model.unregistered_classes)
+                               classes=model.unregistered_classes, names=names)
     return found
 
 
 def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], registered: Mapping[str, Occurrence],
-                  typos_only: bool = False, classes: AbstractSet[str] = frozenset()) -> List[Diagnostic]:
+                  typos_only: bool = False, classes: AbstractSet[str] = frozenset(),
+                  names: Optional["_Registered"] = None) -> List[Diagnostic]:
     """Each name nothing registers, once; none while nothing is registered.
 
     A model class the project defines and no longer registers is always reported (a registration
@@ -52,7 +55,7 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
             continue
         seen.add(occurrence.name)
         if known is None:  # most subjects hold registered names only: this is read for the first one that is not
-            known = _Known(registered, occurrences)
+            known = _Known(registered, occurrences, names or _Registered(registered))
         held_lineages, unheld, stems, tasks = known.held_lineages, known.unheld, known.stems, known.tasks
         # Architecture names are ASCII: one that is not is a lookalike (a Cyrillic `С`), never an alias,
         # and may be close to a name the list already holds.
@@ -70,16 +73,33 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
     return diagnostics
 
 
+class _Registered:
+    """The stems and task suffixes of every registered name: the same for every subject, so read once
+    a check, when the first unknown name asks."""
+
+    def __init__(self, registered: Mapping[str, Occurrence]) -> None:
+        self._registered = registered
+
+    @cached_property
+    def stems(self) -> Set[str]:
+        return {_split(n)[0] for n in self._registered}
+
+    @cached_property
+    def tasks(self) -> Set[str]:
+        return {_split(n)[1] for n in self._registered} - {""}
+
+
 class _Known:
     """What an unknown name is judged against: the subject's lineages, the registered names it lacks,
     and the stems and task suffixes of every registered name."""
 
-    def __init__(self, registered: Mapping[str, Occurrence], occurrences: Sequence[Occurrence]) -> None:
+    def __init__(self, registered: Mapping[str, Occurrence], occurrences: Sequence[Occurrence],
+                 names: _Registered) -> None:
         held = {o.name for o in occurrences}
         self.held_lineages = {first_word(n) for n in held if n in registered}
         self.unheld = [n for n in registered if n not in held]
-        self.stems = {_split(n)[0] for n in registered}
-        self.tasks = {_split(n)[1] for n in registered} - {""}
+        self.stems = names.stems
+        self.tasks = names.tasks
 
 
 _TASK = re.compile(r"For[A-Z]\w*$|Model$")

@@ -1,0 +1,71 @@
+"""Per-file records a long-lived process keeps between runs of one project (the language server).
+
+The index cache makes a run cheap by reading every record back from JSON and checking every
+file's size and mtime; a process that checks the same project on every keystroke can keep the
+records themselves, decoded, and skip both. A file's record is trusted while the stamp it was
+read under (`project/stamps.py`, taken before the read) is the latest its watcher has: a change
+on disk gives the file a new stamp, so its record is read again. An open buffer's record is
+kept by content: it is reused only while the buffer holds the bytes it was made from.
+"""
+from __future__ import annotations
+
+from typing import Dict, Iterable, Mapping, Optional, Tuple
+
+from .cache import CachedFile
+from .discovery import SourceFile
+from .stamps import Stamp
+
+
+class KeptRecords:
+    """The records of one project's last run, by path, for the next run's index (`known`)."""
+
+    def __init__(self) -> None:
+        self._files: Dict[str, Tuple[Stamp, CachedFile]] = {}  # as on disk, with the stamp read under
+        self._buffers: Dict[str, CachedFile] = {}  # of open buffers' texts, checked by digest when reused
+
+    def __bool__(self) -> bool:
+        return bool(self._files or self._buffers)
+
+    def known(self, files: Iterable[SourceFile], overrides: Mapping[str, bytes],
+              stamps: Mapping[str, Stamp]) -> Dict[str, CachedFile]:
+        """Records a run may take as they are: a file's whose stamp is still `stamps`'s, a buffer's last one."""
+        found: Dict[str, CachedFile] = {}
+        for source in files:
+            rel = source.rel
+            if rel in overrides:
+                record = self._buffers.get(rel)
+                if record is None:
+                    kept = self._files.get(rel)  # a buffer just opened holds what is on disk, most often
+                    record = kept[1] if kept is not None else None
+                if record is not None:
+                    found[rel] = record
+                continue
+            kept = self._files.get(rel)
+            if kept is not None and kept[0] == stamps.get(rel):
+                found[rel] = kept[1]
+        return found
+
+    def keep(self, records: Iterable[Tuple[str, CachedFile]], overrides: Mapping[str, bytes],
+             stamps: Mapping[str, Stamp]) -> None:
+        """Keep what a run leaves (every readable file's record): files under the stamps taken
+        before the run read them, buffers by content. A file the stamps do not hold (created since
+        they were taken) is not kept, nor is one the run no longer reads: the next run reads it.
+        """
+        files: Dict[str, Tuple[Stamp, CachedFile]] = {}
+        buffers: Dict[str, CachedFile] = {}
+        for rel, record in records:
+            if rel in overrides:
+                buffers[rel] = record
+                on_disk = self._files.get(rel)
+                if on_disk is not None:
+                    files[rel] = on_disk  # for when the buffer is closed (if the file has not changed)
+                continue
+            stamp: Optional[Stamp] = stamps.get(rel)
+            if stamp is not None:
+                files[rel] = (stamp, record)
+        self._files, self._buffers = files, buffers  # a closed buffer's record is of no more use
+
+    def clear(self) -> None:
+        """Forget everything (another configuration: every record may read differently)."""
+        self._files.clear()
+        self._buffers.clear()

@@ -1,0 +1,196 @@
+"""The language server's session (`lint_plugin/session.py`), in process: every check equals a cold run.
+
+A session keeps the configuration, the discovered files, every file's record and the last run
+between checks. Each step below changes something (a buffer, a file on disk, pyproject.toml), then
+the session's report is compared with a cold `archsync check --no-cache` of a copy of the tree in
+which every open buffer is saved (`pipeline.run(copy, use_cache=False)`): diagnostic by diagnostic,
+their fixes included. It runs once with the watcher's stamps taken before each check (as the
+server's poller keeps them) and once without a watcher (the session stamps the project itself).
+The steps also say which way the session answered: the last run's findings reported again
+(`reused`), or a run from what it kept.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import pytest
+
+from conftest import SOURCE_FIXTURES, copy_tree
+from lint_plugin.config import ConfigError
+from lint_plugin.diagnostics import Diagnostic, FixRequest
+from lint_plugin.pipeline import Report, run
+from lint_plugin.project.files import encode_as_source
+from lint_plugin.project.stamps import stamps
+from lint_plugin.session import Session
+
+OVERRIDES = "sglang/srt/arg_groups/overrides.py"
+MODEL_CONFIG = "sglang/srt/configs/model_config.py"
+TEXT_MODELS = "sglang/srt/models/qwen3_5_text.py"
+EXTRA_MODEL = "sglang/srt/models/qwen3_5_extra.py"
+UNSAVED = "sglang/srt/arg_groups/brand_new.py"
+REGISTERED = "EntryClass = [Qwen3_5MoeForCausalLM, Qwen3_5ForCausalLM]"
+MOE = '        "Qwen3_5MoeForCausalLM",\n'
+
+Found = List[Tuple[Diagnostic, Optional[FixRequest]]]
+
+
+def _with_fixes(diagnostics) -> Found:
+    return [(d, d.fix) for d in diagnostics]  # a diagnostic compares without its fix: compare both
+
+
+class Editor:
+    """Open buffers over a project, checked through one session, each check compared with a cold run."""
+
+    def __init__(self, root: Path, scratch: Path, watched: bool) -> None:
+        self.root = root
+        self.scratch = scratch
+        self.watched = watched
+        self.session = Session(root)
+        self.buffers: Dict[str, str] = {}
+        self.copies = 0
+
+    def open(self, rel: str) -> None:
+        self.buffers[rel] = (self.root / rel).read_text(encoding="utf-8")
+
+    def edit(self, rel: str, old: str, new: str) -> None:
+        assert old in self.buffers[rel], (rel, old)
+        self.buffers[rel] = self.buffers[rel].replace(old, new, 1)
+
+    def check(self) -> Report:
+        watched = stamps(self.root) if self.watched else None  # the watcher saw every change on disk
+        return self.session.check({rel: encode_as_source(text) for rel, text in self.buffers.items()}, watched)
+
+    def cold(self) -> Found:
+        """`archsync check --no-cache` of a copy of the tree with every buffer saved."""
+        self.copies += 1
+        copy = copy_tree(self.root, self.scratch / f"saved-{self.copies}")
+        for rel, text in self.buffers.items():
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            (copy / rel).write_bytes(encode_as_source(text))
+        found = _with_fixes(run(copy, use_cache=False).diagnostics)
+        shutil.rmtree(copy)
+        return found
+
+    def expect(self, reused: bool) -> Found:
+        """Check, assert the result is the cold run's, and that the session answered the way said."""
+        report = self.check()
+        found = _with_fixes(report.diagnostics)
+        assert found == self.cold()
+        assert report.reused is reused, "the last run's findings reported again" if reused else "a run"
+        return found
+
+
+def _messages(found: Found) -> List[str]:
+    return [f"{d.path}:{d.line}: {d.code} {d.message}" for d, _ in found]
+
+
+@pytest.fixture(params=["watched", "unwatched"])
+def editor(request, tmp_path):
+    root = copy_tree(SOURCE_FIXTURES / "sglang_qwen3_5" / "bug", tmp_path / "bug").resolve()
+    return Editor(root, tmp_path, watched=request.param == "watched")
+
+
+def test_every_check_equals_a_cold_run_through_edits(editor):
+    root = editor.root
+    editor.open(OVERRIDES)
+    seed = editor.expect(reused=False)
+    assert [d.code for d, _ in seed] == ["ARC101"] * 4
+    assert editor.expect(reused=True) == seed  # nothing changed
+
+    # A comment: the buffer's record is as it was, the findings are reported again. A noqa is a
+    # comment too: the report stage reads it from the buffer.
+    editor.buffers[OVERRIDES] += "# a comment\n"
+    assert editor.expect(reused=True) == seed
+    radix = "_MAMBA_RADIX_CACHE_ARCHS = frozenset("
+    editor.edit(OVERRIDES, radix, radix + "  # noqa: ARC101")
+    assert len(editor.expect(reused=True)) == 2
+    editor.edit(OVERRIDES, radix + "  # noqa: ARC101", radix)
+
+    # A name added to a whitelist, then one removed from the other
+    qwen3_next = '        "Qwen3NextForCausalLM",\n'
+    editor.edit(OVERRIDES, qwen3_next, qwen3_next + '        "Qwen3_5ForCausalLM",\n')
+    assert len(editor.expect(reused=False)) == 3
+    editor.edit(OVERRIDES, '        "KimiLinearForCausalLM",\n        "GraniteMoeHybridForCausalLM",\n',
+                '        "GraniteMoeHybridForCausalLM",\n')
+    editor.expect(reused=False)
+
+    # Lines moved: every fact of the buffer moves, and so does every finding in it
+    editor.edit(OVERRIDES, '"""Per-architecture', '# moved\n# down\n"""Per-architecture')
+    moved = editor.expect(reused=False)
+    assert all(d.line > 35 for d, _ in moved), _messages(moved)
+
+    # A registration removed in a second buffer, then one added (a new class beside it), named by the
+    # predicate in a third buffer, the file the whitelists' family is imported from
+    editor.open(TEXT_MODELS)
+    editor.open(MODEL_CONFIG)
+    editor.expect(reused=True)  # buffers opened as they are on disk
+    editor.edit(TEXT_MODELS, REGISTERED, "EntryClass = [Qwen3_5ForCausalLM]")
+    fewer = editor.expect(reused=False)
+    assert not any(d.code == "ARC101" and "'Qwen3_5MoeForCausalLM'" in d.message for d, _ in fewer), \
+        _messages(fewer)
+    assert any(d.code == "ARC201" and "'Qwen3_5MoeForCausalLM'" in d.message for d, _ in fewer), _messages(fewer)
+    editor.edit(TEXT_MODELS, "EntryClass = [Qwen3_5ForCausalLM]",
+                "class Qwen3_5ExtraForCausalLM(Qwen3_5ForCausalLM):\n    pass\n\n\n"
+                "EntryClass = [Qwen3_5MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ExtraForCausalLM]")
+    editor.expect(reused=False)
+    editor.edit(MODEL_CONFIG, MOE, MOE + '        "Qwen3_5ExtraForCausalLM",\n')
+    wider = editor.expect(reused=False)
+    assert any("'Qwen3_5ExtraForCausalLM' is matched by is_qwen3_5()" in d.message for d, _ in wider), \
+        _messages(wider)
+
+    # An unsaved new file, then closed; a buffer closed with unsaved changes: its file stands in again
+    editor.buffers[UNSAVED] = '_NEW_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n'
+    assert any(d.path == UNSAVED for d, _ in editor.expect(reused=False))
+    del editor.buffers[UNSAVED]
+    editor.expect(reused=False)
+    del editor.buffers[TEXT_MODELS]
+    editor.expect(reused=False)
+
+    # On disk while buffers are open: a new model file (registering what the open predicate names),
+    # a touch (the same bytes), an edit, then the file deleted
+    extra = root / EXTRA_MODEL
+    extra.write_text("class Qwen3_5ExtraForCausalLM:\n    pass\n\n\nEntryClass = Qwen3_5ExtraForCausalLM\n",
+                     encoding="utf-8")
+    assert any("'Qwen3_5ExtraForCausalLM'" in d.message for d, _ in editor.expect(reused=False))
+    os.utime(extra, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    editor.expect(reused=True)
+    extra.write_text(extra.read_text(encoding="utf-8") + "# edited on disk\n", encoding="utf-8")
+    editor.expect(reused=True)  # a comment: the same record
+    extra.unlink()
+    editor.expect(reused=False)
+
+    # A file other files import from, changed on disk while no buffer holds it
+    del editor.buffers[MODEL_CONFIG]
+    editor.expect(reused=False)
+    config_module = root / MODEL_CONFIG
+    config_module.write_text(config_module.read_text(encoding="utf-8").replace(MOE, ""), encoding="utf-8")
+    narrower = editor.expect(reused=False)
+    assert not any("'Qwen3_5MoeForCausalLM' is matched" in d.message for d, _ in narrower), _messages(narrower)
+
+    # pyproject.toml: an exclude that drops an open buffer's file, a broken table, the repair
+    pyproject = root / "pyproject.toml"
+    original = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(original + f'\n[tool.archsync]\nexclude = ["{TEXT_MODELS}"]\n', encoding="utf-8")
+    editor.open(TEXT_MODELS)
+    editor.expect(reused=False)
+    pyproject.write_text(original + "\n[tool.archsync]\nbogus = 1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="tool.archsync.bogus: unknown key"):
+        editor.check()
+    pyproject.write_text(original, encoding="utf-8")
+    editor.expect(reused=False)
+    editor.expect(reused=True)
+
+
+def test_a_buffer_undone_to_the_text_of_the_last_run_is_the_last_run(editor):
+    """Typing and undoing it: each step is checked, and the text the last run read reports it again."""
+    editor.open(OVERRIDES)
+    first = editor.expect(reused=False)
+    before = editor.buffers[OVERRIDES]
+    editor.edit(OVERRIDES, '        "FalconH1ForCausalLM",\n', "")
+    editor.expect(reused=False)
+    editor.buffers[OVERRIDES] = before
+    assert editor.expect(reused=False) == first
+    assert editor.expect(reused=True) == first
