@@ -52,7 +52,9 @@ class ProjectIndex:
         self._completed: Set[str] = set()  # modules resolution asked for in full (`module`)
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
-        self._pool = WorkPool(JobState(config, self._prefilter))
+        # Without a cache nothing reads a file's digest: hashing 50 MB was a tenth of a cold scan.
+        self._job = JobState(config, self._prefilter, digests=cache is not None)
+        self._pool = WorkPool(self._job)
         self._scan(files, self.cache.load() if self.cache is not None else {})
 
     def __enter__(self) -> "ProjectIndex":
@@ -73,8 +75,7 @@ class ProjectIndex:
             entry = cached.get(source.rel)
             if source.rel in self.overrides:
                 data = self.overrides[source.rel]
-                self._records[source.module] = _scanned(JobState(self.config, self._prefilter), source, data,
-                                                        len(data), 0, None)
+                self._records[source.module] = _scanned(self._job, source, data, len(data), 0, None)
                 continue
             try:
                 stat = os.stat(source.path)
@@ -269,7 +270,7 @@ def _scan_worker(job: _ScanJob) -> Union[CachedFile, Unreadable]:
 
 def _scanned(job: JobState, source: SourceFile, data: bytes, size: int, mtime_ns: int,
              entry: Optional[CachedFile]) -> CachedFile:
-    file_digest = digest(data)
+    file_digest = digest(data) if job.digests else ""
     if entry is not None and entry.digest == file_digest:
         return CachedFile(size, mtime_ns, file_digest, entry.signals, entry.facts, entry.partial, entry.encoded)
     signals = job.prefilter.signals(data)

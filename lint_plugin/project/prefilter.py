@@ -15,6 +15,7 @@ from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config
 from ..extract import embeddable
+from .register_calls import may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
 # (`@decorator:function`) collection names, which never appear in the source as written.
@@ -66,6 +67,7 @@ class Prefilter:
         # what bytes expressions do not take (`(?i)`, `\\N{...}`) or match across quotes, so it is
         # never embedded: candidates are the quoted strings, each then matched whole by the pattern.
         self.name_filter = None if embeddable(config.name_pattern) else config.name_regex
+        self.is_name = config.name_regex.fullmatch
         name = config.name_pattern.encode() if self.name_filter is None else rb"[^\"'\\\n]+"
         self.quoted = (re.compile(rb'"(%s)"' % name), re.compile(rb"'(%s)'" % name))
         self.keyword = re.compile(rb"(?<![\w.])(%s)[ \t]*=(?!=)" % (
@@ -88,14 +90,19 @@ class Prefilter:
         padded = b"\n" + data  # column-0 patterns start with a newline (one copy for all of them)
         return Signals(
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
-            registers=any(token in data for token in self.registry_tokens)
-            or any(shape.search(data) is not None for shape in self.shapes),
+            registers=any(token in data for token in self.registry_tokens) or self._shaped(data),
             quoted=self._named(_matches(self.quoted, data, "utf-8") | self._keyword_names(data)),
             referenced=_matches(self.references, data, "ascii"),
             imported=_imported_names(padded),
             classes=_matches((_CLASS,), padded, "ascii") if b"class" in data else frozenset(),
             bases=_class_bases(padded) if b"class" in data else frozenset(),
         )
+
+    def _shaped(self, data: bytes) -> bool:
+        """May the file register names by shape? A registering call only where it may (`register_calls`)."""
+        if any(may_register(data, m.start(), m.end(), self.is_name) for m in self.shapes[0].finditer(data)):
+            return True
+        return any(shape.search(data) is not None for shape in self.shapes[1:])
 
     def _named(self, candidates: FrozenSet[str]) -> FrozenSet[str]:
         if self.name_filter is None:
@@ -127,7 +134,7 @@ class Prefilter:
         """
         matches = list(self.registration.finditer(b"\n" + data))  # offsets: +1 for the newline
         if not matches or len(matches) != sum(data.count(token) for token in self.registry_tokens) \
-                or any(shape.search(data) is not None for shape in self.shapes):
+                or self._shaped(data):
             return None
         snippets = []
         for match in matches:

@@ -1,0 +1,55 @@
+"""Which `...regist...("...")` calls in a file's bytes may register an architecture name.
+
+The prefilter's first registration shape, a registering name called with a string (or a list),
+catches `register_model("LlamaForCausalLM", ...)` and also every `self.register_buffer("inv_freq",
+...)` of PyTorch model code: a third of the files SGLang parsed in full for their registrations
+held only those. Extraction reads a call as a registration only when its first argument is a string
+in the name shape (`registrations.call_registration`), and a decorator only on a class
+(`class_registrations`, which reads every argument); so a call that is no decorator and whose
+first argument is a plain string outside the name shape, or a list, registers nothing, and the
+file need not be parsed for it. Anything less plain (escapes, implicit concatenation, a comment,
+a parenthesised argument, a call that may be a decorator) still counts.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+# Bytes a decorator's expression may hold between its `@` and the registering name: a dotted
+# path, blanks, line continuations, opening parentheses (`@(register)(...)`).
+_DECORATOR_PATH = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_. \t\r\n\f\\(")
+_AT = ord("@")
+# What follows the call's `(` (the match's end is just past its first quote or bracket): the rest
+# of a string of plain characters, closed by the same quote and followed by the end of the argument.
+_PLAIN_REST = {ord('"'): re.compile(rb'([^"\\\r\n\x80-\xff]*)"\s*[,)]'),
+               ord("'"): re.compile(rb"([^'\\\r\n\x80-\xff]*)'\s*[,)]")}
+_LIST = ord("[")
+
+
+def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], object]) -> bool:
+    """May the call the shape matched at `data[start:end]` register a name?
+
+    `end` is just past the quote or the `[` that opens the first argument, which is also the shape
+    matched `[A-Za-z]` after a quote: the match is taken back to its opening character here.
+    """
+    if _decorated(data, start):
+        return True
+    position = data.find(b"(", start, end) + 1  # the call's own: the name before it holds none
+    while data[position] in b" \t\r\n\f":
+        position += 1
+    first = data[position]
+    if first == _LIST:
+        return False  # a list is no string: `call_registration` reads none of it
+    rest = _PLAIN_REST.get(first)
+    if rest is None:
+        return True  # `((...`: a parenthesised string is still a string
+    plain = rest.match(data, position + 1)
+    return plain is None or bool(is_name(plain.group(1).decode("ascii")))
+
+
+def _decorated(data: bytes, start: int) -> bool:
+    """Is there an `@` before the registering name, past nothing but what a decorator's path holds?"""
+    position = start
+    while position > 0 and data[position - 1] in _DECORATOR_PATH:
+        position -= 1
+    return position > 0 and data[position - 1] == _AT
