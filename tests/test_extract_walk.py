@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import textwrap
 from pathlib import Path
 from typing import Iterator, List
 
@@ -57,12 +58,33 @@ ODD = [
     "def f(x):\n    @d(g('A'))\n    def inner(y=h('B')):\n        return y in S\n    class C(Base, k=m(1)):\n"
     "        z = n('C')\n    return (lambda a: a in T)(x) or x in U\n",
     # every kind of statement and expression the reader acts on, nested in the others
-    "async def f(a, *b, c=1, **d):\n    from m import n as o\n    import p\n    x = y = [i for i in r if i in s]\n"
-    "    x += 1\n    x[k] = v\n    async with w() as (q, t):\n        async for u in z():\n            if a and b or c:\n"
-    "                pass\n            elif a in [1, 2] < 3:\n                break\n    try:\n        raise E(f'{a!r:>{b}}')\n"
-    "    except (A, B) as e:\n        del e\n    else:\n        continue_ = not a\n    finally:\n"
-    "        assert a == 'Qwen', msg\n    while g(a):\n        global gl\n        nonlocal_ = {**d, 'k': a if b else c}\n"
-    "    yield from (await h(i) for i in a)\n    return x.startswith(('A', 'B'))\n",
+    textwrap.dedent("""\
+        async def f(a, *b, c=1, **d):
+            from m import n as o
+            import p
+            x = y = [i for i in r if i in s]
+            x += 1
+            x[k] = v
+            async with w() as (q, t):
+                async for u in z():
+                    if a and b or c:
+                        pass
+                    elif a in [1, 2] < 3:
+                        break
+            try:
+                raise E(f'{a!r:>{b}}')
+            except (A, B) as e:
+                del e
+            else:
+                continue_ = not a
+            finally:
+                assert a == 'Qwen', msg
+            while g(a):
+                global gl
+                nonlocal_ = {**d, 'k': a if b else c}
+            yield from (await h(i) for i in a)
+            return x.startswith(('A', 'B'))
+    """),
     pytest.param("def f(a):\n    match a:\n        case {'k': [1, *rest]} | Point(x=0) if rest in S:\n"
                  "            return a[1:2, ...]\n        case _:\n            return g('A')\n",
                  marks=pytest.mark.skipif(sys.version_info < (3, 10), reason="match needs Python 3.10")),

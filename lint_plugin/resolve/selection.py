@@ -11,7 +11,7 @@ speed, never results (`--no-prefilter` parses everything; the tests compare).
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Callable, FrozenSet, Optional, Sequence
+from typing import AbstractSet, Callable, FrozenSet, Optional, Sequence, Set
 
 from ..config import matches_pattern
 from ..extract.facts import FileFacts, Literal, Part, Pattern, Ref
@@ -58,26 +58,37 @@ def _names_that_carry(chosen: Sequence[Optional[FileFacts]], known: FrozenSet[st
                       name_ok: Callable[[str], object]) -> FrozenSet[str]:
     """Names defined in chosen files whose value can carry an architecture name onward.
 
-    A predicate; a constant whose value is a name, or a pattern piece (no spaces); a
-    collection that holds a name or refers to a name that carries one. Type aliases
-    (`VllmConfig = Any`) and prose (`prompts = ["Hello, my name is", ...]`) carry nothing:
-    a file importing them has nothing to add. Collections referring to one another are
-    followed until nothing changes.
+    A constant whose value is a name, or a pattern piece (no spaces); a collection that holds a
+    name or refers to a name that carries one; a predicate that tests a name or a pattern, or
+    tests or delegates to a name that carries one or that no chosen file defines. Type aliases
+    (`VllmConfig = Any`), prose (`prompts = ["Hello, my name is", ...]`) and predicates of
+    other things (`get_bool_env_var`: `value in ("true", "1")`) carry nothing: a file
+    importing or calling them has nothing to add. References are followed until nothing changes.
     """
     found = set(known)
     collections = []
+    predicates = []
+    defined: Set[str] = set()
     for facts in chosen:
         if facts is None:
             continue  # chosen, but unreadable
-        found.update(p.name for p in facts.predicates)
         found.update(name for name, value, _ in facts.constants if name_ok(value) or _PIECE.fullmatch(value))
+        defined.update(name for name, _, _ in facts.constants)
         collections += [c for c in facts.collections if c.name not in found]
+        predicates += [p for p in facts.predicates if p.name not in found]
+    defined.update(c.name for c in collections)
+    defined.update(p.name for p in predicates)
     while True:
-        carrying = [c for c in collections if c.name not in found and any(_carries(part, found, name_ok)
-                                                                            for part in c.parts)]
+        carrying = [c.name for c in collections if c.name not in found
+                    and any(_carries(part, found, name_ok) for part in c.parts)]
+        # a predicate's references may lead out of what is chosen: there, they may carry anything
+        carrying += [p.name for p in predicates if p.name not in found
+                     and (any(_carries(part, found, name_ok) or (isinstance(part, Ref) and part.name not in defined)
+                              for part in p.tests)
+                          or any(ref.name in found or ref.name not in defined for ref in p.delegates))]
         if not carrying:
             return frozenset(found)
-        found.update(c.name for c in carrying)
+        found.update(carrying)
 
 
 def _carries(part: Part, found: AbstractSet[str], name_ok: Callable[[str], object]) -> bool:
