@@ -27,6 +27,9 @@ NEVER = [  # calls that cannot register, whatever else the file holds
     'self.register_buffer(  "cos_sin_cache"  ,t)',
     'self.register_buffer("it\'s")',
     'register_backend(["triton", "Flash"], t)',  # a list is no string
+    # a name, but none of an architecture: alone, such registrations are no registry
+    'KVConnectorFactory.register_connector("SharedStorageConnector", "pkg.shared", "SharedStorageConnector")',
+    'register_impl("FlashAttention", FlashAttentionImpl)',
     'doc = "call self.register_buffer(\'inv_freq\') once"',  # no call at all
 ]
 MAY = [  # calls that may register, or that the bytes cannot tell apart from one
@@ -80,6 +83,15 @@ def test_one_call_that_may_register_among_many_that_cannot():
         'register("LlamaForCausalLM", LlamaForCausalLM)\n'
     assert prefilter().signals(source.encode()).registers
     assert registrations(source) != ()
+
+
+def test_names_that_are_no_architecture_count_beside_one_that_is():
+    """Half of a callee's names spelt like architectures make it a registry: the file is parsed, and
+    every name it registers that way counts."""
+    source = MODEL.format(call='register("FlashAttention", LlamaForCausalLM)\n'
+                               'register("LlamaForCausalLM", LlamaForCausalLM)')
+    assert prefilter().signals(source.encode()).registers
+    assert [m.name for r in registrations(source) for m in r.names] == ["FlashAttention", "LlamaForCausalLM"]
 
 
 def test_the_configured_name_shape_decides():

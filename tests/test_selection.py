@@ -54,6 +54,21 @@ def test_a_reference_out_of_the_chosen_files_may_carry_anything():
     assert found == {"is_remote", "in_remote"}
 
 
+def test_a_reference_to_what_a_chosen_module_does_not_define_leads_nowhere():
+    """`gcn_arch in ...` (a local the predicate reader could not follow), `helper()` (no predicate)."""
+    found = carrying(predicate("is_gfx95", Ref("m", "gcn_arch", 1)),
+                     predicate("is_tp", delegates=[Ref("m", "helper", 1), Ref("m", "Base.method", 1)]))
+    assert found == frozenset()
+
+
+def test_a_chosen_module_may_still_lead_out_through_an_import_or_a_star_import():
+    imported = FileFacts("m.py", "m", imports=(("helper", "other", "helper"),),
+                         predicates=(predicate("is_tp", delegates=[Ref("m", "helper", 1)]),))
+    starred = FileFacts("s.py", "s", star_imports=("other",),
+                        predicates=(predicate("is_sp", delegates=[Ref("s", "helper", 1)]),))
+    assert _names_that_carry([imported, starred], frozenset(), NAME) == {"is_tp", "is_sp"}
+
+
 def test_a_test_of_a_collection_carries_what_the_collection_does():
     found = carrying(predicate("is_mm", Ref("m", "MM_ARCHS", 1)), predicate("is_bool", Ref("m", "BOOLS", 1)),
                      collections=[CollectionFact("MM_ARCHS", 1, 1, (literal("LlavaForConditionalGeneration"),)),

@@ -2,18 +2,23 @@
 
 The prefilter's first registration shape, a registering name called with a string (or a list),
 catches `register_model("LlamaForCausalLM", ...)` and also every `self.register_buffer("inv_freq",
-...)` of PyTorch model code: a third of the files SGLang parsed in full for their registrations
-held only those. Extraction reads a call as a registration only when its first argument is a string
-in the name shape (`registrations.call_registration`), and a decorator only on a class
-(`class_registrations`, which reads every argument); so a call that is no decorator and whose
-first argument is a plain string outside the name shape, or a list, registers nothing, and the
-file need not be parsed for it. Anything less plain (escapes, implicit concatenation, a comment,
-a parenthesised argument, a call that may be a decorator) still counts.
+...)` of PyTorch model code and `register_connector("SharedStorageConnector", ...)` of plugin
+tables: a third of the files SGLang parsed in full for their registrations held only those.
+Extraction reads a call as a registration only when its first argument is a string in the name
+shape (`registrations.call_registration`), and keeps the registrations of one callee only when
+at least half of their names are spelt like architectures (`mostly_architectures`); a decorator
+it reads only on a class, with every argument (`class_registrations`). So a call that is no
+decorator and whose first argument is a list, or a plain string that is no architecture name,
+registers nothing unless another call in the file may register too, which makes the file a
+candidate anyway. Anything less plain (escapes, implicit concatenation, a comment, a
+parenthesised argument, a call that may be a decorator) still counts.
 """
 from __future__ import annotations
 
 import re
 from typing import Callable
+
+from ..extract.registrations import mostly_architectures
 
 # Bytes a decorator's expression may hold between its `@` and the registering name: a dotted
 # path, blanks, line continuations, opening parentheses (`@(register)(...)`).
@@ -44,7 +49,10 @@ def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], obj
     if rest is None:
         return True  # `((...`: a parenthesised string is still a string
     plain = rest.match(data, position + 1)
-    return plain is None or bool(is_name(plain.group(1).decode("ascii")))
+    if plain is None:
+        return True
+    text = plain.group(1).decode("ascii")
+    return bool(is_name(text)) and mostly_architectures((text,))
 
 
 def _decorated(data: bytes, start: int) -> bool:

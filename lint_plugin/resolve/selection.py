@@ -11,7 +11,7 @@ speed, never results (`--no-prefilter` parses everything; the tests compare).
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Callable, FrozenSet, Optional, Sequence, Set
+from typing import AbstractSet, Callable, Dict, FrozenSet, Optional, Sequence, Set
 
 from ..config import matches_pattern
 from ..extract.facts import FileFacts, Literal, Part, Pattern, Ref
@@ -60,35 +60,60 @@ def _names_that_carry(chosen: Sequence[Optional[FileFacts]], known: FrozenSet[st
 
     A constant whose value is a name, or a pattern piece (no spaces); a collection that holds a
     name or refers to a name that carries one; a predicate that tests a name or a pattern, or
-    tests or delegates to a name that carries one or that no chosen file defines. Type aliases
-    (`VllmConfig = Any`), prose (`prompts = ["Hello, my name is", ...]`) and predicates of
-    other things (`get_bool_env_var`: `value in ("true", "1")`) carry nothing: a file
-    importing or calling them has nothing to add. References are followed until nothing changes.
+    tests or delegates to a name that carries one or that may lead out of the chosen files (see
+    `_Closed`). Type aliases (`VllmConfig = Any`), prose (`prompts = ["Hello, my name is", ...]`)
+    and predicates of other things (`get_bool_env_var`: `value in ("true", "1")`) carry
+    nothing: a file importing or calling them has nothing to add. References are followed
+    until nothing changes.
     """
     found = set(known)
     collections = []
     predicates = []
-    defined: Set[str] = set()
+    closed = _Closed()
     for facts in chosen:
         if facts is None:
             continue  # chosen, but unreadable
         found.update(name for name, value, _ in facts.constants if name_ok(value) or _PIECE.fullmatch(value))
-        defined.update(name for name, _, _ in facts.constants)
         collections += [c for c in facts.collections if c.name not in found]
         predicates += [p for p in facts.predicates if p.name not in found]
-    defined.update(c.name for c in collections)
-    defined.update(p.name for p in predicates)
+        closed.add(facts)
     while True:
         carrying = [c.name for c in collections if c.name not in found
                     and any(_carries(part, found, name_ok) for part in c.parts)]
-        # a predicate's references may lead out of what is chosen: there, they may carry anything
         carrying += [p.name for p in predicates if p.name not in found
-                     and (any(_carries(part, found, name_ok) or (isinstance(part, Ref) and part.name not in defined)
+                     and (any(_carries(part, found, name_ok) or (isinstance(part, Ref) and closed.may_lead_out(part))
                               for part in p.tests)
-                          or any(ref.name in found or ref.name not in defined for ref in p.delegates))]
+                          or any(ref.name in found or closed.may_lead_out(ref) for ref in p.delegates))]
         if not carrying:
             return frozenset(found)
         found.update(carrying)
+
+
+class _Closed:
+    """What the chosen files define, to tell a predicate's reference that can lead nowhere else.
+
+    A reference leads nowhere when a chosen file defines its name as a constant, collection or
+    predicate (whether that carries is then known), or when it names what a chosen module does
+    not define, import or take from a star import (a local variable, a builtin, a function that
+    is no predicate). Anything else may lead to a file nothing chose, which may hold anything.
+    """
+
+    def __init__(self) -> None:
+        self.defined: Set[str] = set()
+        self.modules: Dict[str, Set[str]] = {}  # chosen module without star imports -> names it imports
+
+    def add(self, facts: FileFacts) -> None:
+        self.defined.update(name for name, _, _ in facts.constants)
+        self.defined.update(c.name for c in facts.collections)
+        self.defined.update(p.name for p in facts.predicates)
+        if not facts.star_imports:
+            self.modules.setdefault(facts.module, set()).update(local for local, _, _ in facts.imports)
+
+    def may_lead_out(self, ref: Ref) -> bool:
+        if ref.name in self.defined:
+            return False
+        imported = self.modules.get(ref.module)
+        return imported is None or ref.name.partition(".")[0] in imported
 
 
 def _carries(part: Part, found: AbstractSet[str], name_ok: Callable[[str], object]) -> bool:
