@@ -86,7 +86,7 @@ class ProjectIndex:
                 self._records[source.module] = entry
             else:
                 stale.append((source, stat.st_size, stat.st_mtime_ns, entry))
-        for (source, _, _, entry), result in zip(stale, self._pool.map(_scan_worker, stale)):
+        for (source, _, _, entry), result in zip(stale, self._pool.map(_scan_worker, stale, [j[1] for j in stale])):
             if isinstance(result, Unreadable):
                 self.unreadable[source.rel] = result.reason
                 continue
@@ -114,7 +114,8 @@ class ProjectIndex:
         wanted = [self._files[m] for m, full in self._chosen.items()
                   if self.facts_of(m) is None or (full and self._records[m].partial)]
         jobs: List[_ParseJob] = [(s, self._chosen[s.module], self.overrides.get(s.rel)) for s in wanted]
-        for source, result in zip(wanted, self._pool.map(_parse_worker, jobs)):
+        costs = [self._records[s.module].size for s in wanted]
+        for source, result in zip(wanted, self._pool.map(_parse_worker, jobs, costs)):
             if isinstance(result, Unreadable):
                 self.unreadable[source.rel] = result.reason
                 continue
