@@ -104,11 +104,12 @@ class Prefilter:
         """May the file register names by shape? A registering call only where it may (`register_calls`).
 
         A dict entry's expression quotes a name between the same characters as `self.quoted`: it
-        is only run where a name is quoted with `"` (`double`) or `'` (`single`), most files not.
+        is only run where a name is quoted with `"` (`double`) or `'` (`single`), most files not;
+        `register_model` is looked for as bytes first (faster than the expression's own search).
         """
         if any(may_register(data, m.start(), m.end(), self.is_name) for m in self.shapes[0].finditer(data)):
             return True
-        return self.shapes[1].search(data) is not None \
+        return (b"register_model" in data and self.shapes[1].search(data) is not None) \
             or (double and self.shapes[2].search(data) is not None) \
             or (single and self.shapes[3].search(data) is not None) \
             or self.shapes[4].search(data) is not None
