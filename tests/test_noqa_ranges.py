@@ -1,8 +1,9 @@
 """The `# noqa` text of a line is what flake8's token ranges give, read one statement at a time.
 
-`noqa._noqa_line` tokenizes only the module-level statement that holds a line; these in-process
-tests compare it, line by line, with the tokenization of the whole file it replaced, on this
-repository's code, on odd shapes, and on generated Python.
+`noqa_ranges.noqa_text` tokenizes a file that parses only from the innermost statement holding a
+line, and only as far as asked; these in-process tests compare it, line by line, with the
+tokenization of the whole file it replaced, on this repository's code, on odd shapes, and on
+generated Python.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lint_plugin.report.noqa import _noqa_line
+from lint_plugin.report.noqa_ranges import noqa_text
 
 try:
     import hypothesmith
@@ -49,7 +50,7 @@ def whole_file_ranges(text: str) -> Dict[int, str]:
 def assert_same_ranges(text: str) -> None:
     expected = whole_file_ranges(text)
     for line in range(1, len(text.splitlines()) + 3):
-        assert _noqa_line(text, line) == expected.get(line), (line, text[:300])
+        assert noqa_text(text, line) == expected.get(line), (line, text[:300])
 
 
 def test_the_same_ranges_on_this_repository():

@@ -34,8 +34,8 @@ _LIST = ord("[")
 def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], object]) -> bool:
     """May the call the shape matched at `data[start:end]` register a name?
 
-    `end` is just past the quote or the `[` that opens the first argument, which is also the shape
-    matched `[A-Za-z]` after a quote: the match is taken back to its opening character here.
+    The match starts in the registering name and runs past the call's `(` into its first argument,
+    which is read again here from its opening character.
     """
     if _decorated(data, start):
         return True
