@@ -361,6 +361,8 @@ def reference_module(draw, index: int) -> str:
             lambda: f"def {draw(st.sampled_from(PRED_NAMES))}(c):\n    return c.architectures[0] in {value()}",
             lambda: (f"def {draw(st.sampled_from(PRED_NAMES))}(c):\n    return "
                      f"{draw(st.sampled_from(PRED_NAMES))}(c) or {draw(st.sampled_from(PRED_NAMES))}(c)"),
+            # a predicate of something else (`get_bool_env_var`): it carries no name to its callers
+            lambda: f"def {draw(st.sampled_from(PRED_NAMES))}(c):\n    return c.flag in ('true', '1')",
             lambda: f"EntryClass = [{', '.join(draw(st.lists(st.sampled_from(ARCH_NAMES), max_size=3)))}]",
         ]))())
     return "\n".join(lines) + "\n"

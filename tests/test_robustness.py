@@ -123,6 +123,28 @@ CASES = {
         ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
          "but missing from X_ARCHS",),
         ("pkg/junk.py",)),
+    # `register_buffer("inv_freq", ...)` registers nothing (its string cannot be a name): the file
+    # is no registration candidate, so it is skipped like any other file without names.
+    "syntax-error-in-a-layer-that-only-registers-buffers": Case(
+        {"pkg/layers.py": b'class Rotary:\n    def __init__(self, t):\n        self.register_buffer("inv_freq", t)\n\n'
+                          b'    def broken(:\n        pass\n'},
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",),
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",),
+        ("pkg/layers.py",)),
+    # ... while a registering decorator may register whatever its strings say: the file is analysed.
+    "syntax-error-in-a-file-registering-by-decorator": Case(
+        {"pkg/kernels.py": b'@register_kernel("fused", "FusedForward")\nclass FusedForward:\n    def broken(:\n'
+                           b'        pass\n'},
+        ("pkg/kernels.py:1:1: ARC902 file not analysed: syntax error at line 3: "
+         + python_says(b'@register_kernel("fused", "FusedForward")\nclass FusedForward:\n    def broken(:\n'
+                       b'        pass\n'),
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS"),
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",),
+        ("pkg/kernels.py",)),
     # flake8 decodes such a file as latin-1 and does call the plugin: it must still report what
     # `archsync check` reports for the bytes on disk, not analyse flake8's re-encoded copy.
     "undecodable-latin1": Case(

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from .facts import Ref
 
@@ -20,6 +20,26 @@ class ModuleContext:
         self.name_regex = name_regex
         self.imports: Dict[str, Tuple[str, Optional[str]]] = {}
         self.star_imports: List[str] = []
+        self._text: Optional[bytes] = None  # the lines joined, and where each starts in it: made on first use
+        self._starts: List[int] = []
+
+    def mentions(self, first: int, last: int, needles: Iterable[bytes]) -> bool:
+        """Do lines `first`..`last` (1-based, inclusive) hold any of `needles` (none holding a newline)?
+
+        Searched in place in the joined text: slicing and joining a long function's lines for every
+        question cost more than the questions."""
+        if self._text is None:
+            self._text = b"\n".join(self.lines)
+            position = 0
+            for line in self.lines:
+                self._starts.append(position)
+                position += len(line) + 1
+            self._starts.append(position)
+        first, last = max(first, 1), min(last, len(self.lines))
+        if first > last:
+            return False
+        start, end = self._starts[first - 1], self._starts[last] - 1
+        return any(self._text.find(needle, start, end) != -1 for needle in needles)
 
     def is_name(self, text: str) -> bool:
         """Does a string look like an architecture name (the configured shape)?"""

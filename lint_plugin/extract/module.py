@@ -38,6 +38,7 @@ from .shapes import GROWTH_METHODS
 from .subjects import ScopeSubjects
 from .types import read_class, read_type_predicate
 from .values import collection_parts, operand
+from .walk import acted_on
 
 _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
 _REGISTER_MODEL = re.compile(r"(?:^|\.)register_model\w*$")  # `ModelRegistry.register_model`, vLLM's plugin API
@@ -290,7 +291,7 @@ class ModuleReader:
         local: Dict[str, Tuple[int, ast.expr]] = {}
         imported: Dict[str, Tuple[str, Optional[str]]] = {}
         subjects = ScopeSubjects(self.ctx, qualname)
-        for child in _walk_function(node):
+        for child in acted_on(node):
             if isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
                 imported.update({a.asname or a.name: (child.module, a.name) for a in child.names})
             elif isinstance(child, ast.Assign):
@@ -384,28 +385,16 @@ class ModuleReader:
     def _mentions(self, node: ast.AST, text: bytes) -> bool:
         start = getattr(node, "lineno", 1)
         end = getattr(node, "end_lineno", start) or start
-        return any(text in line for line in self.ctx.lines[start - 1:end])
+        return self.ctx.mentions(start, end, (text,))
 
     def _mentions_collections(self, node: ast.AST) -> bool:
         if not self.collections:
             return False
         start = getattr(node, "lineno", 1)
         end = getattr(node, "end_lineno", start) or start
-        text = b"\n".join(self.ctx.lines[start - 1:end])
-        return any(name.encode() in text for name in self.collections)
+        return self.ctx.mentions(start, end, (name.encode() for name in self.collections))
 
 
 def _registry_of(target: ast.Subscript) -> str:
     """How a registration by item is named: the registry it stores into."""
     return dotted_name(target.value) or "registry"
-
-
-def _walk_function(node: ast.AST) -> Iterator[ast.AST]:
-    """Every node of a function body, in source order, nested functions and classes excluded."""
-    stack: List[ast.AST] = list(reversed(node.body))  # type: ignore[attr-defined]
-    while stack:
-        child = stack.pop()
-        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        yield child
-        stack.extend(reversed(list(ast.iter_child_nodes(child))))

@@ -23,7 +23,7 @@ from .codec import decode_facts, encode_facts
 from .prefilter import Signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 4  # signals carry class bases (kinship)
+SCHEMA = 5  # a registering call whose string cannot be a name registers nothing (`register_calls`)
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
 

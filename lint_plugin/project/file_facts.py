@@ -29,11 +29,13 @@ def fresh_key(config: Config, prefilter: Prefilter, source: SourceFile, data: by
 
 
 class JobState:
-    """What workers need: the configuration and its prefilter (inherited at fork)."""
+    """What workers need: the configuration and its prefilter (inherited at fork). `digests`:
+    whether records need the digest of their bytes, which only a cache (index or results) reads."""
 
-    def __init__(self, config: Config, prefilter: Prefilter) -> None:
+    def __init__(self, config: Config, prefilter: Prefilter, digests: bool = True) -> None:
         self.config = config
         self.prefilter = prefilter
+        self.digests = digests
 
 
 def facts_for(job: JobState, source: SourceFile, data: bytes, full: bool) -> Tuple[FileFacts, bool]:

@@ -57,7 +57,10 @@ class ProjectIndex:
         self._facts: Optional[List[FileFacts]] = None  # `facts`, until a file is chosen or its facts change
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
-        self._pool = WorkPool(JobState(config, self._prefilter))
+        # Without a cache nothing reads a file's digest: hashing 50 MB was a tenth of a cold scan. A caller
+        # that keeps records (`known`) compares them by digest, so its runs always make them.
+        self._job = JobState(config, self._prefilter, digests=cache is not None or known is not None)
+        self._pool = WorkPool(self._job)
         self._known = known or {}
         try:  # before `with` takes over: an error or Ctrl-C in the scan must not leave workers behind
             self._scan(files, self.cache.load() if self.cache is not None else {})
@@ -84,8 +87,7 @@ class ProjectIndex:
             known = self._known.get(source.rel)
             if source.rel in self.overrides:
                 data = self.overrides[source.rel]
-                self._records[source.module] = _scanned(JobState(self.config, self._prefilter), source, data,
-                                                        len(data), 0, known)
+                self._records[source.module] = _scanned(self._job, source, data, len(data), 0, known)
                 continue
             if known is not None:
                 self._records[source.module] = known
@@ -99,7 +101,7 @@ class ProjectIndex:
                 self._records[source.module] = entry
             else:
                 stale.append((source, stat.st_size, stat.st_mtime_ns, entry))
-        for (source, _, _, entry), result in zip(stale, self._pool.map(_scan_worker, stale)):
+        for (source, _, _, entry), result in zip(stale, self._pool.map(_scan_worker, stale, [j[1] for j in stale])):
             if isinstance(result, Unreadable):
                 self.unreadable[source.rel] = result.reason
                 continue
@@ -128,7 +130,8 @@ class ProjectIndex:
         wanted = [self._files[m] for m, full in self._chosen.items()
                   if self.facts_of(m) is None or (full and self._records[m].partial)]
         jobs: List[_ParseJob] = [(s, self._chosen[s.module], self.overrides.get(s.rel)) for s in wanted]
-        for source, result in zip(wanted, self._pool.map(_parse_worker, jobs)):
+        costs = [self._records[s.module].size for s in wanted]
+        for source, result in zip(wanted, self._pool.map(_parse_worker, jobs, costs)):
             if isinstance(result, Unreadable):
                 self.unreadable[source.rel] = result.reason
                 continue
@@ -301,7 +304,7 @@ def _scan_worker(job: _ScanJob) -> Union[CachedFile, Unreadable]:
 
 def _scanned(job: JobState, source: SourceFile, data: bytes, size: int, mtime_ns: int,
              entry: Optional[CachedFile]) -> CachedFile:
-    file_digest = digest(data)
+    file_digest = digest(data) if job.digests else ""
     if entry is not None and entry.digest == file_digest:
         return CachedFile(size, mtime_ns, file_digest, entry.signals, entry.facts, entry.partial, entry.encoded)
     signals = job.prefilter.signals(data)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config
 from ..extract import embeddable
+from .register_calls import may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
 # (`@decorator:function`) collection names, which never appear in the source as written.
@@ -66,6 +67,7 @@ class Prefilter:
         # what bytes expressions do not take (`(?i)`, `\\N{...}`) or match across quotes, so it is
         # never embedded: candidates are the quoted strings, each then matched whole by the pattern.
         self.name_filter = None if embeddable(config.name_pattern) else config.name_regex
+        self.is_name = config.name_regex.fullmatch
         name = config.name_pattern.encode() if self.name_filter is None else rb"[^\"'\\\n]+"
         self.quoted = (re.compile(rb'"(%s)"' % name), re.compile(rb"'(%s)'" % name))
         self.keyword = re.compile(rb"(?<![\w.])(%s)[ \t]*=(?!=)" % (
@@ -86,16 +88,31 @@ class Prefilter:
 
     def signals(self, data: bytes) -> Signals:
         padded = b"\n" + data  # column-0 patterns start with a newline (one copy for all of them)
+        double, single = (pattern.findall(data) for pattern in self.quoted)
         return Signals(
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
             registers=any(token in data for token in self.registry_tokens)
-            or any(shape.search(data) is not None for shape in self.shapes),
-            quoted=self._named(_matches(self.quoted, data, "utf-8") | self._keyword_names(data)),
+            or self._shaped(data, bool(double), bool(single)),
+            quoted=self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)),
             referenced=_matches(self.references, data, "ascii"),
             imported=_imported_names(padded),
-            classes=_matches((_CLASS,), padded, "ascii") if b"class" in data else frozenset(),
+            classes=_matches((_CLASS,), padded, "ascii") if b"\nclass" in padded else frozenset(),
             bases=_class_bases(padded) if b"class" in data else frozenset(),
         )
+
+    def _shaped(self, data: bytes, double: bool, single: bool) -> bool:
+        """May the file register names by shape? A registering call only where it may (`register_calls`).
+
+        A dict entry's expression quotes a name between the same characters as `self.quoted`: it
+        is only run where a name is quoted with `"` (`double`) or `'` (`single`), most files not;
+        `register_model` is looked for as bytes first (faster than the expression's own search).
+        """
+        if any(may_register(data, m.start(), m.end(), self.is_name) for m in self.shapes[0].finditer(data)):
+            return True
+        return (b"register_model" in data and self.shapes[1].search(data) is not None) \
+            or (double and self.shapes[2].search(data) is not None) \
+            or (single and self.shapes[3].search(data) is not None) \
+            or self.shapes[4].search(data) is not None
 
     def _named(self, candidates: FrozenSet[str]) -> FrozenSet[str]:
         if self.name_filter is None:
@@ -127,7 +144,8 @@ class Prefilter:
         """
         matches = list(self.registration.finditer(b"\n" + data))  # offsets: +1 for the newline
         if not matches or len(matches) != sum(data.count(token) for token in self.registry_tokens) \
-                or any(shape.search(data) is not None for shape in self.shapes):
+                or self._shaped(data, self.quoted[0].search(data) is not None,
+                                self.quoted[1].search(data) is not None):
             return None
         snippets = []
         for match in matches:
@@ -192,9 +210,8 @@ _IMPORTED = re.compile(rb"(?:\w+[ \t]+as[ \t]+)?(\w+)")
 
 def _imported_names(data: bytes) -> FrozenSet[str]:
     """Local names bound by column-0 `from ... import ...` statements (bytes only; `data` after a newline)."""
-    found: Set[bytes] = set()
-    for statement in _FROM_IMPORT.findall(data):
-        found.update(_IMPORTED.findall(statement))
+    # one search over all the statements, a newline apart: no name or `as` runs across one
+    found = set(_IMPORTED.findall(b"\n".join(_FROM_IMPORT.findall(data))))
     names = {name.decode("ascii", "replace") for name in found}
     names.discard("as")
     return frozenset(names)
@@ -205,4 +222,9 @@ def _matches(patterns: Sequence["re.Pattern[bytes]"], data: bytes, encoding: str
     found: Set[bytes] = set()
     for pattern in patterns:
         found.update(pattern.findall(data))
-    return frozenset(text.decode(encoding, "replace") for text in found)
+    return _decoded(found, encoding)
+
+
+def _decoded(found: Iterable[bytes], encoding: str) -> FrozenSet[str]:
+    """Texts found in the bytes, decoded once per distinct text."""
+    return frozenset(text.decode(encoding, "replace") for text in set(found))

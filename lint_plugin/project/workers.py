@@ -29,7 +29,10 @@ class WorkPool:
         self.min_items = min_items
         self._pool: Optional["multiprocessing.pool.Pool"] = None
 
-    def map(self, function: Callable[[Any], Any], items: Sequence[Any]) -> List[Any]:
+    def map(self, function: Callable[[Any], Any], items: Sequence[Any],
+            costs: Optional[Sequence[int]] = None) -> List[Any]:
+        """`function` of each item, in order. With `costs` (a size per item), the costliest are
+        handed out first and in small chunks, so no worker is left with a large file at the end."""
         global _STATE
         _STATE = self.job_state
         # A pool is started only for enough work; once it runs, any batch of two or more uses it
@@ -42,8 +45,15 @@ class WorkPool:
                 except (OSError, ValueError, AssertionError):
                     self.jobs = 1
                     return [function(item) for item in items]
-            chunk = max(1, len(items) // (self.jobs * 8))
-            return self._pool.map(function, items, chunksize=chunk)
+            if costs is None:
+                return self._pool.map(function, items, chunksize=max(1, len(items) // (self.jobs * 8)))
+            order = sorted(range(len(items)), key=lambda i: -costs[i])
+            results = self._pool.map(function, [items[i] for i in order],
+                                     chunksize=max(1, len(items) // (self.jobs * 32)))
+            placed: List[Any] = [None] * len(items)
+            for i, result in zip(order, results):
+                placed[i] = result
+            return placed
         except KeyboardInterrupt:  # Ctrl-C: the workers ignore it; stop them here, once, and say nothing
             self.close()
             raise

@@ -1,16 +1,15 @@
 """`# noqa` comments, read exactly as flake8 reads them, so the CLI agrees with flake8."""
 from __future__ import annotations
 
-import io
 import os
 import re
-import tokenize
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import List, Mapping, Optional, Tuple
 
 from ..diagnostics import Diagnostic
 from ..project.files import Unreadable, read_file
+from .noqa_ranges import noqa_text
 
 # Same expressions as flake8's defaults.NOQA_INLINE_REGEXP and NOQA_FILE.
 _NOQA_INLINE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
@@ -29,7 +28,8 @@ def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[s
         return True
     if not 0 < diagnostic.line <= len(lines):
         return False
-    match = _NOQA_INLINE.search(_noqa_lines(text).get(diagnostic.line, lines[diagnostic.line - 1]))
+    searched = noqa_text(text, diagnostic.line)
+    match = _NOQA_INLINE.search(lines[diagnostic.line - 1] if searched is None else searched)
     if match is None:
         return False
     codes = match.group("codes")
@@ -61,29 +61,3 @@ def _text(path: str) -> str:
 def _read(path: str, size: int, mtime_ns: int) -> str:
     data = read_file(path)
     return "" if isinstance(data, Unreadable) else data.decode("utf-8", "replace")
-
-
-@lru_cache(maxsize=64)
-def _noqa_lines(text: str) -> Dict[int, str]:
-    """Line -> the text flake8 searches for `# noqa` (its FileProcessor._noqa_line_mapping).
-
-    Token ranges end at NL/NEWLINE tokens, so a backslash-continued statement or a
-    multi-line string is one range while a bracketed statement is read line by line.
-    """
-    lines = text.splitlines(keepends=True)
-    mapping: Dict[int, str] = {}
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return mapping
-    low, high = len(lines) + 2, -1
-    for kind, _, (start, _), (end, _), _ in tokens:
-        if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
-            continue
-        low, high = min(low, start), max(high, end)
-        if kind in (tokenize.NL, tokenize.NEWLINE):
-            joined = "".join(lines[low - 1: high])
-            for number in range(low, high + 1):
-                mapping[number] = joined
-            low, high = len(lines) + 2, -1
-    return mapping

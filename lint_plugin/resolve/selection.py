@@ -11,10 +11,10 @@ speed, never results (`--no-prefilter` parses everything; the tests compare).
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Callable, FrozenSet, List, Optional, Sequence, Set
+from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
 
 from ..config import matches_pattern
-from ..extract.facts import CollectionFact, FileFacts, Literal, Part, Pattern, Ref
+from ..extract.facts import CollectionFact, FileFacts, Literal, Part, Pattern, PredicateFact, Ref
 from ..project.index import ProjectIndex
 from .references import Resolver
 
@@ -59,36 +59,73 @@ def _qualified_registry_names(index: ProjectIndex) -> FrozenSet[str]:
 class _Carried:
     """Names defined in chosen files whose value can carry an architecture name onward, as files are chosen.
 
-    A predicate; a constant whose value is a name, or a pattern piece (no spaces); a
-    collection that holds a name or refers to a name that carries one. Type aliases
-    (`VllmConfig = Any`) and prose (`prompts = ["Hello, my name is", ...]`) carry nothing:
-    a file importing them has nothing to add. Collections referring to one another are
-    followed until nothing changes; one that carries nothing yet waits for the names it refers to.
+    A constant whose value is a name, or a pattern piece (no spaces); a collection that holds a
+    name or refers to a name that carries one; a predicate that tests a name or a pattern, or
+    tests or delegates to a name that carries one or that may lead out of the chosen files (see
+    `_Closed`). Type aliases (`VllmConfig = Any`), prose (`prompts = ["Hello, my name is", ...]`)
+    and predicates of other things (`get_bool_env_var`: `value in ("true", "1")`) carry
+    nothing: a file importing or calling them has nothing to add. References are followed
+    until nothing changes; what carries nothing yet waits for the files chosen next.
     """
 
     def __init__(self, name_ok: Callable[[str], object]) -> None:
         self.name_ok = name_ok
         self.found: Set[str] = set()
-        self.waiting: List[CollectionFact] = []
+        self.collections: List[CollectionFact] = []
+        self.predicates: List[PredicateFact] = []
+        self.closed = _Closed()
 
     def add(self, chosen: Sequence[Optional[FileFacts]]) -> FrozenSet[str]:
         """Take the facts of newly chosen files; the names that carry, not known before."""
         before = frozenset(self.found)
-        found, name_ok = self.found, self.name_ok
+        found, name_ok, closed = self.found, self.name_ok, self.closed
         for facts in chosen:
             if facts is None:
                 continue  # chosen, but unreadable
-            found.update(p.name for p in facts.predicates)
             found.update(name for name, value, _ in facts.constants if name_ok(value) or _PIECE.fullmatch(value))
-            self.waiting += [c for c in facts.collections if c.name not in found]
+            self.collections += [c for c in facts.collections if c.name not in found]
+            self.predicates += [p for p in facts.predicates if p.name not in found]
+            closed.add(facts)
         while True:
-            carrying = [c for c in self.waiting if c.name not in found and any(_carries(part, found, name_ok)
-                                                                                 for part in c.parts)]
+            carrying = [c.name for c in self.collections if c.name not in found
+                        and any(_carries(part, found, name_ok) for part in c.parts)]
+            carrying += [p.name for p in self.predicates if p.name not in found
+                         and (any(_carries(part, found, name_ok) or (isinstance(part, Ref) and closed.may_lead_out(part))
+                                  for part in p.tests)
+                              or any(ref.name in found or closed.may_lead_out(ref) for ref in p.delegates))]
             if not carrying:
                 break
-            found.update(c.name for c in carrying)
-        self.waiting = [c for c in self.waiting if c.name not in found]
+            found.update(carrying)
+        self.collections = [c for c in self.collections if c.name not in found]
+        self.predicates = [p for p in self.predicates if p.name not in found]
         return frozenset(found - before)
+
+
+class _Closed:
+    """What the chosen files define, to tell a predicate's reference that can lead nowhere else.
+
+    A reference leads nowhere when a chosen file defines its name as a constant, collection or
+    predicate (whether that carries is then known), or when it names what a chosen module does
+    not define, import or take from a star import (a local variable, a builtin, a function that
+    is no predicate). Anything else may lead to a file nothing chose, which may hold anything.
+    """
+
+    def __init__(self) -> None:
+        self.defined: Set[str] = set()
+        self.modules: Dict[str, Set[str]] = {}  # chosen module without star imports -> names it imports
+
+    def add(self, facts: FileFacts) -> None:
+        self.defined.update(name for name, _, _ in facts.constants)
+        self.defined.update(c.name for c in facts.collections)
+        self.defined.update(p.name for p in facts.predicates)
+        if not facts.star_imports:
+            self.modules.setdefault(facts.module, set()).update(local for local, _, _ in facts.imports)
+
+    def may_lead_out(self, ref: Ref) -> bool:
+        if ref.name in self.defined:
+            return False
+        imported = self.modules.get(ref.module)
+        return imported is None or ref.name.partition(".")[0] in imported
 
 
 def _carries(part: Part, found: AbstractSet[str], name_ok: Callable[[str], object]) -> bool:

@@ -1,0 +1,91 @@
+"""The `# noqa` text of a line is what flake8's token ranges give, read one statement at a time.
+
+`noqa_ranges.noqa_text` tokenizes a file that parses only from the innermost statement holding a
+line, and only as far as asked; these in-process tests compare it, line by line, with the
+tokenization of the whole file it replaced, on this repository's code, on odd shapes, and on
+generated Python.
+"""
+from __future__ import annotations
+
+import io
+import tokenize
+from pathlib import Path
+from typing import Dict
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lint_plugin.report.noqa_ranges import noqa_text
+
+try:
+    import hypothesmith
+except ImportError:  # pragma: no cover - depends on the environment
+    hypothesmith = None
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def whole_file_ranges(text: str) -> Dict[int, str]:
+    """The mapping as it was computed before: the whole file tokenized at once."""
+    lines = text.splitlines(keepends=True)
+    mapping: Dict[int, str] = {}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return mapping
+    low, high = len(lines) + 2, -1
+    for kind, _, (start, _), (end, _), _ in tokens:
+        if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        low, high = min(low, start), max(high, end)
+        if kind in (tokenize.NL, tokenize.NEWLINE):
+            joined = "".join(lines[low - 1: high])
+            for number in range(low, high + 1):
+                mapping[number] = joined
+            low, high = len(lines) + 2, -1
+    return mapping
+
+
+def assert_same_ranges(text: str) -> None:
+    expected = whole_file_ranges(text)
+    for line in range(1, len(text.splitlines()) + 3):
+        assert noqa_text(text, line) == expected.get(line), (line, text[:300])
+
+
+def test_the_same_ranges_on_this_repository():
+    for path in sorted((REPO / "lint_plugin").rglob("*.py"))[:60]:
+        assert_same_ranges(path.read_text(encoding="utf-8"))
+
+
+ODD = [
+    "",
+    "x = 1",  # no newline at the end
+    "# only a comment\n",
+    '"""A docstring\n\nover lines"""  # noqa: ARC101\nX_ARCHS = {\n    "A",  # noqa\n}\n',
+    "x = 1 + \\\n    2  # noqa\ny = 3\n",
+    "@decorator(\n    'arg',  # noqa: E501\n)\n@other\ndef f():\n    s = '''\n# noqa at column 0\n'''\n"
+    "# a comment at column 0 inside the body\n    return s\n\n\nclass C:\n    pass\n",
+    "a = 1; b = 2  # noqa\nif a:\n    pass\nelse:  # noqa\n    pass\n",
+    "def f():\n\tif x:\n\t\treturn 1\n\x0cdef g():\n    return 2\n",
+    "s = 'line \\\ncontinued'  # noqa\nt = 1\n",
+    "x = '\u2028'  # noqa\ny = '\x0c'\nz = 1\n",
+    "x = f'''{\n1}'''  # noqa\n",
+    "def broken(:\n    pass  # noqa\n",  # does not parse: tokenized whole
+    "x = 1\r\ny = 2  # noqa\r\n",
+    "x = 1\ry = 2  # noqa\r",
+    "x = (1,\n     2)  # noqa\n",
+]
+
+
+@pytest.mark.parametrize("text", ODD)
+def test_the_same_ranges_on_odd_shapes(text):
+    assert_same_ranges(text)
+
+
+@pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed (pip install hypothesmith)")
+@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+@given(st.builds(lambda s: s, hypothesmith.from_grammar() if hypothesmith else st.just("")))
+def test_the_same_ranges_on_generated_python(text):
+    assert_same_ranges(text)

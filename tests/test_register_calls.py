@@ -1,0 +1,111 @@
+"""Which registering calls make a file one that may register names (in-process).
+
+`self.register_buffer("inv_freq", ...)` registers nothing (its string cannot be a name), so a
+model file holding only such calls is no registration candidate and is not parsed for them;
+anything that may register still is. Every case is also read by extraction: a file the byte test
+leaves out must register nothing there either.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lint_plugin.config import Config
+from lint_plugin.extract import extract_file
+from lint_plugin.project.prefilter import Prefilter
+
+NAME_PATTERN = r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*"
+
+LAYER = "class Rotary:\n    def __init__(self, t):\n        {call}\n"
+MODEL = "class LlamaForCausalLM:\n    pass\n\n\n{call}\n"
+
+NEVER = [  # calls that cannot register, whatever else the file holds
+    'self.register_buffer("inv_freq", t, persistent=False)',
+    "self.register_buffer('inv_freq', t)",
+    'self.register_parameter(\n            "weight", t)',
+    'self.register_buffer(  "cos_sin_cache"  ,t)',
+    'self.register_buffer("it\'s")',
+    'register_backend(["triton", "Flash"], t)',  # a list is no string
+    # a name, but none of an architecture: alone, such registrations are no registry
+    'KVConnectorFactory.register_connector("SharedStorageConnector", "pkg.shared", "SharedStorageConnector")',
+    'register_impl("FlashAttention", FlashAttentionImpl)',
+    'doc = "call self.register_buffer(\'inv_freq\') once"',  # no call at all
+]
+MAY = [  # calls that may register, or that the bytes cannot tell apart from one
+    'register("LlamaForCausalLM", LlamaForCausalLM)',
+    'ModelRegistry.register("LlamaForCausalLM", "pkg.llama:LlamaForCausalLM")',
+    'register(("LlamaForCausalLM"), LlamaForCausalLM)',  # a parenthesised string is a string
+    'register("llama" "ForCausalLM", LlamaForCausalLM)',  # implicit concatenation
+    'register("Llama\\x46orCausalLM", LlamaForCausalLM)',  # an escape
+    'register("llama"  # comment\n    , LlamaForCausalLM)',
+    'register("llama" + "X", LlamaForCausalLM)',
+    'register("caf\u00e9", LlamaForCausalLM)',  # not ASCII
+]
+DECORATED = [  # a class decorator reads every argument: always may register
+    '@register("llama", "LlamaForCausalLM")\nclass LlamaForCausalLM:\n    pass\n',
+    '@models.register(["llama", "LlamaForCausalLM"])\nclass LlamaForCausalLM:\n    pass\n',
+    '@(\n    register("llama", "LlamaForCausalLM"))\nclass LlamaForCausalLM:\n    pass\n',
+    '@models. \\\n  register("llama", "LlamaForCausalLM")\nclass LlamaForCausalLM:\n    pass\n',
+]
+
+
+def prefilter(name_pattern: str = NAME_PATTERN) -> Prefilter:
+    return Prefilter(Config(root=Path("/"), name_pattern=name_pattern))
+
+
+def registrations(source: str, name_pattern: str = NAME_PATTERN):
+    return extract_file(source.encode(), "m.py", "m", ["EntryClass"], False, name_pattern).registrations
+
+
+@pytest.mark.parametrize("call", NEVER)
+def test_a_call_that_cannot_register_makes_no_candidate(call):
+    for template in (LAYER, MODEL):
+        source = template.format(call=call)
+        assert not prefilter().signals(source.encode()).registers, source
+        assert registrations(source) == ()
+
+
+@pytest.mark.parametrize("call", MAY)
+def test_a_call_that_may_register_still_does(call):
+    source = MODEL.format(call=call)
+    assert prefilter().signals(source.encode()).registers, source
+
+
+@pytest.mark.parametrize("source", DECORATED)
+def test_a_decorator_always_may_register(source):
+    assert prefilter().signals(source.encode()).registers, source
+    assert registrations(source) != ()
+
+
+def test_one_call_that_may_register_among_many_that_cannot():
+    source = LAYER.format(call='self.register_buffer("inv_freq", t)') + \
+        'register("LlamaForCausalLM", LlamaForCausalLM)\n'
+    assert prefilter().signals(source.encode()).registers
+    assert registrations(source) != ()
+
+
+def test_names_that_are_no_architecture_count_beside_one_that_is():
+    """Half of a callee's names spelt like architectures make it a registry: the file is parsed, and
+    every name it registers that way counts."""
+    source = MODEL.format(call='register("FlashAttention", LlamaForCausalLM)\n'
+                               'register("LlamaForCausalLM", LlamaForCausalLM)')
+    assert prefilter().signals(source.encode()).registers
+    assert [m.name for r in registrations(source) for m in r.names] == ["FlashAttention", "LlamaForCausalLM"]
+
+
+def test_the_configured_name_shape_decides():
+    """Under a shape that takes names starting in lower case, `"llamaModel"` may be one."""
+    source = MODEL.format(call='register("llamaModel", LlamaForCausalLM)')
+    assert not prefilter().signals(source.encode()).registers
+    assert registrations(source) == ()
+    assert prefilter(r"[a-z][A-Za-z]*").signals(source.encode()).registers
+    assert registrations(source, r"[a-z][A-Za-z]*") != ()
+
+
+def test_a_model_file_whose_other_calls_cannot_register_is_read_from_its_statements():
+    """`EntryClass` beside `register_buffer` calls: the registration statement alone is parsed."""
+    data = (LAYER.format(call='self.register_buffer("inv_freq", t)') + "EntryClass = [Rotary]\n").encode()
+    snippets = prefilter().registration_snippets(data)
+    assert snippets == [(4, b"EntryClass = [Rotary]")]
+    assert prefilter().registration_snippets(data + b'register("LlamaForCausalLM", Rotary)\n') is None
