@@ -89,16 +89,21 @@ class _Carried:
         while True:
             carrying = [c.name for c in self.collections if c.name not in found
                         and any(_carries(part, found, name_ok) for part in c.parts)]
-            carrying += [p.name for p in self.predicates if p.name not in found
-                         and (any(_carries(part, found, name_ok) or (isinstance(part, Ref) and closed.may_lead_out(part))
-                                  for part in p.tests)
-                              or any(ref.name in found or closed.may_lead_out(ref) for ref in p.delegates))]
+            carrying += [p.name for p in self.predicates if p.name not in found and _predicate_carries(p, found, name_ok,
+                                                                                                      closed)]
             if not carrying:
                 break
             found.update(carrying)
         self.collections = [c for c in self.collections if c.name not in found]
         self.predicates = [p for p in self.predicates if p.name not in found]
         return frozenset(found - before)
+
+
+def _predicate_carries(predicate: PredicateFact, found: AbstractSet[str], name_ok: Callable[[str], object],
+                       closed: "_Closed") -> bool:
+    return any(_carries(part, found, name_ok) or (isinstance(part, Ref) and closed.may_lead_out(part))
+               for part in predicate.tests) \
+        or any(ref.name in found or closed.may_lead_out(ref) for ref in predicate.delegates)
 
 
 class _Closed:
