@@ -89,8 +89,8 @@ class _Carried:
         while True:
             carrying = [c.name for c in self.collections if c.name not in found
                         and any(_carries(part, found, name_ok) for part in c.parts)]
-            carrying += [p.name for p in self.predicates if p.name not in found and _predicate_carries(p, found, name_ok,
-                                                                                                      closed)]
+            carrying += [p.name for p in self.predicates
+                         if p.name not in found and _predicate_carries(p, found, name_ok, closed)]
             if not carrying:
                 break
             found.update(carrying)
