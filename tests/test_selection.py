@@ -13,7 +13,7 @@ import textwrap
 
 from conftest import EXIT_FINDINGS, archsync
 from lint_plugin.extract.facts import CollectionFact, FileFacts, Literal, Member, Pattern, PredicateFact, Ref
-from lint_plugin.resolve.selection import _names_that_carry
+from lint_plugin.resolve.selection import _Carried
 
 NAME = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*").fullmatch
 
@@ -28,7 +28,9 @@ def predicate(name: str, *tests, delegates=()) -> PredicateFact:
 
 def carrying(*predicates: PredicateFact, collections=(), known=frozenset()):
     facts = FileFacts("m.py", "m", collections=tuple(collections), predicates=predicates)
-    return _names_that_carry([facts, None], frozenset(known), NAME)
+    carried = _Carried(NAME)
+    carried.found.update(known)
+    return carried.add([facts, None]) | frozenset(known)
 
 
 def test_a_predicate_of_other_things_carries_nothing():
@@ -66,7 +68,7 @@ def test_a_chosen_module_may_still_lead_out_through_an_import_or_a_star_import()
                          predicates=(predicate("is_tp", delegates=[Ref("m", "helper", 1)]),))
     starred = FileFacts("s.py", "s", star_imports=("other",),
                         predicates=(predicate("is_sp", delegates=[Ref("s", "helper", 1)]),))
-    assert _names_that_carry([imported, starred], frozenset(), NAME) == {"is_tp", "is_sp"}
+    assert _Carried(NAME).add([imported, starred]) == {"is_tp", "is_sp"}
 
 
 def test_a_test_of_a_collection_carries_what_the_collection_does():
