@@ -1,4 +1,4 @@
-"""The `# noqa` text of a line is what flake8's token ranges give, read one statement at a time.
+"""The noqa text of a line is what flake8's token ranges give, read one statement at a time.
 
 `noqa_ranges.noqa_text` tokenizes a file that parses only from the innermost statement holding a
 line, and only as far as asked; these in-process tests compare it, line by line, with the

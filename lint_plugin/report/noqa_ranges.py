@@ -1,4 +1,4 @@
-"""The text flake8 searches for a line's `# noqa`, tokenizing no more of the file than that needs.
+"""The text flake8 searches for the noqa comment of a line, tokenizing no more of the file than needed.
 
 flake8 maps each line to the text of its token range (`FileProcessor._noqa_line_mapping`):
 ranges end at NL/NEWLINE tokens, so a backslash-continued statement or a multi-line string is
@@ -140,7 +140,13 @@ def _inner(node: Any) -> List[Any]:
     return inner
 
 
-@lru_cache(maxsize=2)  # diagnostics come file by file; a large file's tree is large
+def forget_token_ranges() -> None:
+    """Drop the trees and token ranges kept for the report that ends."""
+    _statements.cache_clear()
+    _whole.cache_clear()
+
+
+@lru_cache(maxsize=2)  # the report stage asks file by file (`stage.report`)
 def _statements(text: str) -> Optional[_Statements]:
     """None if the text does not parse, or holds a line break that `readline` does not count as
     the parser does (a carriage return)."""

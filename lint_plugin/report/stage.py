@@ -8,6 +8,7 @@ from ..config import Config
 from ..diagnostics import Diagnostic
 from .exemptions import apply_exemptions
 from .noqa import suppressed
+from .noqa_ranges import forget_token_ranges
 from .pairs import one_per_pair
 from .selection import selected
 
@@ -21,4 +22,7 @@ def report(found: Sequence[Diagnostic], config: Config, overrides: Optional[Mapp
         kept = [d for d in kept if selected(d.code, config.select, config.ignore)]
     kept = one_per_pair(kept)
     root = Path(config.root)
-    return tuple(sorted(d for d in kept if not (noqa and suppressed(root, d, overrides))))
+    try:  # in order, so each file is parsed once for the token ranges of its noqa comments
+        return tuple(d for d in sorted(kept) if not (noqa and suppressed(root, d, overrides)))
+    finally:
+        forget_token_ranges()  # a large file's tree is large: not kept past the report
