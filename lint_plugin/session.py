@@ -155,10 +155,12 @@ class Session:
                 if isinstance(read, Unreadable):
                     return None
                 data = read
-            if len(data) == before.size and digest(data) == before.digest:
+            data_digest = digest(data)
+            if data_digest == before.digest:
                 continue  # the bytes the run read (a file touched, an edit undone)
             prefilter = prefilter or Prefilter(config)
-            record, same = _record_again(config, prefilter, source, data, before, last.levels[source.rel])
+            record, same = _record_again(config, prefilter, source, data, data_digest, before,
+                                         last.levels[source.rel])
             if not same:
                 known[source.rel] = record  # the run that follows need not read it again
                 return None
@@ -169,15 +171,15 @@ class Session:
         return dataclasses.replace(last.report, config=config, diagnostics=diagnostics, reused=True)
 
 
-def _record_again(config: Config, prefilter: Prefilter, source: SourceFile, data: bytes, before: CachedFile,
-                  level: int) -> Tuple[CachedFile, bool]:
+def _record_again(config: Config, prefilter: Prefilter, source: SourceFile, data: bytes, data_digest: str,
+                  before: CachedFile, level: int) -> Tuple[CachedFile, bool]:
     """The record of `data` as far as `level` reads it (signals, then registrations or all facts), and
     whether it is `before`'s that far: then the run that read `before` would read this one alike."""
     signals = prefilter.signals(data)
     if level == 0:
-        return CachedFile(len(data), 0, digest(data), signals), signals == before.signals
+        return CachedFile(len(data), 0, data_digest, signals), signals == before.signals
     facts, partial = facts_for(JobState(config, prefilter), source, data, full=level == 2)
     old = before.decoded(source.rel)
     if signals == old.signals and partial == old.partial and facts == old.facts:
-        return CachedFile(len(data), 0, digest(data), old.signals, old.facts, old.partial, old.encoded), True
-    return CachedFile(len(data), 0, digest(data), signals, facts, partial), False
+        return CachedFile(len(data), 0, data_digest, old.signals, old.facts, old.partial, old.encoded), True
+    return CachedFile(len(data), 0, data_digest, signals, facts, partial), False

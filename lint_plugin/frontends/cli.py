@@ -66,8 +66,8 @@ def console() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     except KeyboardInterrupt:  # between main's return and the line above
         code = EXIT_INTERRUPTED
-    if code == EXIT_INTERRUPTED and os.name == "posix":
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while the streams are flushed
+    if code == EXIT_INTERRUPTED and os.name == "posix":
         pools = sys.modules.get("multiprocessing")  # no atexit handler runs for a process killed by a signal
         for child in pools.active_children() if pools is not None else ():
             child.terminate()
