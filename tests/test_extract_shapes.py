@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from lint_plugin.config import DEFAULT_NAME_PATTERN
 from lint_plugin.extract import extract_file
-from lint_plugin.extract.facts import FileFacts, Literal, Member, RegistrationFact
+from lint_plugin.extract.facts import FileFacts, Literal, Member, Pattern, RegistrationFact
 from lint_plugin.resolve.foreign import foreign_registries
 from lint_plugin.resolve.support_tables import names_support_table
 
@@ -99,3 +99,20 @@ def test_support_tables_are_named_exactly_so():
     for name in ("_NEURON_SUPPORTED_MODELS", "_PREVIOUSLY_SUPPORTED_MODELS", "UNSUPPORTED_ARCHS",
                  "SUPPORTED_ARCHS_V2", "_PP_SUPPORTED_MODELS"):
         assert not names_support_table(name), name
+
+
+# -- shape tests of a piece of a name ---------------------------------------------------------------
+
+def _patterns(source: str):
+    return {p.name: [(t.kind, t.text) for t in p.tests if isinstance(t, Pattern)] for p in _facts(source).predicates}
+
+
+def test_a_piece_of_two_characters_or_more_is_a_name_test_and_one_character_is_not():
+    source = ('def is_llama(c):\n    return c.architectures[0].startswith("Llama")\n'
+              'def is_gemma3(c):\n    return "Gemma3" in c.architectures[0]\n'
+              'def is_minimax(c):\n    return c.architectures[0].startswith(("MiniMax", "minimax"))\n'
+              'def is_moe(c):\n    return "moe" in c.architectures[0].lower()\n'
+              'def has_m(c):\n    return "M" in c.architectures[0]\n')
+    assert _patterns(source) == {"is_llama": [("prefix", "Llama")], "is_gemma3": [("substring", "Gemma3")],
+                                 "is_minimax": [("prefix", "MiniMax"), ("prefix", "minimax")],
+                                 "is_moe": [("substring", "moe")]}  # lowercase names exist (`name-pattern`)

@@ -43,6 +43,12 @@ class Unknown:
     line: int
 
 
+def names_a_piece(text: str) -> bool:
+    """Can a shape test of this text be a test of names? One character (`"_" in s`, `"E" in s`)
+    is in too many names to tell any apart."""
+    return len(text) >= 2
+
+
 @dataclass(frozen=True)
 class Pattern:
     """A name test by shape (`x.startswith("P")`, `"Sub" in x`): matches registered names.

@@ -5,7 +5,7 @@ import ast
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from .context import ModuleContext, is_str, names_a_list
-from .facts import Literal, Member, Part, Pattern, PredicateFact, Ref, Unknown
+from .facts import Literal, Member, Part, Pattern, PredicateFact, Ref, Unknown, names_a_piece
 from .values import collection_parts
 
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
@@ -133,8 +133,10 @@ class _TestReader:
         text = left.value  # type: ignore[attr-defined]
         if names_a_list(right):
             into.parts.append(Literal((self._member(left),)))
-        else:
+        elif names_a_piece(text):
             into.parts.append(Pattern("substring", text, left.lineno))
+        else:
+            return False  # `"_" in path`: a test of some other string
         return True
 
     def _intersection(self, node: ast.BinOp, into: _Tests) -> bool:
@@ -164,8 +166,9 @@ class _TestReader:
             texts = [arg] if is_str(arg) else list(arg.elts) if isinstance(arg, ast.Tuple) else []
             if not texts or not all(is_str(t) for t in texts):
                 return False
-            into.parts.extend(Pattern(kind, t.value, t.lineno) for t in texts)  # type: ignore[attr-defined]
-            return True
+            pieces = [Pattern(kind, t.value, t.lineno) for t in texts if names_a_piece(t.value)]  # type: ignore[attr-defined]
+            into.parts.extend(pieces)
+            return bool(pieces)
         if not node.args or node.keywords or (isinstance(func, ast.Name) and func.id in _BUILTIN_CALLS):
             return False
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \

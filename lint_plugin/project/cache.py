@@ -23,7 +23,7 @@ from .codec import decode_facts, encode_facts
 from .prefilter import Signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 5  # a registering call whose string cannot be a name registers nothing (`register_calls`)
+SCHEMA = 6  # the strings a file tests values against by shape (`Signals.shape_tests`)
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
 
@@ -102,13 +102,14 @@ class IndexCache:
         self.written_ns = written
         entries = {}
         for rel, item in document["files"].items():
-            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 11:
+            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 12:
                 raise ValueError("bad entry")
-            size, mtime_ns, file_digest, guarded, registers, quoted, referenced, imported, classes, bases, facts = item
+            (size, mtime_ns, file_digest, guarded, registers, quoted, referenced, imported, classes, bases,
+             shape_tests, facts) = item
             if not (isinstance(size, int) and isinstance(mtime_ns, int) and isinstance(file_digest, str)
                     and isinstance(guarded, bool) and isinstance(registers, bool)
                     and all(isinstance(names, list) and all(isinstance(n, str) for n in names)
-                            for names in (quoted, referenced, imported, classes, bases))):
+                            for names in (quoted, referenced, imported, classes, bases, shape_tests))):
                 raise ValueError("bad entry")
             partial = False
             encoded = None
@@ -119,7 +120,8 @@ class IndexCache:
                 partial, encoded = facts
             entries[rel] = CachedFile(size, mtime_ns, file_digest,
                                       Signals(guarded, registers, frozenset(quoted), frozenset(referenced),
-                                              frozenset(imported), frozenset(classes), frozenset(bases)),
+                                              frozenset(imported), frozenset(classes), frozenset(bases),
+                                              frozenset(shape_tests)),
                                       None, partial, encoded)
         return entries
 
@@ -158,7 +160,7 @@ class IndexCache:
 def stored_signals(signals: Signals) -> List[Any]:
     """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
     return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.referenced),
-            sorted(signals.imported), sorted(signals.classes), sorted(signals.bases)]
+            sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests)]
 
 
 def _stored_facts(entry: CachedFile) -> Optional[List[Any]]:

@@ -4,11 +4,14 @@ A file matters when it may hold a guarded collection (its bytes contain a litera
 piece of a `guard` glob), a registration (a registry name), or a quoted string that
 is a registered architecture name (any name-shaped string while nothing is
 registered). Families are limited to registered names, so a predicate listing only
-unregistered strings cannot be a family. Anything else that is referenced by name
+unregistered strings cannot be a family, unless it tests names by shape
+(`arch.startswith("Llama")`, `"Qwen3" in arch`): those strings are kept apart, and a file
+testing a piece of a registered name is kept too. Anything else that is referenced by name
 from a kept file is parsed on demand by the index.
 """
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 from typing import FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
@@ -44,6 +47,9 @@ class Signals:
     # MistralForCausalLM(LlamaForCausalLM)` with 0 methods of its own runs the base's code), and
     # `Alias:Target:-1:line` for a column-0 alias (`MistralForCausalLM = LlamaForCausalLM`)
     bases: FrozenSet[str] = frozenset()
+    # strings a value is tested against by shape: `startswith("Llama")` / `endswith(...)` arguments
+    # and the left side of `"Qwen3" in arch`. A test of a piece of a registered name is a family.
+    shape_tests: FrozenSet[str] = frozenset()
 
 
 class Prefilter:
@@ -98,6 +104,7 @@ class Prefilter:
             imported=_imported_names(padded),
             classes=_matches((_CLASS,), padded, "ascii") if b"\nclass" in padded else frozenset(),
             bases=_class_bases(padded) if b"class" in data else frozenset(),
+            shape_tests=_shape_tests(data),
         )
 
     def _shaped(self, data: bytes, double: bool, single: bool) -> bool:
@@ -202,6 +209,55 @@ def _class_bases(data: bytes) -> FrozenSet[str]:
         line = data.count(b"\n", 0, match.start() + 1)
         edges.add(f"{match.group(1).decode('ascii', 'replace')}:{match.group(2).decode('ascii', 'replace')}:-1:{line}")
     return frozenset(edges)
+
+
+# `x.startswith("A")`, `x.endswith(("A", "B"))` ("swith": a literal start is a fast search):
+# the arguments up to the first `)`
+_AFFIX_TEST = re.compile(rb"swith\(\s*(\(?[^)]*)")
+_QUOTED = re.compile(rb"[\"']([^\"'\n]*)[\"']")
+# the closing quote of `"Sub" in x` and `"Sub" not in x`, one expression per quote character (a
+# literal first byte); the opening quote is looked for backwards. A list's `"A" in archs` is kept too.
+_IN_TESTS = ((re.compile(rb'"\s*(?:not\s+)?in\b'), b'"'), (re.compile(rb"'\s*(?:not\s+)?in\b"), b"'"))
+
+
+def _shape_tests(data: bytes) -> FrozenSet[str]:
+    """Strings the file may test a value against by shape: a superset of what parsing finds.
+
+    A string the bytes cannot spell for sure (`"A" "B"` written as one, a bad escape) is kept
+    as "\\", which `resolve.selection` reads as "may be any piece"."""
+    found: Set[bytes] = set()
+    for match in _AFFIX_TEST.finditer(data):
+        found.update(_QUOTED.findall(match.group(1)))
+    for pattern, quote in _IN_TESTS:
+        triple = quote * 3
+        for match in pattern.finditer(data):
+            end = match.start()
+            if data[end - 2:end + 1] == triple:
+                start = data.rfind(triple, 0, end - 2)
+                text = data[start + 3:end - 2] if start != -1 else b"\\"
+            else:
+                start = data.rfind(quote, data.rfind(b"\n", 0, end) + 1, end)
+                if start == -1:
+                    continue  # an opening quote (`"in-batch"` in prose): a string ends on its own line
+                text = data[start + 1:end]
+                before = start - 1
+                while before >= 0 and data[before] in b" \t\r\n\\":
+                    before -= 1
+                if before >= 0 and data[before] in b"\"'":
+                    text = b"\\"  # implicitly concatenated with the string before
+            found.add(text)
+    return frozenset(piece for text in found for piece in _spellings(text))
+
+
+def _spellings(text: bytes) -> Tuple[str, ...]:
+    """What a string's bytes may mean: as written (a raw string) and with its escapes read."""
+    written = text.decode("utf-8", "replace")
+    if b"\\" not in text:
+        return (written,)
+    try:
+        return written, codecs.decode(text, "unicode_escape")
+    except UnicodeDecodeError:
+        return ("\\",)
 
 
 _FROM_IMPORT = re.compile(rb"\nfrom[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n\\]*)")

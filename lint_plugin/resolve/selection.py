@@ -2,7 +2,8 @@
 
 The index has parsed every file that may define a guarded or named collection and read
 every registration. More passes widen that, from byte signals alone: files quoting a
-registered name (any name-shaped string while nothing is registered), then, until nothing
+registered name (any name-shaped string while nothing is registered) or testing a value
+against a piece of one (`arch.startswith("Llama")`), then, until nothing
 changes, files that test, delegate to or import a collection, constant or predicate defined
 in a parsed file that can carry a name onward (not a type alias, not a list of prompts).
 Anything else is extracted on demand when resolution reaches it, so this policy decides
@@ -14,7 +15,7 @@ import re
 from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
 
 from ..config import matches_pattern
-from ..extract.facts import CollectionFact, FileFacts, Literal, Part, Pattern, PredicateFact, Ref
+from ..extract.facts import CollectionFact, FileFacts, Literal, Part, Pattern, PredicateFact, Ref, names_a_piece
 from ..project.index import ProjectIndex
 from .references import Resolver
 
@@ -23,8 +24,10 @@ _PIECE = re.compile(r"[A-Za-z][\w.\-]*")  # a constant that may be a name patter
 
 def choose_files(index: ProjectIndex) -> None:
     universe = index.universe | _qualified_registry_names(index)
+    tests_a_piece = _PieceTest(universe)
     index.choose([module for module, signals in index.signals()
-                  if signals.quoted and (signals.quoted & universe if universe else True)])
+                  if (signals.quoted and (signals.quoted & universe if universe else True))
+                  or tests_a_piece(signals.shape_tests)])
     # Until nothing changes: files that test, call or import what a chosen file defines. A
     # constant module, a tuple of its constants in a second, the test in a third: all chosen.
     carried = _Carried(index.config.name_regex.fullmatch)
@@ -40,6 +43,31 @@ def choose_files(index: ProjectIndex) -> None:
         index.choose(wanted)
         new = carried.add([index.facts_of(module) for module in wanted])
         waiting = [item for item in waiting if not index.is_candidate(item[0])]
+
+
+class _PieceTest:
+    """Does a file test a value against a piece of a registered name (`startswith("Llama")`)?
+
+    Such a predicate is a family of the names it matches, though it quotes none of them.
+    Every prefix, suffix or substring of a name is a substring of it: one search in all the
+    names, a newline apart, per distinct string. A "\\" is a string the bytes could not spell.
+    """
+
+    def __init__(self, universe: AbstractSet[str]) -> None:
+        self.names = "\n".join(sorted(universe))
+        self.known: Dict[str, bool] = {}
+
+    def __call__(self, texts: AbstractSet[str]) -> bool:
+        if not self.names:
+            return False
+        for text in texts:
+            found = self.known.get(text)
+            if found is None:
+                found = self.known[text] = text == "\\" or (
+                    names_a_piece(text) and "\n" not in text and text in self.names)
+            if found:
+                return True
+        return False
 
 
 def _qualified_registry_names(index: ProjectIndex) -> FrozenSet[str]:
