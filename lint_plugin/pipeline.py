@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .project.cache import CachedFile, IndexCache
     from .project.index import ProjectIndex
     from .project.universe import Universe
+    from .report.noqa_kept import KeptRanges
     from .resolve import Model
 
 
@@ -264,8 +265,9 @@ class Analysis:
 def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping[str, bytes]],
             cache: "Optional[IndexCache]", universe: "Universe", noqa: bool = True, only: Optional[str] = None,
             strict: bool = True, results: Optional[ResultCache] = None,
-            known: "Optional[Mapping[str, CachedFile]]" = None) -> Analysis:
-    """The stages after discovery: index, choose, resolve, rules, report (`known`: see ProjectIndex)."""
+            known: "Optional[Mapping[str, CachedFile]]" = None, ranges: "Optional[KeptRanges]" = None) -> Analysis:
+    """The stages after discovery: index, choose, resolve, rules, report (`known`: see ProjectIndex;
+    `ranges`: the noqa lookups a long-lived caller keeps, `report/noqa_kept.py`)."""
     from . import rules
     from .extract.collector import paused
     from .project.index import ProjectIndex
@@ -280,7 +282,7 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
             choose_files(index)  # and of the files those reference
         model = build_model(index, universe)  # names resolved across modules (and what dependencies register)
         found = rules.check(model)
-        diagnostics = report(found, config, overrides, noqa)
+        diagnostics = report(found, config, overrides, noqa, ranges)
         index.save_cache()
     # a setting that matches nothing is a typo (an error) in the tree at hand; a revision may predate what it names
     named = check_settings(index, model.predicates.values(), [f.rel for f in files]) if strict else ()

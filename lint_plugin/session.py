@@ -37,6 +37,7 @@ from .project.listing import shared
 from .project.prefilter import Prefilter
 from .project.stamps import PYPROJECT, Stamp, stamp
 from .project.universe import Universe, read_universe
+from .report.noqa_kept import KeptRanges
 from .report.stage import report
 from .rules.codes import CODES
 
@@ -65,6 +66,7 @@ class Session:
         self._watched: Mapping[str, Stamp] = {}  # the stamps the files were discovered under
         self._kept = KeptRecords()
         self._last: Optional[_LastRun] = None
+        self._ranges = KeptRanges()  # the noqa lookups of the last report: its files seldom change
 
     def check(self, overrides: Mapping[str, bytes], stamps: Optional[Mapping[str, Stamp]] = None) -> Report:
         """The project's report with `overrides` standing in for files; may raise ConfigError.
@@ -83,7 +85,7 @@ class Session:
         self._last = None
         cache = IndexCache(config.root, config.cache_dir, self._fingerprint) \
             if not self._kept and (self.root / PYPROJECT).is_file() else None  # the first run reads the disk cache
-        done = analyse(config, files, overrides, cache, universe, known=known)
+        done = analyse(config, files, overrides, cache, universe, known=known, ranges=self._ranges)
         records: Dict[str, CachedFile] = {}
         levels: Dict[str, int] = {}
         for rel, record, level in done.index.records():
@@ -167,7 +169,8 @@ class Session:
             records[source.rel] = record
         self._last = dataclasses.replace(last, records=records)
         self._kept.keep(records.items(), overrides, now)
-        diagnostics = report(last.found, config, overrides)  # it reads the buffers' noqa comments again
+        # it reads the buffers' noqa comments again (the other files' as the last report left them)
+        diagnostics = report(last.found, config, overrides, kept=self._ranges)
         return dataclasses.replace(last.report, config=config, diagnostics=diagnostics, reused=True)
 
 

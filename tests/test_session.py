@@ -183,6 +183,18 @@ def test_every_check_equals_a_cold_run_through_edits(editor):
     editor.expect(reused=False)
     editor.expect(reused=True)
 
+    # A noqa written on disk into a file with findings that no buffer holds, then taken out: the
+    # noqa lookups the session kept were of the text before (`report/noqa_kept.py`)
+    del editor.buffers[OVERRIDES]  # closed with unsaved edits: the file stands in again
+    before = editor.expect(reused=False)
+    assert before
+    on_disk = root / OVERRIDES
+    text = on_disk.read_text(encoding="utf-8")
+    on_disk.write_text(text.replace(radix, radix + "  # noqa: ARC101", 1), encoding="utf-8")
+    assert len(editor.expect(reused=True)) < len(before)
+    on_disk.write_text(text, encoding="utf-8")
+    assert editor.expect(reused=True) == before
+
 
 def test_a_buffer_undone_to_the_text_of_the_last_run_is_the_last_run(editor):
     """Typing and undoing it: each step is checked, and the text the last run read reports it again."""
