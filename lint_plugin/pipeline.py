@@ -192,7 +192,7 @@ def _same_records(config: Config, edited: Sequence[Changed], stored: StoredRun) 
     """Would the edited files give the run the records it had? Never for a file the report read."""
     if not config.prefilter or any(c.source.rel in stored.read for c in edited):
         return False  # without the prefilter, ARC902 is judged from the bytes of more files
-    from .project.file_facts import fresh_key
+    from .project.fresh_key import fresh_key
     from .project.prefilter import Prefilter
 
     prefilter = Prefilter(config)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config
-from ..extract import embeddable
+from ..extract.spelling import embeddable
 from .register_calls import may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
@@ -44,6 +44,12 @@ class Signals:
     # MistralForCausalLM(LlamaForCausalLM)` with 0 methods of its own runs the base's code), and
     # `Alias:Target:-1:line` for a column-0 alias (`MistralForCausalLM = LlamaForCausalLM`)
     bases: FrozenSet[str] = frozenset()
+
+
+def stored_signals(signals: Signals) -> List[Any]:
+    """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
+    return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.referenced),
+            sorted(signals.imported), sorted(signals.classes), sorted(signals.bases)]
 
 
 class Prefilter:
