@@ -89,31 +89,36 @@ class Kinship:
         return any(edge.methods < 0 for edge in self.classes.get(cls, ()))
 
     def evidence(self, name: str, held: Iterable[str]) -> List[Evidence]:
-        """Every piece of evidence tying `name` to a held name, strongest first."""
+        """Every piece of evidence tying `name` to a held name, strongest first.
+
+        Weighed for each candidate of each subject, against each name it holds (most pairs share
+        nothing): what is `name`'s alone is looked up once, not once a pair.
+        """
         held = set(held) - {name}
         held_classes = frozenset(self.registered_class.get(h, h) for h in held)
-        found = [e for kin in sorted(held) for e in self._between(name, kin, held_classes)]
+        mine, cls = self.implementations.get(name), self.registered_class.get(name, name)
+        bases = self._bases.get(cls, _NONE)
+        found: List[Evidence] = []
+        for kin in sorted(held):
+            if mine and mine == self.implementations.get(kin):
+                found.append(Evidence(IMPLEMENTATION, 0.9, kin, f"runs the same implementation as '{kin}' ({mine})"))
+            kin_cls = self.registered_class.get(kin, kin)
+            if cls != kin_cls:
+                kin_bases = self._bases.get(kin_cls, _NONE)
+                if kin_cls in bases or cls in kin_bases or not bases.isdisjoint(kin_bases):  # else no edge ties them
+                    found += self._classes(cls, kin_cls, kin, held_classes)
+            variant = _variant(name, kin)
+            if variant:
+                weight, text = _VARIANTS[variant]
+                found.append(Evidence(VARIANT, weight, kin, text.format(kin=kin)))
+            support = self.appears.get(kin, 0)
+            if support >= MIN_SUPPORT and self.together.get((kin, name), 0) / support >= MIN_CONFIDENCE:
+                # Weak alone (replayed history confirmed none of the findings it made by itself), it
+                # corroborates what the code says: the project treats the two alike.
+                both = self.together.get((kin, name), 0)
+                found.append(Evidence(COOCCURRENCE, 0.25, kin,
+                                      f"appears with '{kin}' in {both} of the {support} lists that hold it"))
         return sorted(found, key=lambda e: (-e.weight, e.kind, e.kin))
-
-    def _between(self, name: str, kin: str, held_classes: FrozenSet[str]) -> Iterable[Evidence]:
-        mine, theirs = self.implementations.get(name), self.implementations.get(kin)
-        if mine and mine == theirs:
-            yield Evidence(IMPLEMENTATION, 0.9, kin, f"runs the same implementation as '{kin}' ({mine})")
-        cls, kin_cls = self.registered_class.get(name, name), self.registered_class.get(kin, kin)
-        if cls != kin_cls:
-            bases, kin_bases = self._bases.get(cls, _NONE), self._bases.get(kin_cls, _NONE)
-            if kin_cls in bases or cls in kin_bases or not bases.isdisjoint(kin_bases):  # else no edge ties them
-                yield from self._classes(cls, kin_cls, kin, held_classes)
-        variant = _variant(name, kin)
-        if variant:
-            weight, text = _VARIANTS[variant]
-            yield Evidence(VARIANT, weight, kin, text.format(kin=kin))
-        support, both = self.appears.get(kin, 0), self.together.get((kin, name), 0)
-        if support >= MIN_SUPPORT and both / support >= MIN_CONFIDENCE:
-            # Weak alone (replayed history confirmed none of the findings it made by itself), it
-            # corroborates what the code says: the project treats the two alike.
-            yield Evidence(COOCCURRENCE, 0.25, kin,
-                           f"appears with '{kin}' in {both} of the {support} lists that hold it")
 
     @functools.cached_property
     def _bases(self) -> Dict[str, FrozenSet[str]]:
@@ -270,6 +275,7 @@ _VISION = re.compile(r"_?VL_?|Vision|(?<=\d)[vV](?![a-zL])")
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a pure function of two names, asked again for each subject that holds one
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of two names: weighed for pair after pair, run after run
 def _variant(name: str, kin: str) -> Optional[str]:
     """How `name` varies `kin` by its spelling, if it does; both must have one task suffix.
 
