@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .project.universe import Universe
     from .report.noqa_kept import KeptRanges
     from .resolve import Model
+    from .resolve.kept import KeptResolutions
 
 
 class _ModelOf:
@@ -265,9 +266,11 @@ class Analysis:
 def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping[str, bytes]],
             cache: "Optional[IndexCache]", universe: "Universe", noqa: bool = True, only: Optional[str] = None,
             strict: bool = True, results: Optional[ResultCache] = None,
-            known: "Optional[Mapping[str, CachedFile]]" = None, ranges: "Optional[KeptRanges]" = None) -> Analysis:
+            known: "Optional[Mapping[str, CachedFile]]" = None, ranges: "Optional[KeptRanges]" = None,
+            resolutions: "Optional[KeptResolutions]" = None) -> Analysis:
     """The stages after discovery: index, choose, resolve, rules, report (`known`: see ProjectIndex;
-    `ranges`: the noqa lookups a long-lived caller keeps, `report/noqa_kept.py`)."""
+    `ranges`, `resolutions`: the noqa lookups and resolved results a long-lived caller keeps,
+    `report/noqa_kept.py`, `resolve/kept.py`)."""
     from . import rules
     from .extract.collector import paused
     from .project.index import ProjectIndex
@@ -280,7 +283,8 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
     with paused():  # a run builds acyclic values only: the cyclic collector would walk them over and over
         with ProjectIndex(config, files, overrides, cache, known) as index:  # byte prefilter, facts of what may matter
             choose_files(index)  # and of the files those reference
-        model = build_model(index, universe)  # names resolved across modules (and what dependencies register)
+        # names resolved across modules (and what dependencies register)
+        model = build_model(index, universe, resolutions)
         found = rules.check(model)
         diagnostics = report(found, config, overrides, noqa, ranges)
         index.save_cache()

@@ -39,6 +39,7 @@ from .project.stamps import PYPROJECT, Stamp, stamp
 from .project.universe import Universe, read_universe
 from .report.noqa_kept import KeptRanges
 from .report.stage import report
+from .resolve.kept import KeptResolutions
 from .rules.codes import CODES
 
 
@@ -67,6 +68,7 @@ class Session:
         self._kept = KeptRecords()
         self._last: Optional[_LastRun] = None
         self._ranges = KeptRanges()  # the noqa lookups of the last report: its files seldom change
+        self._resolutions = KeptResolutions()  # the last run's resolution, by what each result read
 
     def check(self, overrides: Mapping[str, bytes], stamps: Optional[Mapping[str, Stamp]] = None) -> Report:
         """The project's report with `overrides` standing in for files; may raise ConfigError.
@@ -85,7 +87,8 @@ class Session:
         self._last = None
         cache = IndexCache(config.root, config.cache_dir, self._fingerprint) \
             if not self._kept and (self.root / PYPROJECT).is_file() else None  # the first run reads the disk cache
-        done = analyse(config, files, overrides, cache, universe, known=known, ranges=self._ranges)
+        done = analyse(config, files, overrides, cache, universe, known=known, ranges=self._ranges,
+                       resolutions=self._resolutions)
         records: Dict[str, CachedFile] = {}
         levels: Dict[str, int] = {}
         for rel, record, level in done.index.records():
@@ -125,6 +128,7 @@ class Session:
         fingerprint = config.fingerprint()
         if fingerprint != self._fingerprint:  # every record may read otherwise: the next run reads them all
             self._kept.clear()
+            self._resolutions.clear()
             self._last = None
             self._fingerprint = fingerprint
         self._config, self._pyproject, self._files = config, pyproject, None

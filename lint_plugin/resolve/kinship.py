@@ -210,8 +210,24 @@ def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEd
     return dataclasses.replace(kinship, related=_related(kinship))
 
 
+# The inputs of the last `_related` and what it gave: a language server's next check, after an edit
+# that moved lines or changed a list of no registered name, asks again with the same inputs.
+_LAST_RELATED: List[Tuple[object, Dict[str, FrozenSet[str]]]] = []
+
+
 def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     """For each registered name, the registered names some evidence may tie it to (both ways)."""
+    inputs = (tuple(kinship.registered_class.items()), tuple(kinship.implementations.items()),
+              tuple((cls, tuple(e.base for e in edges)) for cls, edges in kinship.classes.items()),
+              kinship.together, kinship.appears)  # all it reads (of the edges, their bases)
+    if _LAST_RELATED and _LAST_RELATED[0][0] == inputs:
+        return _LAST_RELATED[0][1]
+    related = _related_of(kinship)
+    _LAST_RELATED[:] = [(inputs, related)]
+    return related
+
+
+def _related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     names = list(kinship.registered_class)
     groups: Dict[Tuple[str, str], List[str]] = {}
     for name in names:
@@ -237,11 +253,12 @@ def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     return {name: frozenset(kin - {name}) for name, kin in related.items() if len(kin) > 1}
 
 
-def _variant_keys(name: str) -> List[str]:
+@functools.lru_cache(maxsize=1 << 14)  # asked of every registered name in every run
+def _variant_keys(name: str) -> Tuple[str, ...]:
     """Keys two variants share: the stem without `Moe`, and a versioned stem's unversioned one."""
     task = _TASK.search(name)
     if task is None or task.start() == 0:
-        return []
+        return ()
     stem, suffix = name[:task.start()], task.group()
     keys = [f"moe:{_MOE.sub('', stem)}{suffix}", f"vision:{_VISION.sub('', stem)}"]
     match = _VERSION.fullmatch(stem)
@@ -249,16 +266,17 @@ def _variant_keys(name: str) -> List[str]:
     generation = _GENERATION.fullmatch(stem)
     if generation:
         keys.append(f"generation:{generation.group(1)}:{_MOE.sub('', generation.group(3)).strip('_')}{suffix}")
-    return keys
+    return tuple(keys)
 
 
-def parse_edges(path: str, signals: Iterable[str]) -> List[ClassEdge]:
+@functools.lru_cache(maxsize=1 << 14)  # a file's signals are the same object while it is unchanged
+def parse_edges(path: str, signals: FrozenSet[str]) -> Tuple[ClassEdge, ...]:
     """`Child:Base:methods:line` signals of one file as edges."""
     found = []
     for text in signals:
         child, base, methods, line = text.split(":")
         found.append(ClassEdge(child, base, int(methods), path, int(line)))
-    return found
+    return tuple(found)
 
 
 _VARIANTS = {
