@@ -11,7 +11,11 @@ a run of `pipeline.run` would, but from what the last check left rather than fro
 - the last run itself: when every file that changed since gives the record the run had, at the
   level the run asked of it (a comment, a function body the record holds nothing of), the rules
   would find what they found, and only the report stage runs again (it reads the buffers'
-  `# noqa` comments). The result cache makes the same judgement on disk (`project/results.py`).
+  `# noqa` comments). The result cache makes the same judgement on disk (`project/results.py`);
+- when the run is needed, the last run's resolution: each collection and predicate it resolved,
+  taken again while every module it read gives the same facts (`resolve/kept.py`), so an edit
+  that moves a file's lines re-resolves only what was resolved through that file;
+- the `# noqa` lookups of the last report, by file text (`report/noqa_kept.py`).
 
 The stamps come from the server's watcher (`project/stamps.py`, updated by its poll and the
 client's events), so a check trusts what the watcher last saw: a change on disk it has not seen
