@@ -492,6 +492,49 @@ class CacheGuard:
                 pass
 
 
+def project_caches(tree: Path, root: Path) -> List[Path]:
+    """The cache directory of `root` and of every directory below `tree` holding a pyproject.toml.
+
+    `archsync check .` checks each project nested in the tree with its own cache (vLLM's
+    `examples/features/structured_outputs`, SGLang's kernel packages): each is guarded, or the
+    run would leave them behind. A directory archsync does not take as a project (hidden, or
+    excluded) only costs a guard that finds nothing to restore.
+    """
+    found = [cache_dir(root)]
+    for dirpath, dirnames, filenames in os.walk(tree):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+        here = Path(dirpath)
+        if "pyproject.toml" in filenames and here.resolve() != root.resolve():
+            found.append(cache_dir(here))
+    return found
+
+
+class CacheGuards:
+    """A `CacheGuard` for each of several cache directories, entered, cleared and left together."""
+
+    def __init__(self, directories: Sequence[Path], workdir: Path) -> None:
+        self.guards = [CacheGuard(d, workdir) for d in directories]
+
+    def __enter__(self) -> "CacheGuards":
+        entered: List[CacheGuard] = []
+        try:
+            for guard in self.guards:
+                entered.append(guard.__enter__())
+        except BaseException:
+            for guard in reversed(entered):
+                guard.__exit__(None, None, None)
+            raise
+        return self
+
+    def clear(self) -> None:
+        for guard in self.guards:
+            guard.clear()
+
+    def __exit__(self, *exc) -> None:
+        for guard in reversed(self.guards):  # inner caches first: their parents' times are restored last
+            guard.__exit__(*exc)
+
+
 class FileEdit:
     """Appends a comment line to one file between runs (or, `at_start`, puts i + 1 comment lines first
     in round i); restores its bytes and times, always. Appended, every line keeps its number; put
@@ -615,7 +658,7 @@ def bench_tree(tree: Tree, tools: Tools, args: argparse.Namespace, workdir: Path
             scenario.error = str(exc)
             _progress(f"  FAILED: {exc}")
 
-    with CacheGuard(cache, workdir) as guard:
+    with CacheGuards(project_caches(tree.path, root), workdir) as guard:
         # Warm the OS page cache and archsync's own bytecode; nothing is timed yet.
         _progress(f"[{tree.label}] warming up")
         try:

@@ -31,7 +31,9 @@ if TYPE_CHECKING:
     from .project.cache import CachedFile, IndexCache
     from .project.index import ProjectIndex
     from .project.universe import Universe
+    from .report.noqa_kept import KeptRanges
     from .resolve import Model
+    from .resolve.kept import KeptResolutions
 
 
 class _ModelOf:
@@ -191,7 +193,7 @@ def _same_records(config: Config, edited: Sequence[Changed], stored: StoredRun) 
     """Would the edited files give the run the records it had? Never for a file the report read."""
     if not config.prefilter or any(c.source.rel in stored.read for c in edited):
         return False  # without the prefilter, ARC902 is judged from the bytes of more files
-    from .project.file_facts import fresh_key
+    from .project.fresh_key import fresh_key
     from .project.prefilter import Prefilter
 
     prefilter = Prefilter(config)
@@ -264,8 +266,11 @@ class Analysis:
 def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping[str, bytes]],
             cache: "Optional[IndexCache]", universe: "Universe", noqa: bool = True, only: Optional[str] = None,
             strict: bool = True, results: Optional[ResultCache] = None,
-            known: "Optional[Mapping[str, CachedFile]]" = None) -> Analysis:
-    """The stages after discovery: index, choose, resolve, rules, report (`known`: see ProjectIndex)."""
+            known: "Optional[Mapping[str, CachedFile]]" = None, ranges: "Optional[KeptRanges]" = None,
+            resolutions: "Optional[KeptResolutions]" = None) -> Analysis:
+    """The stages after discovery: index, choose, resolve, rules, report (`known`: see ProjectIndex;
+    `ranges`, `resolutions`: the noqa lookups and resolved results a long-lived caller keeps,
+    `report/noqa_kept.py`, `resolve/kept.py`)."""
     from . import rules
     from .extract.collector import paused
     from .project.index import ProjectIndex
@@ -278,9 +283,10 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
     with paused():  # a run builds acyclic values only: the cyclic collector would walk them over and over
         with ProjectIndex(config, files, overrides, cache, known) as index:  # byte prefilter, facts of what may matter
             choose_files(index)  # and of the files those reference
-        model = build_model(index, universe)  # names resolved across modules (and what dependencies register)
+        # names resolved across modules (and what dependencies register)
+        model = build_model(index, universe, resolutions)
         found = rules.check(model)
-        diagnostics = report(found, config, overrides, noqa)
+        diagnostics = report(found, config, overrides, noqa, ranges)
         index.save_cache()
     # a setting that matches nothing is a typo (an error) in the tree at hand; a revision may predate what it names
     named = check_settings(index, model.predicates.values(), [f.rel for f in files]) if strict else ()

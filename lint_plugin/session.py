@@ -11,7 +11,11 @@ a run of `pipeline.run` would, but from what the last check left rather than fro
 - the last run itself: when every file that changed since gives the record the run had, at the
   level the run asked of it (a comment, a function body the record holds nothing of), the rules
   would find what they found, and only the report stage runs again (it reads the buffers'
-  `# noqa` comments). The result cache makes the same judgement on disk (`project/results.py`).
+  `# noqa` comments). The result cache makes the same judgement on disk (`project/results.py`);
+- when the run is needed, the last run's resolution: each collection and predicate it resolved,
+  taken again while every module it read gives the same facts (`resolve/kept.py`), so an edit
+  that moves a file's lines re-resolves only what was resolved through that file;
+- the `# noqa` lookups of the last report, by file text (`report/noqa_kept.py`).
 
 The stamps come from the server's watcher (`project/stamps.py`, updated by its poll and the
 client's events), so a check trusts what the watcher last saw: a change on disk it has not seen
@@ -37,7 +41,9 @@ from .project.listing import shared
 from .project.prefilter import Prefilter
 from .project.stamps import PYPROJECT, Stamp, stamp
 from .project.universe import Universe, read_universe
+from .report.noqa_kept import KeptRanges
 from .report.stage import report
+from .resolve.kept import KeptResolutions
 from .rules.codes import CODES
 
 
@@ -65,6 +71,8 @@ class Session:
         self._watched: Mapping[str, Stamp] = {}  # the stamps the files were discovered under
         self._kept = KeptRecords()
         self._last: Optional[_LastRun] = None
+        self._ranges = KeptRanges()  # the noqa lookups of the last report: its files seldom change
+        self._resolutions = KeptResolutions()  # the last run's resolution, by what each result read
 
     def check(self, overrides: Mapping[str, bytes], stamps: Optional[Mapping[str, Stamp]] = None) -> Report:
         """The project's report with `overrides` standing in for files; may raise ConfigError.
@@ -83,7 +91,8 @@ class Session:
         self._last = None
         cache = IndexCache(config.root, config.cache_dir, self._fingerprint) \
             if not self._kept and (self.root / PYPROJECT).is_file() else None  # the first run reads the disk cache
-        done = analyse(config, files, overrides, cache, universe, known=known)
+        done = analyse(config, files, overrides, cache, universe, known=known, ranges=self._ranges,
+                       resolutions=self._resolutions)
         records: Dict[str, CachedFile] = {}
         levels: Dict[str, int] = {}
         for rel, record, level in done.index.records():
@@ -123,6 +132,7 @@ class Session:
         fingerprint = config.fingerprint()
         if fingerprint != self._fingerprint:  # every record may read otherwise: the next run reads them all
             self._kept.clear()
+            self._resolutions.clear()
             self._last = None
             self._fingerprint = fingerprint
         self._config, self._pyproject, self._files = config, pyproject, None
@@ -167,7 +177,8 @@ class Session:
             records[source.rel] = record
         self._last = dataclasses.replace(last, records=records)
         self._kept.keep(records.items(), overrides, now)
-        diagnostics = report(last.found, config, overrides)  # it reads the buffers' noqa comments again
+        # it reads the buffers' noqa comments again (the other files' as the last report left them)
+        diagnostics = report(last.found, config, overrides, kept=self._ranges)
         return dataclasses.replace(last.report, config=config, diagnostics=diagnostics, reused=True)
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from lint_plugin.config import DEFAULT_NAME_PATTERN
-from lint_plugin.extract import extract_file
+from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.project.codec import decode_facts, encode_facts
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

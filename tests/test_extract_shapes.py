@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from lint_plugin.config import DEFAULT_NAME_PATTERN
-from lint_plugin.extract import extract_file
 from lint_plugin.extract.facts import FileFacts, Literal, Member, Pattern, RegistrationFact
+from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.resolve.foreign import foreign_registries
 from lint_plugin.resolve.support_tables import names_support_table
 

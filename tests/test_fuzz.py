@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lint_plugin.config import Config
-from lint_plugin.extract import extract_file
+from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.pipeline import run_with
 
 try:  # optional: grammatical Python from the CPython grammar

@@ -935,7 +935,7 @@ def as_cli_sees(published: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
 
 def test_every_published_result_equals_a_cold_check_of_the_saved_buffers(tmp_path):
     """Through edits that add and remove names and registrations, change the file a predicate is imported
-    from, move lines, edit pyproject.toml, create and delete a file on disk, open an unsaved new file,
+    from, move lines (there too), edit pyproject.toml, create and delete a file on disk, open an unsaved new file,
     close and save buffers: after each, every open document's diagnostics are exactly those of a fresh
     `archsync check --no-cache` of a copy of the tree with the buffers saved."""
     session = start(tmp_path, {"debounce": 0.05, "watchInterval": 0.1})
@@ -986,6 +986,11 @@ def test_every_published_result_equals_a_cold_check_of_the_saved_buffers(tmp_pat
             moe, moe + '        "Qwen3_5ExtraForCausalLM",\n')), "a registration added, named by the predicate")
         assert any("'Qwen3_5ExtraForCausalLM' is matched" in d["message"] for d in found[OVERRIDES]), found
         agree(session.change(OVERRIDES, "# moved\n# down\n" + text[OVERRIDES]), "lines moved")
+        # the file the predicate is imported from: the results resolved through it move with it, and
+        # the session's kept resolution of everything else stands (`resolve/kept.py`)
+        found = agree(session.change(MODEL_CONFIG, "# moved\n" + text[MODEL_CONFIG]),
+                      "lines moved in the file the predicate comes from")
+        assert any("model_config.py:19)" in d["message"] for d in found[OVERRIDES]), found
 
         pyproject = root / "pyproject.toml"
         original = pyproject.read_text(encoding="utf-8")
@@ -1027,7 +1032,7 @@ def test_every_published_result_equals_a_cold_check_of_the_saved_buffers(tmp_pat
         write_on_disk(root / OVERRIDES, text[OVERRIDES])
         agree(client.notify("textDocument/didSave", {"textDocument": {"uri": session.uri(OVERRIDES)}}),
               "a buffer saved")
-        assert len(steps) == 18, steps
+        assert len(steps) == 19, steps
         shut_down(session)
     finally:
         client.close()

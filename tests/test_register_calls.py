@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lint_plugin.config import Config
-from lint_plugin.extract import extract_file
+from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.project.prefilter import Prefilter
 
 NAME_PATTERN = r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*"

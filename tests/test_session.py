@@ -183,6 +183,18 @@ def test_every_check_equals_a_cold_run_through_edits(editor):
     editor.expect(reused=False)
     editor.expect(reused=True)
 
+    # A noqa written on disk into a file with findings that no buffer holds, then taken out: the
+    # noqa lookups the session kept were of the text before (`report/noqa_kept.py`)
+    del editor.buffers[OVERRIDES]  # closed with unsaved edits: the file stands in again
+    before = editor.expect(reused=False)
+    assert before
+    on_disk = root / OVERRIDES
+    text = on_disk.read_text(encoding="utf-8")
+    on_disk.write_text(text.replace(radix, radix + "  # noqa: ARC101", 1), encoding="utf-8")
+    assert len(editor.expect(reused=True)) < len(before)
+    on_disk.write_text(text, encoding="utf-8")
+    assert editor.expect(reused=True) == before
+
 
 def test_a_buffer_undone_to_the_text_of_the_last_run_is_the_last_run(editor):
     """Typing and undoing it: each step is checked, and the text the last run read reports it again."""
@@ -194,3 +206,51 @@ def test_a_buffer_undone_to_the_text_of_the_last_run_is_the_last_run(editor):
     editor.buffers[OVERRIDES] = before
     assert editor.expect(reused=False) == first
     assert editor.expect(reused=True) == first
+
+
+CHAIN = {  # a collection built from one built from a third, two collections and two predicates in cycles
+    "sglang/srt/archs_c.py": '_BASE = ("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration")\n',
+    "sglang/srt/archs_b.py": 'from sglang.srt.archs_c import _BASE\n\n_MID = _BASE + ("Qwen3_5ForCausalLM",)\n',
+    "sglang/srt/archs_a.py": 'from sglang.srt.archs_b import _MID\n\n_TOP_ARCHS = _MID + ("Qwen3NextForCausalLM",)\n',
+    "sglang/srt/cyc_a.py": 'from sglang.srt.cyc_b import _CB_ARCHS\n\n'
+                           '_CA_ARCHS = _CB_ARCHS | {"Qwen3_5ForConditionalGeneration"}\n',
+    "sglang/srt/cyc_b.py": 'from sglang.srt.cyc_a import _CA_ARCHS\n\n_CB_ARCHS = _CA_ARCHS | {"Qwen3_5ForCausalLM"}\n',
+    "sglang/srt/pred_a.py": 'from sglang.srt.pred_b import is_b\n\n\ndef is_a(arch):\n'
+                            '    return arch in ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM") or is_b(arch)\n',
+    "sglang/srt/pred_b.py": 'from sglang.srt.pred_a import is_a\n\n\ndef is_b(arch):\n'
+                            '    return arch in ("Qwen3_5ForConditionalGeneration",) or is_a(arch)\n',
+}
+
+
+def test_resolution_kept_between_checks_is_what_a_cold_run_resolves(editor):
+    """The session keeps the last run's resolution (`resolve/kept.py`): each check below changes a file
+    that other results were resolved through (a chain of imports, a cycle of collections, a cycle of
+    predicates), by moving its lines (the same facts elsewhere) or by changing what it holds."""
+    for rel, text in CHAIN.items():
+        (editor.root / rel).write_text(text, encoding="utf-8")
+    editor.open("sglang/srt/archs_c.py")
+    first = editor.expect(reused=False)
+    assert any("_TOP_ARCHS" in d.message for d, _ in first), _messages(first)
+    assert any(d.path == "sglang/srt/cyc_a.py" and d.code == "ARC901" for d, _ in first), _messages(first)
+    for rel in ("sglang/srt/archs_c.py", "sglang/srt/cyc_a.py", "sglang/srt/cyc_b.py", "sglang/srt/pred_b.py",
+                "sglang/srt/archs_b.py"):
+        editor.open(rel)
+        editor.edit(rel, CHAIN[rel][:12], "# moved\n# down\n" + CHAIN[rel][:12])  # lines moved
+        moved = editor.expect(reused=False)
+        assert len(moved) == len(first), _messages(moved)
+    # what a result two imports away was resolved through changes: the result changes
+    editor.edit("sglang/srt/archs_c.py", ', "Qwen3_5MoeForConditionalGeneration"', "")
+    fewer = editor.expect(reused=False)
+    assert fewer != first
+    editor.edit("sglang/srt/cyc_b.py", '{"Qwen3_5ForCausalLM"}', '{"Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"}')
+    editor.expect(reused=False)
+    editor.edit("sglang/srt/pred_b.py", '("Qwen3_5ForConditionalGeneration",)', '("Qwen3NextForCausalLM",)')
+    editor.expect(reused=False)
+    # the chain cut in the middle, on disk: the file the chain goes through deleted, then written again
+    del editor.buffers["sglang/srt/archs_b.py"]
+    (editor.root / "sglang/srt/archs_b.py").unlink()
+    cut = editor.expect(reused=False)
+    assert any("`_MID` comes from sglang.srt.archs_b, outside" in d.message for d, _ in cut), _messages(cut)
+    (editor.root / "sglang/srt/archs_b.py").write_text(CHAIN["sglang/srt/archs_b.py"], encoding="utf-8")
+    again = editor.expect(reused=False)
+    assert not any("outside the project" in d.message for d, _ in again), _messages(again)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from lint_plugin.config import Config
-from lint_plugin.extract import extract_file
 from lint_plugin.extract.facts import Pattern
+from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.project.prefilter import Prefilter
 from lint_plugin.resolve.selection import _PieceTest
 

@@ -16,8 +16,8 @@ from typing import Dict, FrozenSet, Optional, Sequence, Set
 
 from lint_plugin.config import DEFAULT_NAME_PATTERN
 from lint_plugin.config.settings import DEFAULT_REGISTRIES
-from lint_plugin.extract import extract_file
 from lint_plugin.extract.facts import FileFacts, Literal, Part, Ref
+from lint_plugin.extract.from_bytes import extract_file
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,11 @@ from .registrations import (
     class_registrations,
     dict_registrations,
     keyword_registrations,
-    mostly_architectures,
     registers,
     subscript_registration,
 )
 from .shapes import GROWTH_METHODS
+from .spelling import mostly_architectures
 from .subjects import ScopeSubjects
 from .types import read_class, read_type_predicate
 from .values import collection_parts, operand

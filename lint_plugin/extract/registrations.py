@@ -26,7 +26,6 @@ _CLASS = re.compile(r"_*[A-Z]\w*")
 _MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 _HELPER_CLASS = re.compile(r"\w*(?:Config|Processor|Tokenizer|Parser|Handler|Loader|Info|Adapter|Hook|Mixin|Strategy|"
                            r"Backend|Spec|Policy|Error|Exception)")
-_ARCHITECTURE = re.compile(r"\w*(?:For[A-Z]\w*|Model|LM)")  # `...ForCausalLM`, `ChatGLMModel`, `QWenLMHeadModel`
 _PATH_CLASS = re.compile(r"[\w.]*[.:]([A-Z]\w*)")
 _REGISTERING = re.compile(r"(?i)regist")
 
@@ -57,15 +56,6 @@ def implementation(ctx: ModuleContext, node: Optional[ast.expr]) -> Optional[str
 def _is_class(name: str) -> bool:
     """A model class by its spelling: capitalised, and not named like a helper."""
     return _CLASS.fullmatch(name) is not None and _HELPER_CLASS.fullmatch(name) is None
-
-
-def mostly_architectures(names: Sequence[str]) -> bool:
-    """Are at least half of a registry's names spelt like architectures (`...For<Task>`, `...Model`)?
-
-    Real registries hold a few odd names (vLLM's `MiniCPMV`, `Ovis`); registries of other things
-    (`EngineArgs`, `DataTypeTag`, `FeatureExtractor`s) hold almost none.
-    """
-    return 2 * sum(1 for n in names if _ARCHITECTURE.fullmatch(n)) >= len(names)
 
 
 def dict_registrations(ctx: ModuleContext, node: ast.Dict) -> List[Registered]:

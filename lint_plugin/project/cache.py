@@ -20,7 +20,7 @@ from .. import __version__
 from ..extract.facts import FileFacts
 from .cache_paths import index_file
 from .codec import decode_facts, encode_facts
-from .prefilter import Signals
+from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
 SCHEMA = 6  # the strings a file tests values against by shape (`Signals.shape_tests`)
@@ -155,12 +155,6 @@ class IndexCache:
             self._warn(f"cache not written ({exc}); results are unaffected")
         except OSError as exc:
             self._warn(f"cache not written ({exc.strerror or exc}); results are unaffected")
-
-
-def stored_signals(signals: Signals) -> List[Any]:
-    """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
-    return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.referenced),
-            sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests)]
 
 
 def _stored_facts(entry: CachedFile) -> Optional[List[Any]]:

@@ -1,7 +1,7 @@
 """Facts of one file's bytes, as the index asks for them: all of them, or its registrations alone.
 
 The index's workers call these, and so does the result cache's check of an edited file
-(`fresh_key`), which must give the record a run would give; kept apart from the index so that
+(`fresh_key.py`), which must give the record a run would give; kept apart from the index so that
 check needs neither the worker pool nor the index.
 """
 from __future__ import annotations
@@ -10,22 +10,10 @@ import dataclasses
 from typing import Optional, Tuple
 
 from ..config import Config
-from ..extract import extract_file, extract_registrations
 from ..extract.facts import FileFacts
-from .cache import stored_signals
-from .codec import encode_facts
+from ..extract.from_bytes import extract_file, extract_registrations
 from .discovery import SourceFile
 from .prefilter import Prefilter
-from .results import record_key
-
-
-def fresh_key(config: Config, prefilter: Prefilter, source: SourceFile, data: bytes, level: int) -> str:
-    """The key a run would give the record of these bytes, asked `level` of them (`record_states`)."""
-    signals = prefilter.signals(data)
-    if level == 0:
-        return record_key(0, stored_signals(signals), False, None)
-    facts, partial = facts_for(JobState(config, prefilter), source, data, full=level == 2)
-    return record_key(level, stored_signals(signals), partial, encode_facts(facts))
 
 
 class JobState:

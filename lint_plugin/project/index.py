@@ -15,12 +15,12 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Opti
 
 from ..config import Config
 from ..extract.facts import FileFacts
-from .cache import CachedFile, IndexCache, stored_signals
+from .cache import CachedFile, IndexCache
 from .codec import encode_facts
 from .discovery import SourceFile
 from .file_facts import JobState, complete_facts, facts_for, registrations_alone
 from .files import Unreadable, digest, read_file
-from .prefilter import Prefilter, Signals
+from .prefilter import Prefilter, Signals, stored_signals
 from .results import RecordState, record_key
 from .workers import WorkPool, state
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
-from typing import FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config
-from ..extract import embeddable
+from ..extract.spelling import embeddable
 from .register_calls import may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
@@ -50,6 +50,12 @@ class Signals:
     # strings a value is tested against by shape: `startswith("Llama")` / `endswith(...)` arguments
     # and the left side of `"Qwen3" in arch`. A test of a piece of a registered name is a family.
     shape_tests: FrozenSet[str] = frozenset()
+
+
+def stored_signals(signals: Signals) -> List[Any]:
+    """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
+    return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.referenced),
+            sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests)]
 
 
 class Prefilter:

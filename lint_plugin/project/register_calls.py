@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..extract.registrations import mostly_architectures
+from ..extract.spelling import mostly_architectures
 
 # Bytes a decorator's expression may hold between its `@` and the registering name: a dotted
 # path, blanks, line continuations, opening parentheses (`@(register)(...)`).

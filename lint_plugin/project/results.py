@@ -9,7 +9,7 @@ judges them) prints the stored report without loading the index, resolving or ch
 
 An edit that leaves a file's record as it was (a comment, a changed line in a function the
 record holds nothing of) gives the run the same inputs, so the same report: the caller checks
-that by recomputing the record of each changed file (`file_facts.fresh_key`). Not when a diagnostic points
+that by recomputing the record of each changed file (`fresh_key.py`). Not when a diagnostic points
 into the file: the report reads its noqa comments.
 
 The file is JSON, `{"digest": D, "body": B}`, where D is the BLAKE2b digest of the bytes of B

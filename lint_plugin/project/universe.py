@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from ..config import Config
-from ..extract import extract_file
 from ..extract.facts import FileFacts
+from ..extract.from_bytes import extract_file
 from .discovery import discover_under
 from .files import Unreadable, read_file
 from .prefilter import Prefilter

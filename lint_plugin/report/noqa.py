@@ -9,6 +9,7 @@ from typing import List, Mapping, Optional, Tuple
 
 from ..diagnostics import Diagnostic
 from ..project.files import Unreadable, read_file
+from .noqa_kept import KeptRanges
 from .noqa_ranges import noqa_text
 
 # Same expressions as flake8's defaults.NOQA_INLINE_REGEXP and NOQA_FILE.
@@ -16,8 +17,10 @@ _NOQA_INLINE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+)
 _NOQA_FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.I)
 
 
-def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[str, bytes]] = None) -> bool:
-    """True when the reported line carries a `# noqa` that covers the diagnostic's code."""
+def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[str, bytes]] = None,
+               kept: Optional[KeptRanges] = None) -> bool:
+    """True when the reported line carries a `# noqa` that covers the diagnostic's code (`kept`: the
+    range texts earlier reports looked up, `noqa_kept.py`)."""
     data = overrides.get(diagnostic.path) if overrides else None
     text = data.decode("utf-8", "replace") if data is not None else _text(str(root / diagnostic.path))
     view = _view(text)
@@ -28,7 +31,8 @@ def suppressed(root: Path, diagnostic: Diagnostic, overrides: Optional[Mapping[s
         return True
     if not 0 < diagnostic.line <= len(lines):
         return False
-    searched = noqa_text(text, diagnostic.line)
+    searched = noqa_text(text, diagnostic.line) if kept is None \
+        else kept.range_text(diagnostic.path, text, diagnostic.line, noqa_text)
     match = _NOQA_INLINE.search(lines[diagnostic.line - 1] if searched is None else searched)
     if match is None:
         return False

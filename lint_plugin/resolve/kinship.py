@@ -89,31 +89,36 @@ class Kinship:
         return any(edge.methods < 0 for edge in self.classes.get(cls, ()))
 
     def evidence(self, name: str, held: Iterable[str]) -> List[Evidence]:
-        """Every piece of evidence tying `name` to a held name, strongest first."""
+        """Every piece of evidence tying `name` to a held name, strongest first.
+
+        Weighed for each candidate of each subject, against each name it holds (most pairs share
+        nothing): what is `name`'s alone is looked up once, not once a pair.
+        """
         held = set(held) - {name}
         held_classes = frozenset(self.registered_class.get(h, h) for h in held)
-        found = [e for kin in sorted(held) for e in self._between(name, kin, held_classes)]
+        mine, cls = self.implementations.get(name), self.registered_class.get(name, name)
+        bases = self._bases.get(cls, _NONE)
+        found: List[Evidence] = []
+        for kin in sorted(held):
+            if mine and mine == self.implementations.get(kin):
+                found.append(Evidence(IMPLEMENTATION, 0.9, kin, f"runs the same implementation as '{kin}' ({mine})"))
+            kin_cls = self.registered_class.get(kin, kin)
+            if cls != kin_cls:
+                kin_bases = self._bases.get(kin_cls, _NONE)
+                if kin_cls in bases or cls in kin_bases or not bases.isdisjoint(kin_bases):  # else no edge ties them
+                    found += self._classes(cls, kin_cls, kin, held_classes)
+            variant = _variant(name, kin)
+            if variant:
+                weight, text = _VARIANTS[variant]
+                found.append(Evidence(VARIANT, weight, kin, text.format(kin=kin)))
+            support = self.appears.get(kin, 0)
+            if support >= MIN_SUPPORT and self.together.get((kin, name), 0) / support >= MIN_CONFIDENCE:
+                # Weak alone (replayed history confirmed none of the findings it made by itself), it
+                # corroborates what the code says: the project treats the two alike.
+                both = self.together.get((kin, name), 0)
+                found.append(Evidence(COOCCURRENCE, 0.25, kin,
+                                      f"appears with '{kin}' in {both} of the {support} lists that hold it"))
         return sorted(found, key=lambda e: (-e.weight, e.kind, e.kin))
-
-    def _between(self, name: str, kin: str, held_classes: FrozenSet[str]) -> Iterable[Evidence]:
-        mine, theirs = self.implementations.get(name), self.implementations.get(kin)
-        if mine and mine == theirs:
-            yield Evidence(IMPLEMENTATION, 0.9, kin, f"runs the same implementation as '{kin}' ({mine})")
-        cls, kin_cls = self.registered_class.get(name, name), self.registered_class.get(kin, kin)
-        if cls != kin_cls:
-            bases, kin_bases = self._bases.get(cls, _NONE), self._bases.get(kin_cls, _NONE)
-            if kin_cls in bases or cls in kin_bases or not bases.isdisjoint(kin_bases):  # else no edge ties them
-                yield from self._classes(cls, kin_cls, kin, held_classes)
-        variant = _variant(name, kin)
-        if variant:
-            weight, text = _VARIANTS[variant]
-            yield Evidence(VARIANT, weight, kin, text.format(kin=kin))
-        support, both = self.appears.get(kin, 0), self.together.get((kin, name), 0)
-        if support >= MIN_SUPPORT and both / support >= MIN_CONFIDENCE:
-            # Weak alone (replayed history confirmed none of the findings it made by itself), it
-            # corroborates what the code says: the project treats the two alike.
-            yield Evidence(COOCCURRENCE, 0.25, kin,
-                           f"appears with '{kin}' in {both} of the {support} lists that hold it")
 
     @functools.cached_property
     def _bases(self) -> Dict[str, FrozenSet[str]]:
@@ -205,8 +210,24 @@ def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEd
     return dataclasses.replace(kinship, related=_related(kinship))
 
 
+# The inputs of the last `_related` and what it gave: a language server's next check, after an edit
+# that moved lines or changed a list of no registered name, asks again with the same inputs.
+_LAST_RELATED: List[Tuple[object, Dict[str, FrozenSet[str]]]] = []
+
+
 def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     """For each registered name, the registered names some evidence may tie it to (both ways)."""
+    inputs = (tuple(kinship.registered_class.items()), tuple(kinship.implementations.items()),
+              tuple((cls, tuple(e.base for e in edges)) for cls, edges in kinship.classes.items()),
+              kinship.together, kinship.appears)  # all it reads (of the edges, their bases)
+    if _LAST_RELATED and _LAST_RELATED[0][0] == inputs:
+        return _LAST_RELATED[0][1]
+    related = _related_of(kinship)
+    _LAST_RELATED[:] = [(inputs, related)]
+    return related
+
+
+def _related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     names = list(kinship.registered_class)
     groups: Dict[Tuple[str, str], List[str]] = {}
     for name in names:
@@ -232,11 +253,12 @@ def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     return {name: frozenset(kin - {name}) for name, kin in related.items() if len(kin) > 1}
 
 
-def _variant_keys(name: str) -> List[str]:
+@functools.lru_cache(maxsize=1 << 14)  # asked of every registered name in every run
+def _variant_keys(name: str) -> Tuple[str, ...]:
     """Keys two variants share: the stem without `Moe`, and a versioned stem's unversioned one."""
     task = _TASK.search(name)
     if task is None or task.start() == 0:
-        return []
+        return ()
     stem, suffix = name[:task.start()], task.group()
     keys = [f"moe:{_MOE.sub('', stem)}{suffix}", f"vision:{_VISION.sub('', stem)}"]
     match = _VERSION.fullmatch(stem)
@@ -244,16 +266,17 @@ def _variant_keys(name: str) -> List[str]:
     generation = _GENERATION.fullmatch(stem)
     if generation:
         keys.append(f"generation:{generation.group(1)}:{_MOE.sub('', generation.group(3)).strip('_')}{suffix}")
-    return keys
+    return tuple(keys)
 
 
-def parse_edges(path: str, signals: Iterable[str]) -> List[ClassEdge]:
+@functools.lru_cache(maxsize=1 << 14)  # a file's signals are the same object while it is unchanged
+def parse_edges(path: str, signals: FrozenSet[str]) -> Tuple[ClassEdge, ...]:
     """`Child:Base:methods:line` signals of one file as edges."""
     found = []
     for text in signals:
         child, base, methods, line = text.split(":")
         found.append(ClassEdge(child, base, int(methods), path, int(line)))
-    return found
+    return tuple(found)
 
 
 _VARIANTS = {
@@ -270,6 +293,7 @@ _VISION = re.compile(r"_?VL_?|Vision|(?<=\d)[vV](?![a-zL])")
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a pure function of two names, asked again for each subject that holds one
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of two names: weighed for pair after pair, run after run
 def _variant(name: str, kin: str) -> Optional[str]:
     """How `name` varies `kin` by its spelling, if it does; both must have one task suffix.
 

@@ -6,6 +6,7 @@ a family would tell every multimodal whitelist to hold every multimodal model.
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterable, List
 
@@ -44,6 +45,7 @@ _FIRST_WORD = re.compile(r"[A-Z]+[a-z]*\d*|[a-z]+\d*")
 _LETTERS = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
 
 
+@functools.lru_cache(maxsize=1 << 14)  # asked for each held name of each subject, for each candidate
 def first_word(name: str, generations: bool = True) -> str:
     """The first word of a name: `Qwen3` of `Qwen3NextForCausalLM` (`Qwen` without `generations`)."""
     match = (_FIRST_WORD if generations else _LETTERS).match(name)

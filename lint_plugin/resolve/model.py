@@ -6,10 +6,11 @@ returns holds no reference to the index, so every rule is a pure function of a `
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from ..config import Config, UnresolvedName, matches_pattern
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
@@ -17,6 +18,7 @@ from ..project.index import ProjectIndex
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .foreign import foreign_registries
+from .kept import KeptResolutions
 from .kinship import Kinship, build_kinship, parse_edges
 from .lineage import names_lineage
 from .references import Resolver
@@ -55,13 +57,16 @@ class Model:
 _NO_UNIVERSE = Universe((), ())
 
 
-def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE) -> Model:
+def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, kept: Optional[KeptResolutions] = None
+                ) -> Model:
     """Resolve registrations, predicates, families and collections across modules.
 
-    `universe` holds what dependencies named by `universe-from` register.
+    `universe` holds what dependencies named by `universe-from` register. `kept`: what a
+    long-lived caller kept of the last run's resolution, taken where still valid, and replaced
+    by this run's (`kept.py`).
     """
     config = index.config
-    resolver = Resolver(index)
+    resolver = Resolver(index, kept)
     registries = tuple(_named_collection(index, resolver, r, f"{Path(config.source).name}: tool.archsync.registries")
                        for r in config.qualified_registries)
     foreign = frozenset(f for f in foreign_registries(index.facts, _packages(index, universe))
@@ -72,7 +77,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE) -> Model
     for registration in registrations:
         registered.setdefault(registration.name, registration.where)
     places = frozenset(r.where for r in registrations)
-    predicates = _predicates(index, resolver, frozenset(registered))
+    resolved_against = frozenset(registered)
+    predicates = _predicates(index, resolver, resolved_against)
     typed = _type_families(index, registered)
     predicates.update({p.subject: p for p in typed if p.subject not in predicates})
     vetoed = [f[1:] for f in config.families if f.startswith("!")]  # "!NAME": never a family
@@ -92,9 +98,14 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE) -> Model
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
+    # in the order they were always read: a module read on demand may be one that does not parse
+    unanalysed, external = _unanalysed(index), _external_registries(index, universe)
+    multimodal = _multimodal(index, resolver, registrations)
+    if kept is not None:
+        kept.keep(resolver, resolved_against)
     return Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
-                 _unanalysed(index), _external_registries(index, universe), registrations, universe.packages,
-                 _multimodal(index, resolver, registrations), _unregistered_classes(index, registered),
+                 unanalysed, external, registrations, universe.packages,
+                 multimodal, _unregistered_classes(index, registered),
                  _kinship(index, registrations, collections, registered))
 
 
@@ -248,6 +259,7 @@ _GENERIC_WORDS = frozenset({"", "model", "models", "arch", "archs", "architectur
                             "llms", "lm", "type", "types", "class", "classes", "map", "mapping", "of", "the"})
 
 
+@functools.lru_cache(maxsize=1 << 14)  # asked of every collection's name in every run
 def _lists_multimodal_models(name: str) -> bool:
     """Does a collection's name say it lists the multimodal models, and nothing narrower?
 

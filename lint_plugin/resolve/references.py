@@ -1,12 +1,35 @@
-"""Cross-module resolution: collections to exact name sets, predicates to families."""
+"""Cross-module resolution: collections to exact name sets, predicates to families.
+
+Each result is noted with the modules its resolution read, in the order it read them, and the
+facts they gave (`Reads`): a long-lived caller keeps the results of one run for the next
+(`kept.py`), which takes one as it is while every module it read still gives the same facts.
+A result reached through a cycle, or cut at the chain limit, depends on the order in which
+resolution met it, not only on what it read: it is `tainted`, and never kept.
+"""
 from __future__ import annotations
 
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Protocol, Set, Tuple
 
 from ..extract.facts import CollectionFact, FileFacts, Literal, Part, Pattern, PredicateFact, Ref, Unknown
 from .imports import MAX_CHAIN, Found, locate
 from .source import ModuleSource
 from .values import Collection, Occurrence, Predicate, ResolvedSet
+
+Reads = Dict[str, Optional[FileFacts]]  # module -> the facts it gave, in the order first read
+
+
+class EarlierResults(Protocol):
+    """Results of an earlier run, each handed out only while what it read is unchanged (`kept.py`)."""
+
+    def collection(self, key: Tuple[str, str], source: ModuleSource) -> Optional[Tuple[ResolvedSet, Reads]]:
+        ...
+
+    def predicate(self, key: str, universe: FrozenSet[str], source: ModuleSource
+                  ) -> Optional[Tuple[Optional[Predicate], Reads]]:
+        ...
+
+    def made(self, facts: FileFacts, fact: CollectionFact, members: ResolvedSet) -> Optional[Collection]:
+        ...
 
 
 def _defines_value(facts: FileFacts, name: str) -> bool:
@@ -18,28 +41,55 @@ def _defines_predicate(facts: FileFacts, name: str) -> bool:
 
 
 class Resolver:
-    """Resolves `Ref`s through a module source, memoised, with cycle protection."""
+    """Resolves `Ref`s through a module source, memoised, with cycle protection.
 
-    def __init__(self, source: ModuleSource) -> None:
-        self.source = source
+    `kept`: results of an earlier run, taken where what they read is unchanged (`kept.py`).
+    """
+
+    def __init__(self, source: ModuleSource, kept: Optional[EarlierResults] = None) -> None:
+        self.source = _Recording(source)
+        self.kept = kept
+        self._track = kept is not None  # what each result read matters only to a caller that keeps them
         self._collections: Dict[Tuple[str, str], ResolvedSet] = {}
         self._predicates: Dict[str, Optional[Predicate]] = {}
+        self.reads: Dict[object, Reads] = {}  # by collection or predicate key: what resolving it read
+        self.tainted: Set[object] = set()  # keys whose result depends on the order they were met in
+        # the collections made, by key, with what each was made from (the same objects: the same collection)
+        self.made: Dict[Tuple[str, str], Tuple[FileFacts, CollectionFact, ResolvedSet, Collection]] = {}
         self._active: Set[Tuple[str, str]] = set()  # collections whose frames are open
+        self._open_predicates: List["_Record"] = []  # predicates being resolved, outermost first
         self._predicate_depth = 0
+
+    def kept_results(self) -> Tuple[Dict[Tuple[str, str], ResolvedSet], Dict[str, Optional[Predicate]]]:
+        """The results a later run may take (not tainted), collections and predicates."""
+        return ({k: v for k, v in self._collections.items() if k not in self.tainted},
+                {k: v for k, v in self._predicates.items() if k not in self.tainted})
 
     # -- collections -----------------------------------------------------------
     def parts(self, facts: FileFacts, parts: Iterable[Part]) -> ResolvedSet:
         """The union of `parts` written in `facts`, references followed."""
         frame = _Frame(None, facts, iter(parts))
         self._walk([frame])
+        if self._track and self._open_predicates:
+            self._open_predicates[-1].take(frame)
         return frame.result()
 
     def ref(self, ref: Ref) -> ResolvedSet:
         """The names a reference stands for, through any chain of collections and imports."""
         key = (ref.module, ref.name)
-        if key not in self._collections:
+        if key not in self._collections and not self._from_kept(key):
             self._walk([self._open(ref)])
         return self._collections[key]
+
+    def _from_kept(self, key: Tuple[str, str]) -> bool:
+        """Take the earlier run's result for `key` if what it read is unchanged."""
+        if self.kept is None:
+            return False
+        found = self.kept.collection(key, self.source.source)
+        if found is None:
+            return False
+        self._collections[key], self.reads[key] = found
+        return True
 
     def _walk(self, stack: List["_Frame"]) -> None:
         """Resolve depth first with an explicit stack: a chain of any length costs no recursion.
@@ -60,8 +110,10 @@ class Resolver:
                     frame.patterns.append(part)
                 else:
                     key = (part.module, part.name)
-                    if key in self._collections:
+                    if key in self._collections or self._from_kept(key):
                         frame.merge(self._collections[key])
+                        if self._track:
+                            frame.read(self.reads.get(key), key in self.tainted)
                     elif key in self._active:
                         frame.unknown.append(f"`{part.name}` refers to itself ({part.module})")
                         # every frame inside the cycle holds only part of what it would from its own
@@ -71,6 +123,8 @@ class Resolver:
                             if inner.key == key:
                                 break
                             inner.cyclic = True
+                        for inner in stack:  # what the cycle gives depends on where it was entered
+                            inner.tainted = True
                     else:
                         child = self._open(part)
                         break
@@ -83,53 +137,87 @@ class Resolver:
                 self._active.discard(frame.key)
                 if not frame.cyclic:
                     self._collections[frame.key] = result
+                    self.reads[frame.key] = frame.reads
+                    if frame.tainted:
+                        self.tainted.add(frame.key)
             if stack:
                 stack[-1].merge(result)
+                if self._track:
+                    stack[-1].read(frame.reads, frame.tainted)
 
     def _open(self, ref: Ref) -> "_Frame":
         """A frame for what `ref` names: a collection to read, or a constant or a reason, already whole."""
         key = (ref.module, ref.name)
-        found = locate(self.source, ref.module, ref.name, _defines_value)
+        reads: Reads = {}
+        found = self.source.locate(reads, ref.module, ref.name, _defines_value)
         if isinstance(found, str):
-            frame = _Frame(key, None, iter(()))
+            frame = _Frame(key, None, iter(()), reads)
             frame.unknown.append(found)
             return frame
         facts, name = found.facts, found.name
         collection = next((c for c in facts.collections if c.name == name), None)
         if collection is None:
             value, line = next((v, line) for n, v, line in facts.constants if n == name)
-            frame = _Frame(key, facts, iter(()))
+            frame = _Frame(key, facts, iter(()), reads)
             frame.members.append(Occurrence(value, facts.path, line, 1))
             return frame
         self._active.add(key)
-        return _Frame(key, facts, iter(collection.parts))
+        return _Frame(key, facts, iter(collection.parts), reads)
 
     def collection(self, facts: FileFacts, collection: CollectionFact) -> Collection:
-        literals = tuple(tuple(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
-                         for part in collection.parts if isinstance(part, Literal))
-        return Collection(collection.name, facts.path, collection.line, collection.column,
-                          self.ref(Ref(facts.module, collection.name, collection.line)), literals, collection.scope)
+        members = self.ref(Ref(facts.module, collection.name, collection.line))
+        made = self.kept.made(facts, collection, members) if self.kept is not None else None
+        if made is None:
+            literals = tuple(tuple(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
+                             for part in collection.parts if isinstance(part, Literal))
+            made = Collection(collection.name, facts.path, collection.line, collection.column, members, literals,
+                              collection.scope)
+        self.made[(facts.module, collection.name)] = (facts, collection, members, made)
+        return made
 
     # -- predicates ------------------------------------------------------------
     def predicate(self, module: str, qualname: str, name_ok: Callable[[str], bool],
                   universe: FrozenSet[str]) -> Optional[Predicate]:
         """The predicate `qualname` defined (or imported) in `module`, resolved."""
         key = f"{module}:{qualname}"
+        outer = self._open_predicates[-1] if self._open_predicates else None
         if key in self._predicates:
+            if any(record.key == key for record in self._open_predicates):  # the cycle guard: met again
+                for record in self._open_predicates:
+                    record.tainted = True
+            elif outer is not None and self._track:
+                outer.read(self.reads.get(key), key in self.tainted)
             return self._predicates[key]
+        if self.kept is not None:
+            kept = self.kept.predicate(key, universe, self.source.source)
+            if kept is not None:
+                self._predicates[key], self.reads[key] = kept
+                if outer is not None:
+                    outer.read(self.reads[key], False)
+                return self._predicates[key]
         if self._predicate_depth >= MAX_CHAIN:
+            for record in self._open_predicates:
+                record.tainted = True  # cut here, where the chain was entered from
             return None  # a delegation chain this deep is not followed further
         self._predicates[key] = None  # cycle guard
         self._predicate_depth += 1
-        found = locate(self.source, module, qualname, _defines_predicate)
+        record = _Record(key)
+        self._open_predicates.append(record)
+        found = self.source.locate(record.reads, module, qualname, _defines_predicate)
         result: Optional[Predicate] = None
         if isinstance(found, Found) and f"{found.facts.module}:{found.name}" != key:
             result = self.predicate(found.facts.module, found.name, name_ok, universe)  # memoised where defined
         elif isinstance(found, Found):
             fact = next(p for p in found.facts.predicates if p.name == found.name)
             result = self._predicate(found.facts, fact, name_ok, universe)
+        self._open_predicates.pop()
         self._predicate_depth -= 1
         self._predicates[key] = result
+        self.reads[key] = record.reads
+        if record.tainted:
+            self.tainted.add(key)
+        if outer is not None and self._track:
+            outer.read(record.reads, record.tainted)
         return result
 
     def _predicate(self, facts: FileFacts, fact: PredicateFact, name_ok: Callable[[str], bool],
@@ -158,11 +246,33 @@ class Resolver:
                          frozenset(names), own, frozenset(delegates), tuple(unknown), (), literals)
 
 
-class _Frame:
+class _Record:
+    """What resolving one collection or predicate read so far, and whether its result is tainted."""
+
+    def __init__(self, key: object, reads: Optional[Reads] = None) -> None:
+        self.key = key
+        self.reads: Reads = {} if reads is None else reads
+        self.tainted = False
+
+    def read(self, reads: Optional[Reads], tainted: bool) -> None:
+        """Take what a part it used read (a memoised result's, or a finished one's)."""
+        if reads:
+            for module, facts in reads.items():
+                self.reads.setdefault(module, facts)
+        self.tainted = self.tainted or tainted or reads is None
+
+    def take(self, other: "_Record") -> None:
+        self.read(other.reads, other.tainted)
+
+
+class _Frame(_Record):
     """One collection being resolved: where its parts come from, and what they gave so far."""
 
-    def __init__(self, key: Optional[Tuple[str, str]], facts: Optional[FileFacts], parts: Iterator[Part]) -> None:
-        self.key = key  # memoised under this key when done (None: an anonymous union of parts)
+    def __init__(self, key: Optional[Tuple[str, str]], facts: Optional[FileFacts], parts: Iterator[Part],
+                 reads: Optional[Reads] = None) -> None:
+        super().__init__(key, reads)
+        # memoised under this key when done (None: an anonymous union of parts)
+        self.key: Optional[Tuple[str, str]] = key
         self.path = facts.path if facts is not None else ""
         self.parts = parts
         self.members: List[Occurrence] = []
@@ -177,3 +287,25 @@ class _Frame:
 
     def result(self) -> ResolvedSet:
         return ResolvedSet(tuple(self.members), tuple(self.unknown), tuple(self.patterns))
+
+
+class _Recording:
+    """The module source, noting what each lookup `locate` makes gives, into the reads of its caller."""
+
+    def __init__(self, source: ModuleSource) -> None:
+        self.source = source
+        self._reads: Optional[Reads] = None
+
+    def module(self, name: str) -> Optional[FileFacts]:
+        facts = self.source.module(name)
+        if self._reads is not None:
+            self._reads.setdefault(name, facts)
+        return facts
+
+    def locate(self, reads: Reads, module: str, name: str, defines: Callable[[FileFacts, str], bool]
+               ) -> "Found | str":
+        self._reads = reads
+        try:
+            return locate(self, module, name, defines)
+        finally:
+            self._reads = None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from typing import AbstractSet, Iterable
+from typing import AbstractSet, FrozenSet, Iterable
 
 DRAFT, MULTIMODAL, CLASSIFICATION, TEXT = "draft", "multimodal", "classification", "text"
 
@@ -60,11 +60,18 @@ def _spelt(name: str) -> str:
 def accepts(held: Iterable[str], name: str, family: AbstractSet[str] = frozenset(),
             multimodal: AbstractSet[str] = frozenset()) -> bool:
     """May a subject holding `held` be told to hold `name` (implied by `family`, if any)?"""
-    held = list(held)
+    names = held if isinstance(held, frozenset) else list(held)
     wanted = kind(name, multimodal)
-    counts = Counter(kind(n, multimodal) for n in held)
+    counts = _kinds(names, frozenset(multimodal)) if isinstance(names, frozenset) \
+        else Counter(kind(n, multimodal) for n in names)
     if wanted == DRAFT:
         return counts[DRAFT] > 0
-    if family and held and all(n in family for n in held):
+    if family and names and all(n in family for n in names):
         return True  # a list about this lineage alone
-    return counts[wanted] > 0 and counts[wanted] >= _SHARE * len(held)
+    return counts[wanted] > 0 and counts[wanted] >= _SHARE * len(names)
+
+
+@functools.lru_cache(maxsize=1 << 12)  # a subject's names are weighed against candidate after candidate
+def _kinds(held: FrozenSet[str], multimodal: FrozenSet[str]) -> Counter[str]:
+    """How many names of each kind `held` holds (not to be changed: shared by the callers)."""
+    return Counter(kind(n, multimodal) for n in held)
