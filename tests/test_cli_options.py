@@ -72,6 +72,20 @@ def test_several_paths_print_what_is_under_any_of_them(root):
     assert one.lines == [DUPLICATE], one
 
 
+def test_paths_and_options_may_be_written_in_any_order(root):
+    """As ruff and flake8 take them; argparse alone leaves a PATH after an option unrecognised."""
+    for args in (["--select", "ARC3", "sglang/srt/layers", OVERRIDES],
+                 ["sglang/srt/layers", "--select", "ARC3", OVERRIDES],
+                 ["sglang/srt/layers", "--select", "ARC3", "--quiet", OVERRIDES]):
+        result = archsync("check", *args, cwd=root)
+        assert (result.returncode, result.lines) == (EXIT_FINDINGS, [DUPLICATE]), (args, result)
+    moved = archsync("check", "sglang/srt/layers", "--select", "ARC1", OVERRIDES, cwd=root)
+    assert codes(moved) == ["ARC101"] * 4, moved
+    unknown = archsync("check", "sglang/srt/layers", "--selct", "ARC3", OVERRIDES, cwd=root)
+    assert (unknown.returncode, unknown.err_lines[-1]) == (
+        EXIT_ERROR, "archsync check: error: unrecognized arguments: --selct"), unknown
+
+
 def test_paths_in_two_projects_are_each_checked_in_their_own(root, tmp_path):
     """tests/test_monorepo.py holds the rest: each project is checked alone, with its configuration."""
     other = tmp_path / "other"

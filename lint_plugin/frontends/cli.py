@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .. import __version__
 
@@ -40,6 +40,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:  # Ctrl-C while the options are read is as quiet as during the run
         parser = _parser()
         args, extra = parser.parse_known_args(argv)
+        if extra and getattr(args, "paths", None) is not None:
+            written = [] if args.paths is _SUBPARSERS["check"].get_default("paths") else args.paths
+            args.paths, extra = _intermixed_paths(written, extra)
         if extra:  # said by the subcommand, with its usage: `check --selct X` is check's mistake
             command = _SUBPARSERS.get(args.command or "", parser)
             command.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -53,6 +56,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_ERROR
+
+
+def _intermixed_paths(paths: List[str], extra: List[str]) -> Tuple[List[str], List[str]]:
+    """PATHs written after an option (`check a --select X b`), as ruff and flake8 take them: argparse
+    gives a `nargs="*"` positional only its first run of words and leaves the rest unrecognised.
+    What starts with `-` (an unknown option) is left for the error."""
+    later = [word for word in extra if word == "-" or not word.startswith("-")]
+    return [*paths, *later] or ["."], [word for word in extra if word not in later]
 
 
 def console() -> None:
