@@ -42,6 +42,19 @@ def test_a_setting_that_matches_nothing_is_a_configuration_error(tree, setting, 
     assert via_flake8.lines[0].endswith(f":1:1: ARC900 archsync configuration error: {message}"), via_flake8
 
 
+@pytest.mark.parametrize("contracts", ['extends = ["sglang"]', '[[tool.archsync.mirror]]\ncollections = '
+                                       '["_MAMBA_RADIX_CACHE_ARCHS", "_MAMBA_EXTRA_BUFFER_ARCHS"]'])
+def test_a_wrong_src_is_named_before_the_contracts_it_leaves_without_collections(tree, contracts):
+    """With `src` wrong, a contract (a rule pack's, or the project's) finds no collection: the error names
+    `src`, the cause, not the contract."""
+    root = tree("sglang_qwen3_5/bug")
+    set_config(root, f'src = ["sglang/srt/model"]\n{contracts}\n')
+    result = archsync("check", cwd=root)
+    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
+        f"archsync: error: {(root / 'pyproject.toml').resolve()}: tool.archsync.src: 'sglang/srt/model' is not "
+        f"a directory in the project"]), result
+
+
 def test_settings_that_match_what_the_project_holds_pass(tree):
     root = tree("sglang_qwen3_5/bug")
     set_config(root, 'src = ["."]\nguard = ["_MAMBA_*_ARCHS"]\nfamilies = ["is_qwen3_5"]\n'
@@ -63,7 +76,6 @@ def test_harmless_misses_are_warnings(tree):
         f"archsync: warning: {source}: tool.archsync.registries: '!*/legacy/*::*' drops no registry found in the "
         f"project",
     ], result
-
 
 
 def test_flake8_reports_a_configuration_error_once_on_the_first_file_it_checks(tree):

@@ -18,25 +18,35 @@ import os
 from pathlib import Path
 from typing import Iterable, List, Sequence, Tuple
 
-from ..config import ConfigError, matches_pattern
+from ..config import Config, ConfigError, matches_pattern
 from ..project.index import ProjectIndex
 from .values import Predicate
 
 
-def check_settings(index: ProjectIndex, predicates: Iterable[Predicate], files: Sequence[str]) -> Tuple[str, ...]:
-    """Warnings about harmless misses; raises ConfigError for the first setting that matches nothing."""
+def check_src(config: Config, files: Sequence[str]) -> Tuple[str, ...]:
+    """Warnings about `src` directories without Python files; raises ConfigError for one that is no
+    directory. Asked before anything is resolved: a wrong `src` is why a contract finds no collection,
+    and the message must name the cause, not the contract (a rule pack's, say)."""
+    warnings: List[str] = []
+    where = f"{config.source}: tool.archsync"
+    for entry in dict(config.stated).get("src", ()):
+        base = os.path.normpath(os.path.join(str(config.root), entry))
+        prefix = Path(os.path.relpath(base, str(config.root))).as_posix()
+        if not os.path.isdir(base):
+            raise ConfigError(f"{where}.src: {entry!r} is not a directory in the project")
+        if not any(prefix == "." or f.startswith(prefix + "/") for f in files):
+            warnings.append(f"{where}.src: {entry!r} holds no Python file")
+    return tuple(warnings)
+
+
+def check_settings(index: ProjectIndex, predicates: Iterable[Predicate]) -> Tuple[str, ...]:
+    """Warnings about harmless misses; raises ConfigError for the first setting that matches nothing
+    (`src` is `check_src`'s)."""
     config = index.config
     stated = dict(config.stated)
     errors: List[str] = []
     warnings: List[str] = []
     where = f"{config.source}: tool.archsync"
-    for entry in stated.get("src", ()):
-        base = os.path.normpath(os.path.join(str(config.root), entry))
-        prefix = Path(os.path.relpath(base, str(config.root))).as_posix()
-        if not os.path.isdir(base):
-            errors.append(f"{where}.src: {entry!r} is not a directory in the project")
-        elif not any(prefix == "." or f.startswith(prefix + "/") for f in files):
-            warnings.append(f"{where}.src: {entry!r} holds no Python file")
     facts = index.facts
     collections = [(f.path, c.name) for f in facts for c in f.collections]
     named_predicates = [(f.path, p.name) for f in facts for p in f.predicates]
