@@ -392,7 +392,7 @@ def _adopt(args: argparse.Namespace, report, shown: List, scope):
         def part_scope(diagnostics, seen=seen):
             return [d for d in diagnostics if scope([seen(d)])]
 
-        recorded = add_exemptions.for_check(part, part_scope)
+        recorded = add_exemptions.for_check(part, part_scope, several=len(parts) > 1)
         if recorded is None:
             return EXIT_ERROR
         left += [seen(d) for d in recorded[0]]
