@@ -138,3 +138,26 @@ def test_src_limits_the_walk(tree):
         "lists/whitelists.py:4:1: ARC101 'LimaMoeForCausalLM' is matched by is_lima() (lists/families.py:4) "
         "but missing from OFFLOAD_ARCHS",
     ], limited
+
+
+def test_the_readme_configuration_shows_every_key_and_loads(tmp_path):
+    """README, Configuration: its `[tool.archsync]` example names every key the loader knows (a key added
+    to the loader is documented there) and is valid as written."""
+    import re
+
+    from conftest import REPO
+    from lint_plugin.config import config_from_text
+    from lint_plugin.config.loading import _KNOWN, parse_toml
+    from lint_plugin.rules import CODES
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"```toml\n(\[tool\.archsync\]\nsrc = .*?)```", readme, re.S)
+    assert found, "the README's configuration example"
+    table = parse_toml(found.group(1), "README.md")["tool"]["archsync"]
+    shown = {key.replace("_", "-") for key in table} | {"select"}  # `select`: beside `ignore`, in its comment
+    assert "`select` narrows" in found.group(1)
+    assert shown == set(_KNOWN), sorted(shown ^ set(_KNOWN))
+    assert {key: sorted(table[key][0]) for key in ("mirror", "subset", "cover", "exempt")} == {
+        "mirror": ["collections", "families"], "subset": ["in", "of"], "cover": ["collections", "families"],
+        "exempt": ["codes", "members", "reason", "subject"]}
+    config_from_text(tmp_path, "[project]\nname = \"p\"\n" + found.group(1), CODES)
