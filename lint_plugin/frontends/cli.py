@@ -494,7 +494,7 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
     # edits only in files under PATH (a diagnostic may be fixed in another file than its own)
     editable = {id(d) for d in _within(report.root, Path(args.path), [d.fix for d in report.diagnostics if d.fix])}
     scope = tuple(d for d in report.diagnostics if d.fix is not None and id(d.fix) in editable)
-    outcome = fix_command.plan(dataclasses.replace(report, diagnostics=scope), select, ignore)
+    outcome = fix_command.plan(report, select, ignore, among=scope)
     if all(f.after == f.before for f in outcome.files):  # nothing re-checked: what remains is all of it
         outcome = dataclasses.replace(outcome, remaining=report.diagnostics)
     changed = [f for f in outcome.files if f.after != f.before]
