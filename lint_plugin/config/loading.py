@@ -130,6 +130,12 @@ class _Validator:
                 if key == "src":
                     for entry in values["src"]:
                         _inside_project(entry, where, allow_root=True)
+                if key == "families":  # one table saying both is a slip; a pack's family vetoed by you is not
+                    both = [f for f in values["families"] if f"!{f}" in values["families"]]
+                    if both:
+                        verb = "is" if len(both) == 1 else "are"
+                        raise ConfigError(f"{where}: {', '.join(map(repr, both))} {verb} both named and vetoed "
+                                          f"(\"!NAME\"); keep one")
                 if key in ("select", "ignore") and self.codes is not None:
                     unknown = [c for c in values[key] if not any(known.startswith(c) for known in self.codes)]
                     if unknown:
