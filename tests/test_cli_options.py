@@ -5,9 +5,12 @@ real console script.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, write
+from conftest import ARCHSYNC, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, write
 
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
 DUPLICATE = "sglang/srt/layers/dup.py:1:72: ARC301 'Qwen3_5ForCausalLM' is listed twice in _DUP_ARCHS (first at line 1)"
@@ -63,6 +66,40 @@ def test_color_always_never_and_no_color(root):
     assert archsync("check", "--select", "ARC301", cwd=root).lines == [DUPLICATE]  # auto: not a terminal
     forced = archsync("check", "--select", "ARC301", "--color", "auto", cwd=root, env={"NO_COLOR": "1"})
     assert forced.lines == [DUPLICATE], forced
+
+
+def _on_a_terminal(root, no_color):
+    """What `check` prints with its stdout a pseudo-terminal, as in an interactive shell."""
+    env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+    if no_color:
+        env["NO_COLOR"] = "1"
+    leader, follower = os.openpty()
+    try:
+        proc = subprocess.run([str(ARCHSYNC), "check", "--select", "ARC301", "--quiet"], cwd=str(root),
+                              stdout=follower, stderr=subprocess.DEVNULL, env=env, timeout=120)
+    finally:
+        os.close(follower)
+    output = b""
+    try:
+        while True:
+            chunk = os.read(leader, 4096)
+            if not chunk:
+                break
+            output += chunk
+    except OSError:  # EIO once nothing holds the other end, on Linux
+        pass
+    finally:
+        os.close(leader)
+    return proc.returncode, output.decode("utf-8").replace("\r\n", "\n")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal")
+def test_color_auto_colours_on_a_terminal_unless_no_color(root):
+    """The issue's "no colour on a terminal": `--color auto`, the default, colours a terminal's output."""
+    assert _on_a_terminal(root, no_color=False) == (
+        EXIT_FINDINGS, "\x1b[1msglang/srt/layers/dup.py\x1b[0m:1:72: \x1b[1;31mARC301\x1b[0m "
+                       "'Qwen3_5ForCausalLM' is listed twice in _DUP_ARCHS (first at line 1)\n")
+    assert _on_a_terminal(root, no_color=True) == (EXIT_FINDINGS, DUPLICATE + "\n")
 
 
 def test_several_paths_print_what_is_under_any_of_them(root):
