@@ -59,7 +59,8 @@ def test_a_file_that_already_holds_an_arc901_is_fixed(tree, path):
     result = archsync("fix", path, cwd=root)
     assert (result.returncode, result.lines, result.err_lines) == (EXIT_FINDINGS, [
         f"{OVERRIDES}:98:1: ARC901 _LATE_ARCHS is only partly analysed: cannot follow `frozenset(load_more())` "
-        f"({OVERRIDES}:98) (1 name read still takes part)"], ["archsync: fixed 4 problems in 1 file; 1 remaining"]), result
+        f"({OVERRIDES}:98) (1 name read still takes part)"],
+        ["archsync: fixed 4 problems in 1 file; 1 remaining"]), result
     assert (root / OVERRIDES).read_text(encoding="utf-8") == (SGLANG_FIXED / OVERRIDES).read_text(
         encoding="utf-8") + late
 
