@@ -284,7 +284,7 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
         found = rules.check(model)
         diagnostics = report(found, config, overrides, noqa)
         index.save_cache()
-    named = sources + check_settings(index, model.predicates.values()) if strict else ()
+    named = sources + check_settings(index, model.predicates.values(), model.registered) if strict else ()
     warnings = universe.warnings + named
     if results is not None:  # what the next run may reuse, and what it depends on
         with paused():
