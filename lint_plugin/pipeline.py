@@ -276,8 +276,10 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
     from .project.index import ProjectIndex
     from .report.stage import report
     from .resolve import build_model, choose_files
-    from .resolve.unmatched import check_settings
+    from .resolve.unmatched import check_settings, check_src
 
+    # a setting that matches nothing is a typo (an error) in the tree at hand; a revision may predate what it names
+    sources = check_src(config, [f.rel for f in files]) if strict else ()
     if only is not None:
         files = [f for f in files if f.rel == only]
     with paused():  # a run builds acyclic values only: the cyclic collector would walk them over and over
@@ -288,8 +290,7 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
         found = rules.check(model)
         diagnostics = report(found, config, overrides, noqa, ranges)
         index.save_cache()
-    # a setting that matches nothing is a typo (an error) in the tree at hand; a revision may predate what it names
-    named = check_settings(index, model.predicates.values(), [f.rel for f in files]) if strict else ()
+    named = sources + check_settings(index, model.predicates.values(), model.registered) if strict else ()
     warnings = universe.warnings + named
     if results is not None:  # what the next run may reuse, and what it depends on
         with paused():

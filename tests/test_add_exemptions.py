@@ -156,6 +156,21 @@ reason = "recorded by archsync on 2026-01-01: review"
     assert archsync("check", cwd=root).lines == left
 
 
+def test_what_is_not_exempted_is_named_by_the_path_check_prints(tmp_path):
+    """Run from a subdirectory: the paths are relative to it, as on check's own lines."""
+    root = copy_tree(RULE_FIXTURES / "stale", tmp_path / "stale")
+    write(root / "cache/broken.py", 'X_ARCHS = ["MikeForCausalLM",)\n')  # ARC902
+    result = archsync("check", "--add-exemptions", cwd=root / "cache", env=DATE)
+    line = ("broken.py:1:1: ARC902 file not analysed: syntax error at line 1: closing parenthesis ')' does not "
+            "match opening parenthesis '['")
+    assert (result.returncode, result.lines) == (EXIT_FINDINGS, [line]), result
+    assert result.err_lines == [
+        "archsync: nothing to record",
+        "archsync: not exempted: broken.py:1:1: ARC902: not about one name in a subject, which is all an "
+        "exemption can say",
+        "archsync: 1 problem (3 files, 2 analysed)"], result
+
+
 def test_line_endings_and_a_missing_final_newline_are_kept(root):
     pyproject = root / "pyproject.toml"
     crlf = b'[project]\r\nname = "sglang-mini"\r\nversion = "0.0.1"  # no newline at the end'

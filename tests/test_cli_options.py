@@ -5,9 +5,12 @@ real console script.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, write
+from conftest import ARCHSYNC, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, write
 
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
 DUPLICATE = "sglang/srt/layers/dup.py:1:72: ARC301 'Qwen3_5ForCausalLM' is listed twice in _DUP_ARCHS (first at line 1)"
@@ -65,11 +68,59 @@ def test_color_always_never_and_no_color(root):
     assert forced.lines == [DUPLICATE], forced
 
 
+def _on_a_terminal(root, no_color):
+    """What `check` prints with its stdout a pseudo-terminal, as in an interactive shell."""
+    env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+    if no_color:
+        env["NO_COLOR"] = "1"
+    leader, follower = os.openpty()
+    try:
+        proc = subprocess.run([str(ARCHSYNC), "check", "--select", "ARC301", "--quiet"], cwd=str(root),
+                              stdout=follower, stderr=subprocess.DEVNULL, env=env, timeout=120)
+    finally:
+        os.close(follower)
+    output = b""
+    try:
+        while True:
+            chunk = os.read(leader, 4096)
+            if not chunk:
+                break
+            output += chunk
+    except OSError:  # EIO once nothing holds the other end, on Linux
+        pass
+    finally:
+        os.close(leader)
+    return proc.returncode, output.decode("utf-8").replace("\r\n", "\n")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal")
+def test_color_auto_colours_on_a_terminal_unless_no_color(root):
+    """The issue's "no colour on a terminal": `--color auto`, the default, colours a terminal's output."""
+    assert _on_a_terminal(root, no_color=False) == (
+        EXIT_FINDINGS, "\x1b[1msglang/srt/layers/dup.py\x1b[0m:1:72: \x1b[1;31mARC301\x1b[0m "
+                       "'Qwen3_5ForCausalLM' is listed twice in _DUP_ARCHS (first at line 1)\n")
+    assert _on_a_terminal(root, no_color=True) == (EXIT_FINDINGS, DUPLICATE + "\n")
+
+
 def test_several_paths_print_what_is_under_any_of_them(root):
     both = archsync("check", "sglang/srt/layers", OVERRIDES, cwd=root)
     assert codes(both) == ["ARC101"] * 4 + ["ARC301"], both
     one = archsync("check", "sglang/srt/layers", cwd=root)
     assert one.lines == [DUPLICATE], one
+
+
+def test_paths_and_options_may_be_written_in_any_order(root):
+    """As ruff and flake8 take them; argparse alone leaves a PATH after an option unrecognised."""
+    for args in (["--select", "ARC3", "sglang/srt/layers", OVERRIDES],
+                 ["sglang/srt/layers", "--select", "ARC3", OVERRIDES],
+                 ["sglang/srt/layers", "--select", "ARC3", "--quiet", OVERRIDES]):
+        result = archsync("check", *args, cwd=root)
+        assert (result.returncode, result.lines) == (EXIT_FINDINGS, [DUPLICATE]), (args, result)
+    moved = archsync("check", "sglang/srt/layers", "--select", "ARC1", OVERRIDES, cwd=root)
+    assert codes(moved) == ["ARC101"] * 4, moved
+    unknown = archsync("check", "sglang/srt/layers", "--selct", "ARC3", OVERRIDES, cwd=root)
+    assert (unknown.returncode, unknown.err_lines[-1]) == (
+        EXIT_ERROR, "archsync check: error: unrecognized arguments: --selct"), unknown
 
 
 def test_paths_in_two_projects_are_each_checked_in_their_own(root, tmp_path):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import EXIT_ERROR, EXIT_FINDINGS, add_config, archsync, flake8, write
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, add_config, archsync, flake8, flake8_lines, write
 
 
 def _error_line(result):
@@ -138,3 +138,43 @@ def test_src_limits_the_walk(tree):
         "lists/whitelists.py:4:1: ARC101 'LimaMoeForCausalLM' is matched by is_lima() (lists/families.py:4) "
         "but missing from OFFLOAD_ARCHS",
     ], limited
+
+
+def test_the_readme_configuration_shows_every_key_and_loads(tmp_path):
+    """README, Configuration: its `[tool.archsync]` example names every key the loader knows (a key added
+    to the loader is documented there) and is valid as written."""
+    import re
+
+    from conftest import REPO
+    from lint_plugin.config import config_from_text
+    from lint_plugin.config.loading import _KNOWN, parse_toml
+    from lint_plugin.rules import CODES
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"```toml\n(\[tool\.archsync\]\nsrc = .*?)```", readme, re.S)
+    assert found, "the README's configuration example"
+    table = parse_toml(found.group(1), "README.md")["tool"]["archsync"]
+    shown = {key.replace("_", "-") for key in table} | {"select"}  # `select`: beside `ignore`, in its comment
+    assert "`select` narrows" in found.group(1)
+    assert shown == set(_KNOWN), sorted(shown ^ set(_KNOWN))
+    assert {key: sorted(table[key][0]) for key in ("mirror", "subset", "cover", "exempt")} == {
+        "mirror": ["collections", "families"], "subset": ["in", "of"], "cover": ["collections", "families"],
+        "exempt": ["codes", "members", "reason", "subject"]}
+    config_from_text(tmp_path, "[project]\nname = \"p\"\n" + found.group(1), CODES)
+
+
+def test_ignore_in_the_configuration_silences_arc901_for_every_front_end(tree):
+    """An exemption names one subject; `ignore = ["ARC901"]` silences the code project-wide, in check and
+    under flake8, and the command line cannot bring it back (it narrows further)."""
+    root = tree("sglang_qwen3_5/bug")
+    overrides = root / "sglang/srt/arg_groups/overrides.py"
+    with open(overrides, "a", encoding="utf-8") as handle:
+        handle.write('\n_LATE_ARCHS = frozenset({"Qwen3NextForCausalLM"}) | frozenset(load_more())\n')
+    partly = ("sglang/srt/arg_groups/overrides.py:94:1: ARC901 _LATE_ARCHS is only partly analysed: cannot follow "
+              "`frozenset(load_more())` (sglang/srt/arg_groups/overrides.py:94) (1 name read still takes part)")
+    assert archsync("check", "--select", "ARC9", cwd=root).lines == [partly]
+    assert flake8_lines(flake8("--select", "ARC9", ".", cwd=root)) == [partly]
+    add_config(root, 'ignore = ["ARC901"]')
+    for result in (archsync("check", "--select", "ARC9", cwd=root), flake8("--select", "ARC9", ".", cwd=root)):
+        assert (result.returncode, result.stdout) == (EXIT_CLEAN, ""), result
+    assert [line.split(": ")[1].split()[0] for line in archsync("check", cwd=root).lines] == ["ARC101"] * 4

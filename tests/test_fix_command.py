@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import os
 
+import pytest
+
 from conftest import EXIT_CLEAN, EXIT_FINDINGS, SGLANG_FIXED, SGLANG_PATCH, archsync, write
 from lint_plugin import pipeline
 from lint_plugin.diagnostics import FixRequest
@@ -44,6 +46,23 @@ def test_fix_writes_the_upstream_fix_and_the_project_is_clean(tree):
     assert result.err_lines == ["archsync: fixed 4 problems in 1 file; 0 remaining"]
     assert (root / OVERRIDES).read_bytes() == (SGLANG_FIXED / OVERRIDES).read_bytes()
     assert archsync("check", cwd=root).returncode == EXIT_CLEAN
+
+
+@pytest.mark.parametrize("path", [".", "sglang/srt/arg_groups"])
+def test_a_file_that_already_holds_an_arc901_is_fixed(tree, path):
+    """What was reported before the fix is no damage the fix did: an ARC901 already in the file edited
+    (SGLang's model_config.py has one) made `fix` refuse the file, once fix took a PATH."""
+    root = tree("sglang_qwen3_5/bug")
+    late = '\n_LATE_ARCHS = frozenset({"Qwen3NextForCausalLM"}) | frozenset(load_more())\n'
+    with open(root / OVERRIDES, "a", encoding="utf-8") as handle:
+        handle.write(late)
+    result = archsync("fix", path, cwd=root)
+    assert (result.returncode, result.lines, result.err_lines) == (EXIT_FINDINGS, [
+        f"{OVERRIDES}:98:1: ARC901 _LATE_ARCHS is only partly analysed: cannot follow `frozenset(load_more())` "
+        f"({OVERRIDES}:98) (1 name read still takes part)"],
+        ["archsync: fixed 4 problems in 1 file; 1 remaining"]), result
+    assert (root / OVERRIDES).read_text(encoding="utf-8") == (SGLANG_FIXED / OVERRIDES).read_text(
+        encoding="utf-8") + late
 
 
 def test_diff_prints_the_patch_and_writes_nothing(tree):

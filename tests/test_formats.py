@@ -24,6 +24,7 @@ from conftest import (
     copy_tree,
     flake8,
     flake8_lines,
+    write,
 )
 
 PROJECTS = sorted(p.parent for p in FIXTURES.glob("**/pyproject.toml"))
@@ -233,6 +234,19 @@ def test_json_structure_on_the_seed_bug():
          [{"start_line": 54, "start_column": 1, "end_line": 54, "end_column": 1,
            "new_text": '        "Qwen3_5MoeForCausalLM",\n'}]),
     ]
+
+
+def test_json_fix_line_and_column_are_the_literal_s_as_every_position_printed(tree):
+    """1-based, as the diagnostic's own column and the edits' (the column of an addition was 0)."""
+    root = tree("sglang_qwen3_5/bug")
+    write(root / "sglang/srt/layers/inline.py",
+          'def pick(arch):\n    if arch in ["Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",\n'
+          '                "Qwen3_5MoeForConditionalGeneration"]:\n        return 1\n')
+    result = archsync("check", "--format", "json", "sglang/srt/layers", cwd=root)
+    assert [(d["code"], d["line"], d["column"], d["fix"]["action"], d["fix"]["line"], d["fix"]["column"],
+             d["fix"]["edits"][0]["start_column"]) for d in result.json["diagnostics"]] == [
+        ("ARC101", 2, 16, "add", 2, 16, 89), ("ARC101", 2, 16, "add", 2, 16, 89),
+        ("ARC301", 3, 17, "remove", 3, 17, 88)], result
 
 
 def test_json_with_no_findings():

@@ -152,6 +152,23 @@ def test_a_project_without_pyproject_gets_one_holding_the_table(tmp_path):
         "missing from ENCODER_DISAGG_ARCHS"], again
 
 
+def test_a_project_that_registers_nothing_is_told_what_registries_adds_to(tmp_path):
+    """`registries` adds to `EntryClass` (README, Configuration): the starter says so, and does not
+    tell the user to keep `EntryClass` in a list that would replace it."""
+    root = tmp_path / "project"
+    write(root / "pyproject.toml", '[project]\nname = "x"\n')
+    write(root / "pkg/lists.py", '_X_ARCHS = ["AForCausalLM", "BForCausalLM"]\n')
+    result = archsync("init", "--diff", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    start = result.lines.index("+# Registries: nothing is registered (no `EntryClass`, registry dict, registration "
+                               "call or")
+    assert result.lines[start:start + 4] == [
+        "+# Registries: nothing is registered (no `EntryClass`, registry dict, registration call or",
+        "+# registering decorator was found). Name the registry, so unknown names and families can be checked",
+        "+# (what the list names adds to `EntryClass`):",
+        '+# registries = ["path/to/module.py::NAME", "@decorator"]'], result
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)

@@ -1,7 +1,7 @@
 """`archsync inventory` says what archsync saw, and what to set when it saw too little."""
 from __future__ import annotations
 
-from conftest import EXIT_CLEAN, FIXTURES, archsync, write
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, FIXTURES, archsync, flake8, flake8_lines, set_config, write
 
 FOV = FIXTURES / "fov"
 
@@ -102,3 +102,74 @@ def test_a_newline_in_a_file_name_cannot_forge_an_inventory_line(tmp_path):
     write(root / "t.py", 'X_ARCHS = ["AForCausalLM"]\n')
     result = archsync("inventory", cwd=root)
     assert result.lines[:2] == ["Registered architectures: 1", "  a\\x0ab/m.py: EntryClass (statement, 1 name)"], result
+
+
+SEED_NOT_FAMILIES = [
+    "  sglang/srt/arg_groups/overrides.py:63: supports_mamba_cache_extra_buffer() [5 names]: matches names outside "
+    "the lineage its name says (supports mamba cache extra buffer): GraniteMoeHybridForCausalLM, "
+    "KimiLinearForCausalLM, Qwen3NextForCausalLM and 2 more",
+    "  sglang/srt/configs/model_config.py:27: is_qwen3_hybrid() [5 names]: matches names outside the lineage its "
+    "name says (qwen3 hybrid): Qwen3NextForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration and 2 more",
+    "  sglang/srt/configs/model_config.py:32: is_deepseek_dsa() [2 names]: matches names outside the lineage its "
+    "name says (deepseek dsa): DeepseekV32ForCausalLM, GlmMoeDsaForCausalLM",
+    "  sglang/srt/configs/model_config.py:53: ModelConfig.is_hybrid_gdn() [5 names]: matches names outside the "
+    "lineage its name says (hybrid gdn): Qwen3NextForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration "
+    "and 2 more",
+    "  sglang/srt/configs/model_config.py:57: ModelConfig.uses_sparse_indexer() [2 names]: matches names outside the "
+    "lineage its name says (uses sparse indexer): DeepseekV32ForCausalLM, GlmMoeDsaForCausalLM",
+]
+
+
+def _families_section(result):
+    lines = result.stdout.splitlines()
+    return lines[lines.index(next(line for line in lines if line.startswith("Families: "))):]
+
+
+def test_the_predicates_that_are_no_family_are_listed_with_why(tree):
+    """Issue 16: a way to see why a predicate is or is not a family."""
+    root = tree("sglang_qwen3_5/bug")
+    text = archsync("inventory", cwd=root)
+    assert text.returncode == EXIT_CLEAN, text
+    assert _families_section(text) == [
+        "Families: 2",
+        "  sglang/srt/configs/model_config.py:14: is_qwen3_next() [lineage, 1 names]",
+        "  sglang/srt/configs/model_config.py:18: is_qwen3_5() [lineage, 4 names]",
+        'Not families: 5 (`families = ["NAME"]` makes one a family)',
+    ] + SEED_NOT_FAMILIES, text
+    document = archsync("inventory", "--format", "json", cwd=root).json
+    assert [(f["name"], f["line"], len(f["names"]), f["why"].split(" (")[0]) for f in document["not_families"]] == [
+        ("supports_mamba_cache_extra_buffer", 63, 5, "matches names outside the lineage its name says"),
+        ("is_qwen3_hybrid", 27, 5, "matches names outside the lineage its name says"),
+        ("is_deepseek_dsa", 32, 2, "matches names outside the lineage its name says"),
+        ("ModelConfig.is_hybrid_gdn", 53, 5, "matches names outside the lineage its name says"),
+        ("ModelConfig.uses_sparse_indexer", 57, 2, "matches names outside the lineage its name says")]
+
+
+def test_a_veto_keeps_a_lineage_predicate_from_being_a_family_everywhere(tree):
+    """`families = ["!is_qwen3_5"]`: no ARC101 from it in check or flake8 (ARC104, the sibling pairs, still
+    speaks for the same names), and inventory says why it is no family."""
+    root = tree("sglang_qwen3_5/bug")
+    set_config(root, 'families = ["!is_qwen3_5"]')
+    expected = [
+        f"sglang/srt/arg_groups/overrides.py:{line}:1: ARC104 '{name}' is missing from {subject}, which holds its "
+        f"sibling '{sibling}' ('{name}' is registered at sglang/srt/models/qwen3_5_text.py:60)"
+        for line, subject in ((35, "_MAMBA_RADIX_CACHE_ARCHS"), (48, "_MAMBA_EXTRA_BUFFER_ARCHS"))
+        for name, sibling in (("Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration"),
+                              ("Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration"))]
+    checked = archsync("check", cwd=root)
+    assert (checked.returncode, checked.lines) == (EXIT_FINDINGS, expected), checked
+    assert flake8_lines(flake8("--select", "ARC", ".", cwd=root)) == expected
+    section = _families_section(archsync("inventory", cwd=root))
+    assert section[:3] == ["Families: 1", "  sglang/srt/configs/model_config.py:14: is_qwen3_next() [lineage, 1 names]",
+                           'Not families: 6 (`families = ["NAME"]` makes one a family)'], section
+    assert '  sglang/srt/configs/model_config.py:18: is_qwen3_5() [4 names]: vetoed by families = ["!is_qwen3_5"]' \
+        in section, section
+
+
+def test_a_family_both_named_and_vetoed_is_an_error(tree):
+    root = tree("sglang_qwen3_5/bug")
+    set_config(root, 'families = ["is_qwen3_5", "!is_qwen3_5"]')
+    result = archsync("check", cwd=root)
+    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
+        f"archsync: error: {(root / 'pyproject.toml').resolve()}: tool.archsync.families: 'is_qwen3_5' is both "
+        f"named and vetoed (\"!NAME\"); keep one"]), result

@@ -155,6 +155,12 @@ def test_a_baseline_and_recorded_exemptions_work_project_by_project(repo, monkey
     assert sorted(line.split(" in ")[1].split(",")[0] for line in recorded.err_lines if "recorded" in line) == [
         "kernels/pyproject.toml", "python/pyproject.toml", "python/svc/kernels/aot/pyproject.toml"], recorded
     assert archsync("check", cwd=repo).returncode == EXIT_CLEAN
+    again = archsync("check", "--add-exemptions", cwd=repo)  # each project says it is the one with nothing
+    assert again.err_lines == ["archsync: nothing to record in kernels/pyproject.toml",
+                               "archsync: nothing to record in python/pyproject.toml",
+                               "archsync: nothing to record in python/svc/kernels/aot/pyproject.toml",
+                               "archsync: no problems (8 files in 3 projects, 4 analysed; 1 in no project, "
+                               "not checked)"], again
 
 
 def test_init_asks_for_one_project_and_writes_none_at_a_root_in_no_project(repo):

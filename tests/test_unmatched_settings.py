@@ -3,7 +3,8 @@
 A likely typo (`src` naming no directory; `guard`, `families`, `registries`, `config-maps`
 entries matching nothing) is a configuration error, exit 2, from `archsync check` and as
 ARC900 from flake8; a harmless miss (a `src` directory without Python files, a `!GLOB` that
-drops nothing) is a warning and the run goes on. On the seed bug tree, through the real
+drops nothing, a `siblings` suffix ending no registered name) is a warning and the run goes on; a
+`name-pattern` no registered name matches is an error. On the seed bug tree, through the real
 programs.
 """
 from __future__ import annotations
@@ -26,6 +27,8 @@ ERRORS = [
      "registries: 'ModelRegistery' matches no registry or collection in the project"),
     ('config-maps = ["sglang/srt/configs/*.py::ARCH_TO_CONFIG"]',
      "config-maps: 'sglang/srt/configs/*.py::ARCH_TO_CONFIG' matches no dict in the project"),
+    ('name-pattern = "[a-z]+"', "name-pattern: '[a-z]+' matches no registered name (such as "
+                                "'DeepseekV32ForCausalLM'), so no string a predicate tests is read as one"),
 ]
 
 
@@ -42,10 +45,24 @@ def test_a_setting_that_matches_nothing_is_a_configuration_error(tree, setting, 
     assert via_flake8.lines[0].endswith(f":1:1: ARC900 archsync configuration error: {message}"), via_flake8
 
 
+@pytest.mark.parametrize("contracts", ['extends = ["sglang"]', '[[tool.archsync.mirror]]\ncollections = '
+                                       '["_MAMBA_RADIX_CACHE_ARCHS", "_MAMBA_EXTRA_BUFFER_ARCHS"]'])
+def test_a_wrong_src_is_named_before_the_contracts_it_leaves_without_collections(tree, contracts):
+    """With `src` wrong, a contract (a rule pack's, or the project's) finds no collection: the error names
+    `src`, the cause, not the contract."""
+    root = tree("sglang_qwen3_5/bug")
+    set_config(root, f'src = ["sglang/srt/model"]\n{contracts}\n')
+    result = archsync("check", cwd=root)
+    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
+        f"archsync: error: {(root / 'pyproject.toml').resolve()}: tool.archsync.src: 'sglang/srt/model' is not "
+        f"a directory in the project"]), result
+
+
 def test_settings_that_match_what_the_project_holds_pass(tree):
     root = tree("sglang_qwen3_5/bug")
     set_config(root, 'src = ["."]\nguard = ["_MAMBA_*_ARCHS"]\nfamilies = ["is_qwen3_5"]\n'
-                     'registries = ["EntryClass"]\n')
+                     'registries = ["EntryClass"]\nsiblings = [["ForConditionalGeneration", "ForCausalLM"]]\n'
+                     'name-pattern = "[A-Z][A-Za-z0-9_]*"\n')
     result = archsync("check", cwd=root)
     assert result.returncode == EXIT_FINDINGS and len(result.lines) == 4, result
     assert result.warnings == [], result
@@ -54,7 +71,8 @@ def test_settings_that_match_what_the_project_holds_pass(tree):
 def test_harmless_misses_are_warnings(tree):
     root = tree("sglang_qwen3_5/bug")
     write(root / "docs/README.md", "no Python here\n")
-    set_config(root, 'src = [".", "docs"]\nregistries = ["EntryClass", "!*/legacy/*::*"]\n')
+    set_config(root, 'src = [".", "docs"]\nregistries = ["EntryClass", "!*/legacy/*::*"]\n'
+                     'siblings = [["ForConditionalGeneraton", "ForCausalLM"], ["ForCausalLM", "ForRanking"]]\n')
     source = (root / "pyproject.toml").resolve()
     result = archsync("check", cwd=root)
     assert result.returncode == EXIT_FINDINGS and len(result.lines) == 4, result
@@ -62,8 +80,10 @@ def test_harmless_misses_are_warnings(tree):
         f"archsync: warning: {source}: tool.archsync.src: 'docs' holds no Python file",
         f"archsync: warning: {source}: tool.archsync.registries: '!*/legacy/*::*' drops no registry found in the "
         f"project",
+        f"archsync: warning: {source}: tool.archsync.siblings: 'ForConditionalGeneraton' ends no registered name "
+        f"(did you mean 'ForConditionalGeneration'?)",
+        f"archsync: warning: {source}: tool.archsync.siblings: 'ForRanking' ends no registered name",
     ], result
-
 
 
 def test_flake8_reports_a_configuration_error_once_on_the_first_file_it_checks(tree):

@@ -26,7 +26,8 @@ _LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "c
               "select", "ignore")
 _STR_KEYS = ("name-pattern", "cache-dir", "kinship")
 KINSHIP_LEVELS = ("strong", "all", "off")
-_HELD_TO_MATCHING = ("src", "guard", "families", "registries", "config_maps")  # resolve.unmatched
+_HELD_TO_MATCHING = ("src", "guard", "families", "registries", "config_maps", "siblings",
+                     "name_pattern")  # resolve.unmatched
 _KNOWN = _LIST_KEYS + _STR_KEYS + ("mirror", "subset", "exempt", "cover", "siblings")
 
 
@@ -77,8 +78,15 @@ def config_from_table(root: Path, table: Any, source: str, text: str = "",
     _merge(merged, values)
     if "registries" in merged:  # adds to the default, as every other registry source does
         merged["registries"] = tuple(dict.fromkeys(DEFAULT_REGISTRIES + merged["registries"]))
-    stated = tuple((key, values[key]) for key in _HELD_TO_MATCHING if key in values)
+    stated = tuple((key, _as_stated(key, values[key])) for key in _HELD_TO_MATCHING if key in values)
     return Config(root=root, source=source, guard_set="guard" in merged, stated=stated, **merged)
+
+
+def _as_stated(key: str, value: Any) -> Tuple[str, ...]:
+    """A setting held to matching something, as the strings it names (`siblings`: each suffix)."""
+    if key == "siblings":
+        return tuple(dict.fromkeys(suffix for pair in value for suffix in pair))
+    return (value,) if isinstance(value, str) else tuple(value)
 
 
 def _load_pack(name: str, source: str, codes: Optional[AbstractSet[str]]) -> Dict[str, Any]:
@@ -130,6 +138,12 @@ class _Validator:
                 if key == "src":
                     for entry in values["src"]:
                         _inside_project(entry, where, allow_root=True)
+                if key == "families":  # one table saying both is a slip; a pack's family vetoed by you is not
+                    both = [f for f in values["families"] if f"!{f}" in values["families"]]
+                    if both:
+                        verb = "is" if len(both) == 1 else "are"
+                        raise ConfigError(f"{where}: {', '.join(map(repr, both))} {verb} both named and vetoed "
+                                          f"(\"!NAME\"); keep one")
                 if key in ("select", "ignore") and self.codes is not None:
                     unknown = [c for c in values[key] if not any(known.startswith(c) for known in self.codes)]
                     if unknown:

@@ -47,11 +47,14 @@ class FixOutcome:
 _DAMAGE = frozenset(rule.code for rule in BY_CODE.values() if rule.flags_damage)
 
 
-def plan(report: Report, select: Sequence[str], ignore: Sequence[str]) -> FixOutcome:
-    """Plan every selected fix, re-check the project with the fixed texts, keep what holds."""
+def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
+         among: Optional[Sequence[Diagnostic]] = None) -> FixOutcome:
+    """Plan every selected fix (of `among`, default all the report's), re-check the project with the fixed
+    texts, keep what holds. What is new on re-check is judged against all the report held: an ARC901
+    already there, in a file edited, is not damage the edit did."""
     root = report.root
     by_file: Dict[str, List[Diagnostic]] = defaultdict(list)
-    for d in report.diagnostics:
+    for d in report.diagnostics if among is None else among:
         if d.fix is not None and selected(d.code, select, ignore):
             by_file[d.fix.path].append(d)
     files: List[FileFix] = []

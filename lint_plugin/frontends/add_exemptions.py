@@ -24,6 +24,7 @@ from ..project.writer import WriteRefused, replace_checked
 from ..report.escape import printable
 from ..report.recorded import header, reason_for, record
 from ..rules import CODES
+from .formats import display_path
 
 PYPROJECT = "pyproject.toml"
 
@@ -80,8 +81,9 @@ def add_exemptions(report: Report, scope: Scope, date: str) -> Recorded:
     return Recorded(recording.recorded, len(recording.recorded) - shown, recording.tables, reason_for(date), left)
 
 
-def for_check(report: Report, scope: Scope) -> Optional[Tuple[List[Diagnostic], str]]:
-    """Record, say what was recorded and what was not; what `check` prints then (None after an error)."""
+def for_check(report: Report, scope: Scope, several: bool = False) -> Optional[Tuple[List[Diagnostic], str]]:
+    """Record, say what was recorded and what was not, with paths as `check` prints them; what `check`
+    prints then (None after an error). Over `several` projects, each says which it is."""
     try:
         done = add_exemptions(report, scope, today())
     except RecordError as exc:
@@ -93,9 +95,11 @@ def for_check(report: Report, scope: Scope) -> Optional[Tuple[List[Diagnostic], 
     each = "each " if done.tables > 1 else ""
     print(f"archsync: recorded {count} finding{'s' if count != 1 else ''}{hidden} as {done.tables} "
           f"exemption{'s' if done.tables != 1 else ''} in {where}, {each}with the reason \"{done.reason}\": "
-          f"review them" if done.recorded else "archsync: nothing to record", file=sys.stderr)
+          f"review them" if done.recorded else f"archsync: nothing to record{f' in {where}' if several else ''}",
+          file=sys.stderr)
     for diagnostic, why in done.left:
-        print(printable(f"archsync: not exempted: {diagnostic.path}:{diagnostic.line}:{diagnostic.column}: "
+        shown = display_path(report.root, diagnostic.path)
+        print(printable(f"archsync: not exempted: {shown}:{diagnostic.line}:{diagnostic.column}: "
                         f"{diagnostic.code}: {why}"), file=sys.stderr)
     return [d for d, _ in done.left], ""
 

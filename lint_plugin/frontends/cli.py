@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .. import __version__
 
@@ -40,6 +40,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:  # Ctrl-C while the options are read is as quiet as during the run
         parser = _parser()
         args, extra = parser.parse_known_args(argv)
+        if extra and getattr(args, "paths", None) is not None:
+            written = [] if args.paths is _SUBPARSERS["check"].get_default("paths") else args.paths
+            args.paths, extra = _intermixed_paths(written, extra)
         if extra:  # said by the subcommand, with its usage: `check --selct X` is check's mistake
             command = _SUBPARSERS.get(args.command or "", parser)
             command.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -53,6 +56,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_ERROR
+
+
+def _intermixed_paths(paths: List[str], extra: List[str]) -> Tuple[List[str], List[str]]:
+    """PATHs written after an option (`check a --select X b`), as ruff and flake8 take them: argparse
+    gives a `nargs="*"` positional only its first run of words and leaves the rest unrecognised.
+    What starts with `-` (an unknown option) is left for the error."""
+    later = [word for word in extra if word == "-" or not word.startswith("-")]
+    return [*paths, *later] or ["."], [word for word in extra if word not in later]
 
 
 def console() -> None:
@@ -381,7 +392,7 @@ def _adopt(args: argparse.Namespace, report, shown: List, scope):
         def part_scope(diagnostics, seen=seen):
             return [d for d in diagnostics if scope([seen(d)])]
 
-        recorded = add_exemptions.for_check(part, part_scope)
+        recorded = add_exemptions.for_check(part, part_scope, several=len(parts) > 1)
         if recorded is None:
             return EXIT_ERROR
         left += [seen(d) for d in recorded[0]]
@@ -483,7 +494,7 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
     # edits only in files under PATH (a diagnostic may be fixed in another file than its own)
     editable = {id(d) for d in _within(report.root, Path(args.path), [d.fix for d in report.diagnostics if d.fix])}
     scope = tuple(d for d in report.diagnostics if d.fix is not None and id(d.fix) in editable)
-    outcome = fix_command.plan(dataclasses.replace(report, diagnostics=scope), select, ignore)
+    outcome = fix_command.plan(report, select, ignore, among=scope)
     if all(f.after == f.before for f in outcome.files):  # nothing re-checked: what remains is all of it
         outcome = dataclasses.replace(outcome, remaining=report.diagnostics)
     changed = [f for f in outcome.files if f.after != f.before]

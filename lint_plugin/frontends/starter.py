@@ -107,13 +107,13 @@ def _registries(model: Model) -> List[str]:
     if not registered and not model.external_registries:
         return _paragraph(
             "Registries: nothing is registered (no `EntryClass`, registry dict, registration call or registering "
-            "decorator was found). Name the registry, so unknown names and families can be checked; the list "
-            "replaces the default [\"EntryClass\"]:") + [
-            '# registries = ["EntryClass", "path/to/module.py::NAME", "@decorator"]']
+            "decorator was found). Name the registry, so unknown names and families can be checked (what "
+            "the list names adds to `EntryClass`):") + [
+            '# registries = ["path/to/module.py::NAME", "@decorator"]']
     lines = _paragraph(
         f"Registries: {_count(registered, 'registered name')}, from these registries found by their shape "
-        "(listing them changes nothing). Name one it missed; \"!GLOB\" drops one found. The list replaces "
-        "the default [\"EntryClass\"], so keep that in it:")
+        "(listing them changes nothing). Name one it missed (it adds to these); \"!GLOB\" drops one found "
+        "(\"!EntryClass\" the `EntryClass` statements):")
     groups: Dict[Tuple[str, str], List[Dict[str, object]]] = defaultdict(list)
     for entry in document["registries"]:
         groups[(entry["name"], entry["shape"])].append(entry)
@@ -130,7 +130,7 @@ def _registries(model: Model) -> List[str]:
     found.sort(key=lambda item: (-item[0], item[1]))
     lines += _listed([text for _, text in found])
     lines += [printable(f"#   registers into {module} (outside the project)") for module in model.external_registries]
-    lines.append('# registries = ["EntryClass", "path/to/module.py::NAME", "@decorator", "!GLOB"]')
+    lines.append('# registries = ["path/to/module.py::NAME", "@decorator", "!GLOB"]')
     return lines
 
 

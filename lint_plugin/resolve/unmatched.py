@@ -6,8 +6,11 @@ versions of a codebase). Per key, by what a miss most likely is:
 - `src` naming no directory, and `guard`, `families`, `registries`, `config-maps` entries
   that match nothing in the project: a typo, so a configuration error (exit 2), as a
   contract naming no collection already is. The message offers the nearest names.
-- a `src` directory holding no Python file, and a `registries = ["!GLOB"]` that drops
-  nothing: harmless, so a warning.
+- a `name-pattern` that no registered name matches: no predicate's string would be read, so an
+  error.
+- a `src` directory holding no Python file, a `registries = ["!GLOB"]` that drops nothing, and
+  a `siblings` suffix that ends no registered name (copied from an example into a project that
+  has no such names, say): a warning.
 - `exclude` matching nothing is not reported: excluding what a checkout lacks is common
   and changes nothing.
 """
@@ -15,28 +18,40 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import Iterable, List, Sequence, Tuple
 
-from ..config import ConfigError, matches_pattern
+from ..config import Config, ConfigError, matches_pattern
 from ..project.index import ProjectIndex
 from .values import Predicate
 
 
-def check_settings(index: ProjectIndex, predicates: Iterable[Predicate], files: Sequence[str]) -> Tuple[str, ...]:
-    """Warnings about harmless misses; raises ConfigError for the first setting that matches nothing."""
+def check_src(config: Config, files: Sequence[str]) -> Tuple[str, ...]:
+    """Warnings about `src` directories without Python files; raises ConfigError for one that is no
+    directory. Asked before anything is resolved: a wrong `src` is why a contract finds no collection,
+    and the message must name the cause, not the contract (a rule pack's, say)."""
+    warnings: List[str] = []
+    where = f"{config.source}: tool.archsync"
+    for entry in dict(config.stated).get("src", ()):
+        base = os.path.normpath(os.path.join(str(config.root), entry))
+        prefix = Path(os.path.relpath(base, str(config.root))).as_posix()
+        if not os.path.isdir(base):
+            raise ConfigError(f"{where}.src: {entry!r} is not a directory in the project")
+        if not any(prefix == "." or f.startswith(prefix + "/") for f in files):
+            warnings.append(f"{where}.src: {entry!r} holds no Python file")
+    return tuple(warnings)
+
+
+def check_settings(index: ProjectIndex, predicates: Iterable[Predicate],
+                   registered: Iterable[str] = ()) -> Tuple[str, ...]:
+    """Warnings about harmless misses; raises ConfigError for the first setting that matches nothing
+    (`src` is `check_src`'s)."""
     config = index.config
     stated = dict(config.stated)
     errors: List[str] = []
     warnings: List[str] = []
     where = f"{config.source}: tool.archsync"
-    for entry in stated.get("src", ()):
-        base = os.path.normpath(os.path.join(str(config.root), entry))
-        prefix = Path(os.path.relpath(base, str(config.root))).as_posix()
-        if not os.path.isdir(base):
-            errors.append(f"{where}.src: {entry!r} is not a directory in the project")
-        elif not any(prefix == "." or f.startswith(prefix + "/") for f in files):
-            warnings.append(f"{where}.src: {entry!r} holds no Python file")
     facts = index.facts
     collections = [(f.path, c.name) for f in facts for c in f.collections]
     named_predicates = [(f.path, p.name) for f in facts for p in f.predicates]
@@ -52,9 +67,34 @@ def check_settings(index: ProjectIndex, predicates: Iterable[Predicate], files: 
     for entry in stated.get("registries", ()):
         if entry.startswith("!") and not any(matches_pattern([entry[1:]], p, n) for p, n in registries):
             warnings.append(f"{where}.registries: {entry!r} drops no registry found in the project")
+    names = sorted(registered)
+    if names:  # judged against what is registered; with nothing registered there is nothing to judge by
+        errors += _name_pattern_misses(where, stated.get("name_pattern", ()), index.config.name_regex, names)
+        warnings += _sibling_misses(where, stated.get("siblings", ()), names)
     if errors:
         raise ConfigError(errors[0])
     return tuple(warnings)
+
+
+def _name_pattern_misses(where: str, stated: Sequence[str], regex: "re.Pattern[str]",
+                         names: Sequence[str]) -> List[str]:
+    """A `name-pattern` no registered name matches reads no string a predicate tests: every family is lost."""
+    if not stated or any(regex.fullmatch(name) for name in names):
+        return []
+    return [f"{where}.name-pattern: {stated[0]!r} matches no registered name (such as {names[0]!r}), so no "
+            f"string a predicate tests is read as one"]
+
+
+def _sibling_misses(where: str, suffixes: Sequence[str], names: Sequence[str]) -> List[str]:
+    """A `siblings` suffix that ends no registered name pairs nothing (ARC104 is silent for its pair)."""
+    known = sorted({name[name.rfind("For"):] for name in names if name.rfind("For") > 0})
+    warnings = []
+    for suffix in suffixes:
+        if not any(name.endswith(suffix) and len(name) > len(suffix) for name in names):
+            hint = difflib.get_close_matches(suffix, known, n=1, cutoff=0.75)
+            warnings.append(f"{where}.siblings: {suffix!r} ends no registered name"
+                            + (f" (did you mean {hint[0]!r}?)" if hint else ""))
+    return warnings
 
 
 def _misses(where: str, key: str, entries: Iterable[str], known: Sequence[Tuple[str, str]], what: str) -> List[str]:
