@@ -5,11 +5,15 @@ model's decoder stack; a borrowed component, an ambiguous import or a module of 
 """
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Sequence
 
-from lint_plugin.resolve import Occurrence
+from lint_plugin.config import Config
+from lint_plugin.resolve import Collection, Model, Occurrence, ResolvedSet
 from lint_plugin.resolve.kinship import BACKBONE, ClassEdge, Evidence, Kinship, ModuleClasses, build_kinship
 from lint_plugin.resolve.values import Registration
+from lint_plugin.rules.arc105_kin_missing import judge
 
 
 def registered(*names: str) -> Sequence[Registration]:
@@ -87,3 +91,30 @@ def test_a_backbone_defined_in_two_modules_is_not_known_to_be_either():
 def test_without_modules_there_is_no_backbone():
     kinship = build_kinship(NAMES, EDGES, [])
     assert kinship.backbones == {}
+
+
+
+def test_a_backbone_reached_through_a_held_second_spelling_says_nothing_of_the_class():
+    """A ROCm table that names `MistralForCausalLM` (a spelling of Llama's class) is about that spelling's
+    checkpoints: a model built on Llama's backbone is not asked for by it, as no subclass of Llama is."""
+    llama = ModuleClasses("models/llama.py", frozenset(), frozenset({"LlamaModel", "LlamaForCausalLM"}))
+    llava = ModuleClasses("models/llava.py", frozenset({"LlamaModel"}), frozenset({"LlavaForConditionalGeneration"}))
+    qwen2 = ModuleClasses("models/qwen2.py", frozenset(), frozenset({"Qwen2Model", "Qwen2ForCausalLM"}))
+    qwen2_vl = ModuleClasses("models/qwen2_vl.py", frozenset({"Qwen2Model"}),
+                             frozenset({"Qwen2VLForConditionalGeneration"}))
+    modules = [llama, llava, qwen2, qwen2_vl]
+    names = [*registered("LlamaForCausalLM", "LlavaForConditionalGeneration", "Qwen2ForCausalLM",
+                         "Qwen2VLForConditionalGeneration"),
+             Registration(Occurrence("MistralForCausalLM", "registry.py", 9, 1), "_MODELS", "llama:LlamaForCausalLM")]
+    kinship = build_kinship(names, [edge(cls, m.path) for m in modules for cls in sorted(m.defined)], [], modules)
+    held = ("MistralForCausalLM", "Qwen2ForCausalLM", "Qwen2VLForConditionalGeneration")
+    table = Collection("ROCM_SWA_ARCHS", "rocm.py", 1, 1,
+                       ResolvedSet(tuple(Occurrence(n, "rocm.py", 1, 5 + i) for i, n in enumerate(held))))
+    m = dataclasses.replace(Model(Config(Path("/project")), (table,), (), {}, {r.name: r.where for r in names}, {},
+                                  (), (), ()), kinship=kinship)
+    assert backbone_evidence(kinship, "LlavaForConditionalGeneration", *held) == [
+        Evidence(BACKBONE, 0.7, "MistralForCausalLM",
+                 "builds on the backbone of 'MistralForCausalLM' (imports LlamaModel from models/llama.py)")]
+    assert judge(m, table, "LlavaForConditionalGeneration").blocked == (
+        "it is tied only to 'MistralForCausalLM', a second spelling of a class the subject does not name: the "
+        "subject is about that spelling's checkpoints")

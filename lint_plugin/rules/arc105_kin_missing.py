@@ -7,7 +7,7 @@ from typing import AbstractSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Collection, Model
-from ..resolve.kinship import IMPLEMENTATION, SHARED_BASE, SUBCLASS, Evidence, confidence, corroborated, slips
+from ..resolve.kinship import BACKBONE, IMPLEMENTATION, SHARED_BASE, SUBCLASS, Evidence, confidence, corroborated, slips
 from ..resolve.lineage import first_word
 from .fixes import add_to
 from .kinds import DRAFT, accepts, kind
@@ -90,7 +90,7 @@ def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
     return evidence.kind in _CODE and model.kinship.is_alias(evidence.kin) and not model.kinship.is_alias(name)
 
 
-_CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE})
+_CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE})
 
 
 def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
