@@ -10,6 +10,9 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
   (`class MistralForCausalLM(LlamaForCausalLM): pass`); one that overrides methods shares less;
 - classes built on one base (`class DeepseekV3ForCausalLM(DeepseekV2ForCausalLM)` beside
   `class GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)`);
+- a backbone: the module of one model imports another's backbone from that model's module
+  (`from .qwen3 import Qwen3Model` in the module of `Qwen3VLForConditionalGeneration`): it
+  builds its language model on the other's decoder stack, by composition instead of a subclass;
 - name variants: the dense and the mixture-of-experts model of one stem (`Qwen3VL` /
   `Qwen3VLMoe`), a stem and its numbered version (`BailingMoe` / `BailingMoeV2`);
 - co-occurrence: names that appear together in most of the project's lists (PR-Miner's
@@ -28,12 +31,12 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from .values import Occurrence, Registration
 
-IMPLEMENTATION, SUBCLASS, SHARED_BASE, VARIANT, COOCCURRENCE, SLIP = (
-    "implementation", "subclass", "shared-base", "variant", "co-occurrence", "slip")
+IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, VARIANT, COOCCURRENCE, SLIP = (
+    "implementation", "subclass", "shared-base", "backbone", "variant", "co-occurrence", "slip")
 
 _TASK = re.compile(r"(?:For[A-Z]\w*|LMHeadModel|Model|LM)$")
 _MOE = re.compile(r"Mo[eE]")
@@ -56,6 +59,25 @@ class ClassEdge:
 
 
 @dataclass(frozen=True)
+class Backbone:
+    """The module of `child` imports `backbone`, defined beside `owner` (at `path`) and named after it."""
+
+    child: str
+    owner: str  # the model class whose module defines the backbone (`Qwen3ForCausalLM`)
+    backbone: str  # `Qwen3Model`
+    path: str  # where `owner` and the backbone are defined
+
+
+@dataclass(frozen=True)
+class ModuleClasses:
+    """One module's byte signals that kinship reads: the names it imports and the classes it defines."""
+
+    path: str
+    imported: FrozenSet[str]
+    defined: FrozenSet[str]
+
+
+@dataclass(frozen=True)
 class Evidence:
     """One reason to believe `name` belongs where `kin` is, with its weight in [0, 1]."""
 
@@ -75,6 +97,8 @@ class Kinship:
     appears: Mapping[str, int] = field(default_factory=dict)  # name -> lists holding it
     together: Mapping[Tuple[str, str], int] = field(default_factory=dict)  # (a, b) -> lists holding both
     related: Mapping[str, FrozenSet[str]] = field(default_factory=dict)  # name -> names any evidence ties to it
+    # class -> the backbones its module imports from another model's module, with that model's class
+    backbones: Mapping[str, Tuple["Backbone", ...]] = field(default_factory=dict)
 
     def candidates(self, held: Iterable[str]) -> FrozenSet[str]:
         """Names some evidence ties to a held name, not held themselves: the only ones worth weighing."""
@@ -96,8 +120,10 @@ class Kinship:
         """
         held = set(held) - {name}
         held_classes = frozenset(self.registered_class.get(h, h) for h in held)
+        composed = self._composes(held_classes)
         mine, cls = self.implementations.get(name), self.registered_class.get(name, name)
         bases = self._bases.get(cls, _NONE)
+        ties = self.backbones.get(cls, ()) if composed else ()
         found: List[Evidence] = []
         for kin in sorted(held):
             if mine and mine == self.implementations.get(kin):
@@ -107,6 +133,12 @@ class Kinship:
                 kin_bases = self._bases.get(kin_cls, _NONE)
                 if kin_cls in bases or cls in kin_bases or not bases.isdisjoint(kin_bases):  # else no edge ties them
                     found += self._classes(cls, kin_cls, kin, held_classes)
+            for tie in ties:
+                if tie.owner == kin_cls:
+                    # The decoder stack is the other model's code: weaker than a thin subclass (the child
+                    # adds its own encoder and forward), as strong as what a subclass that overrides shares.
+                    found.append(Evidence(BACKBONE, 0.7, kin, f"builds on the backbone of '{kin}' (imports "
+                                                              f"{tie.backbone} from {tie.path})"))
             variant = _variant(name, kin)
             if variant:
                 weight, text = _VARIANTS[variant]
@@ -119,6 +151,15 @@ class Kinship:
                 found.append(Evidence(COOCCURRENCE, 0.25, kin,
                                       f"appears with '{kin}' in {both} of the {support} lists that hold it"))
         return sorted(found, key=lambda e: (-e.weight, e.kind, e.kin))
+
+    def _composes(self, held_classes: FrozenSet[str]) -> bool:
+        """Does a subject hold a model beside the model whose backbone it builds on (`Qwen3VLMoe` and `Qwen3Moe`)?
+
+        Then it treats a composed model as its backbone, and a missing one is drift. A subject that
+        holds none may list composed models for what they add (a vision tower, a backend's own
+        reader), and a backbone says nothing there.
+        """
+        return any(tie.owner in held_classes for cls in held_classes for tie in self.backbones.get(cls, ()))
 
     @functools.cached_property
     def _bases(self) -> Dict[str, FrozenSet[str]]:
@@ -187,8 +228,8 @@ def confidence(evidence: Sequence[Evidence]) -> float:
 
 
 def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
-                  lists: Iterable[FrozenSet[str]]) -> Kinship:
-    """Kinship from the registrations, the class edges of the project and the lists it keeps."""
+                  lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = ()) -> Kinship:
+    """Kinship from the registrations, the class edges of the project, the lists it keeps and its modules."""
     implementations: Dict[str, str] = {}
     registered_class: Dict[str, str] = {}
     for r in registrations:
@@ -206,7 +247,8 @@ def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEd
         appears.update(names)
         together.update(itertools.permutations(names, 2))
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
-                      registered_class, dict(appears), dict(together))
+                      registered_class, dict(appears), dict(together),
+                      backbones=_backbones(set(registered_class.values()), classes, modules))
     return dataclasses.replace(kinship, related=_related(kinship))
 
 
@@ -219,7 +261,8 @@ def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     """For each registered name, the registered names some evidence may tie it to (both ways)."""
     inputs = (tuple(kinship.registered_class.items()), tuple(kinship.implementations.items()),
               tuple((cls, tuple(e.base for e in edges)) for cls, edges in kinship.classes.items()),
-              kinship.together, kinship.appears)  # all it reads (of the edges, their bases)
+              kinship.together, kinship.appears,
+              tuple(kinship.backbones.items()))  # all it reads (of the edges, their bases; of the backbones, all)
     if _LAST_RELATED and _LAST_RELATED[0][0] == inputs:
         return _LAST_RELATED[0][1]
     related = _related_of(kinship)
@@ -229,6 +272,10 @@ def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
 
 def _related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     names = list(kinship.registered_class)
+    built_on: Dict[str, List[str]] = {}  # class -> the classes built on its backbone
+    for ties in kinship.backbones.values():
+        for tie in ties:
+            built_on.setdefault(tie.owner, []).append(tie.child)
     groups: Dict[Tuple[str, str], List[str]] = {}
     for name in names:
         cls = kinship.registered_class[name]
@@ -238,6 +285,8 @@ def _related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
         keys += [("base", e.base) for e in kinship.classes.get(cls, ())]
         keys += [("base", cls)]  # a name is kin to the names whose class subclasses its own
         keys += [("variant", key) for key in _variant_keys(name)]
+        keys += [("backbone", f"{tie.owner}->{cls}") for tie in kinship.backbones.get(cls, ())]
+        keys += [("backbone", f"{cls}->{child}") for child in built_on.get(cls, ())]
         for key in keys:
             groups.setdefault(key, []).append(name)
     related: Dict[str, Set[str]] = {name: set() for name in names}
@@ -251,6 +300,42 @@ def _related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
             related[kin].add(name)
             related[name].add(kin)
     return {name: frozenset(kin - {name}) for name, kin in related.items() if len(kin) > 1}
+
+
+def _backbones(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdge]],
+               modules: Sequence[ModuleClasses]) -> Dict[str, Tuple[Backbone, ...]]:
+    """Each served class whose module imports the backbone of another served class from that class's module.
+
+    The backbone of `Qwen3ForCausalLM` is `Qwen3Model`: its stem and `Model`, defined in its module.
+    A component (`LlamaMLP`) is not a backbone: many models borrow one without running the model.
+    """
+    where: Dict[str, Set[str]] = {}  # served class -> the paths that define it
+    for cls in served:
+        where[cls] = {e.path for e in classes.get(cls, ())}
+    backbone_of: Dict[Tuple[str, str], str] = {}  # (path, backbone) -> the served class it serves
+    for cls, paths in where.items():
+        task = _TASK.search(cls)
+        if task is None or task.start() == 0:
+            continue
+        for path in paths:
+            backbone_of.setdefault((path, cls[:task.start()] + "Model"), cls)
+    defined: Dict[str, Set[str]] = {}  # backbone -> the paths that define it
+    for module in modules:
+        for name in module.defined:
+            defined.setdefault(name, set()).add(module.path)
+    found: Dict[str, List[Backbone]] = {}
+    for module in modules:
+        children = [cls for cls, paths in where.items() if module.path in paths]
+        for name in sorted(module.imported):
+            homes = sorted(defined.get(name, set()) - {module.path})
+            if len(homes) != 1 or (homes[0], name) not in backbone_of:
+                continue  # defined in several modules, which one was imported is not known; or not a backbone
+            owner = backbone_of[(homes[0], name)]
+            for child in children:
+                # a subclass of the owner says so by its edge, and counts once, as a subclass
+                if child != owner and all(e.base != owner for e in classes.get(child, ())):
+                    found.setdefault(child, []).append(Backbone(child, owner, name, homes[0]))
+    return {cls: tuple(ties) for cls, ties in found.items()}
 
 
 @functools.lru_cache(maxsize=1 << 14)  # asked of every registered name in every run
@@ -292,7 +377,6 @@ _GENERATION = re.compile(r"([A-Za-z]+)(\d+(?:[._]\d+)?)?(.*)")
 _VISION = re.compile(r"_?VL_?|Vision|(?<=\d)[vV](?![a-zL])")
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a pure function of two names, asked again for each subject that holds one
 @functools.lru_cache(maxsize=1 << 16)  # a pure function of two names: weighed for pair after pair, run after run
 def _variant(name: str, kin: str) -> Optional[str]:
     """How `name` varies `kin` by its spelling, if it does; both must have one task suffix.

@@ -19,7 +19,7 @@ from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .foreign import foreign_registries
 from .kept import KeptResolutions
-from .kinship import Kinship, build_kinship, parse_edges
+from .kinship import ClassEdge, Kinship, ModuleClasses, build_kinship, parse_edges
 from .lineage import names_lineage
 from .references import Resolver
 from .support_tables import support_table_registrations
@@ -111,11 +111,16 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, kept: Op
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],
              registered: Mapping[str, Occurrence]) -> Kinship:
-    """Kinship from registrations, the class edges in every file's bytes, and the lists' company."""
+    """Kinship from registrations, the class edges and imports in every file's bytes, and the lists' company."""
     paths = {module: rel for rel, module in index.module_by_path().items()}
-    edges = [edge for module, signals in index.signals() for edge in parse_edges(paths[module], signals.bases)]
+    edges: List[ClassEdge] = []
+    modules: List[ModuleClasses] = []
+    for module, signals in index.signals():
+        edges += parse_edges(paths[module], signals.bases)
+        if signals.classes:  # a module that defines no class builds no model on a backbone
+            modules.append(ModuleClasses(paths[module], signals.imported, signals.classes))
     lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
-    return build_kinship(registrations, edges, lists)
+    return build_kinship(registrations, edges, lists, modules)
 
 
 def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe,

@@ -7,7 +7,7 @@ from typing import AbstractSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Collection, Model
-from ..resolve.kinship import IMPLEMENTATION, SHARED_BASE, SUBCLASS, Evidence, confidence, corroborated, slips
+from ..resolve.kinship import BACKBONE, IMPLEMENTATION, SHARED_BASE, SUBCLASS, Evidence, confidence, corroborated, slips
 from ..resolve.lineage import first_word
 from .fixes import add_to
 from .kinds import DRAFT, accepts, kind
@@ -90,7 +90,7 @@ def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
     return evidence.kind in _CODE and model.kinship.is_alias(evidence.kin) and not model.kinship.is_alias(name)
 
 
-_CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE})
+_CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE})
 
 
 def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
@@ -151,7 +151,9 @@ RULE = Rule(
     summary="a subject holds an architecture but not another that runs the same code",
     what="A list that holds one architecture usually means \"this implementation\". archsync reads what belongs "
          "together from the code: names a registry binds to one class, aliases, subclasses (one that defines no "
-         "method runs its base's code), classes built on one base, dense/MoE and numbered variants of a stem (a "
+         "method runs its base's code), classes built on one base, a model whose module imports another's backbone "
+         "(`from .qwen3 import Qwen3Model`: it runs that decoder stack; counted where the subject already holds a "
+         "model so built beside the model it builds on), dense/MoE and numbered variants of a stem (a "
          "newer version or generation is asked of a list holding the older, hardly the reverse), "
          "the company names keep across the project's lists, and a slip: a list that writes one name twice and "
          "lacks a spelling variant of it (a copied line whose rename was never finished). Each piece of "
