@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from lint_plugin.config import DEFAULT_NAME_PATTERN
-from lint_plugin.extract.facts import FileFacts, Literal, Member, Pattern, RegistrationFact
+from lint_plugin.extract.facts import FileFacts, Literal, Member, Pattern, RegistrationFact, piece_at_a_word
 from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.resolve.foreign import foreign_registries
 from lint_plugin.resolve.support_tables import names_support_table
@@ -116,3 +116,14 @@ def test_a_piece_of_two_characters_or_more_is_a_name_test_and_one_character_is_n
     assert _patterns(source) == {"is_llama": [("prefix", "Llama")], "is_gemma3": [("substring", "Gemma3")],
                                  "is_minimax": [("prefix", "MiniMax"), ("prefix", "minimax")],
                                  "is_moe": [("substring", "moe")]}  # lowercase names exist (`name-pattern`)
+
+
+def test_a_piece_matches_a_name_where_a_word_of_it_begins():
+    assert piece_at_a_word("Moe", "Qwen3MoeForCausalLM")
+    assert piece_at_a_word("moe", "qwen3_moe")  # model types (`name-pattern`): words after `_`
+    assert piece_at_a_word("3_5", "Qwen3_5ForCausalLM")  # digits after letters
+    assert piece_at_a_word("VL", "Qwen2VLForConditionalGeneration")
+    assert not piece_at_a_word("moe", "AfmoeForCausalLM")
+    assert not piece_at_a_word("dit", "Gemma3ForConditionalGeneration")
+    assert Pattern("suffix", "ForCausalLM", 1).matches("LlamaForCausalLM")
+    assert not Pattern("suffix", "ration", 1).matches("Gemma3ForConditionalGeneration")

@@ -19,7 +19,7 @@ from lint_plugin.project.prefilter import Prefilter
 from lint_plugin.resolve.selection import _PieceTest
 
 NAME_PATTERN = r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*"
-UNIVERSE = frozenset({"LlamaForCausalLM", "Gemma3ForConditionalGeneration", "MisoForCausalLM"})
+UNIVERSE = frozenset({"LlamaForCausalLM", "Gemma3ForConditionalGeneration", "MisoForCausalLM", "AfmoeForCausalLM"})
 
 KEPT = [  # a test of a piece of a registered name, written in every way the parser reads the same
     'def f(c):\n    return c.architectures[0].startswith("Llama")\n',
@@ -32,12 +32,15 @@ KEPT = [  # a test of a piece of a registered name, written in every way the par
     'def f(arch):\n    return "Gem" \\\n        "ma3" in arch\n',
     'def f(arch):\n    return r"Llama" in arch\n',
     'def f(arch):\n    return arch.startswith( "Llama" )\n',
+    'def f(arch):\n    return arch.endswith("LM")\n',  # `CausalLM`: a word begins at its capital
 ]
 DROPPED = [  # tests of other strings, or of nothing registered
     'def f(arch):\n    return "moe" in arch.lower()\n',  # a piece of no registered name
     'def f(arch):\n    return "M" in arch\n',  # one character: in too many names to be a test of any
     'def f(arch):\n    return arch.startswith("Qwen")\n',  # a piece of no registered name
     'def f(text):\n    return "<tool_call>" in text\n',
+    'def f(arch):\n    return "moe" in arch\n',  # inside `Afmoe`, where no word begins
+    'def f(arch):\n    return arch.endswith("ration")\n',  # inside `Generation`
     '# the "in-batch" requests, as the "Llama" docs say\nX = 1\n',
 ]
 

@@ -64,8 +64,28 @@ class Pattern:
         if self.kind == "prefix":
             return name.startswith(self.text)
         if self.kind == "suffix":
-            return name.endswith(self.text)
-        return self.text in name
+            return name.endswith(self.text) and starts_a_word(name, len(name) - len(self.text))
+        return piece_at_a_word(self.text, name)
+
+
+def starts_a_word(name: str, at: int) -> bool:
+    """Does a word of `name` begin at `at`: its start, after `_`, `-` or `.`, a capital, or where
+    letters give way to digits or back (`Qwen3_5MoeForCausalLM`: Qwen, 3, 5, Moe, For, ...)?"""
+    if at <= 0:
+        return True
+    before, here = name[at - 1], name[at]
+    return before in "_-." or here.isupper() or before.isdigit() != here.isdigit()
+
+
+def piece_at_a_word(text: str, name: str) -> bool:
+    """Is `text` in `name` where a word begins? `"Moe"` is in `Qwen3MoeForCausalLM` and `"moe"` in
+    `qwen3_moe`; `"moe"` is not in `AfmoeForCausalLM`, nor `"dit"` in `...ConditionalGeneration`."""
+    at = name.find(text)
+    while at != -1:
+        if starts_a_word(name, at):
+            return True
+        at = name.find(text, at + 1)
+    return False
 
 
 Part = Union[Literal, Ref, Unknown, Pattern]
