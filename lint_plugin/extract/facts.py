@@ -69,12 +69,13 @@ class Pattern:
 
 
 def starts_a_word(name: str, at: int) -> bool:
-    """Does a word of `name` begin at `at`: its start, after `_`, `-` or `.`, a capital, or where
-    letters give way to digits or back (`Qwen3_5MoeForCausalLM`: Qwen, 3, 5, Moe, For, ...)?"""
+    """Does a word of `name` begin at `at`: its start, after a character that is no letter or digit
+    (`_`, `-`, `.`), at a capital, or where letters give way to digits or back
+    (`Qwen3_5MoeForCausalLM`: Qwen, 3, 5, Moe, For, ...)?"""
     if at <= 0:
         return True
     before, here = name[at - 1], name[at]
-    return before in "_-." or here.isupper() or before.isdigit() != here.isdigit()
+    return not before.isalnum() or here.isupper() or before.isdigit() != here.isdigit()
 
 
 def piece_at_a_word(text: str, name: str) -> bool:

@@ -24,7 +24,7 @@ from ..extract.facts import (
     PredicateFact,
     Ref,
     names_a_piece,
-    starts_a_word,
+    piece_at_a_word,
 )
 from ..project.index import ProjectIndex
 from .references import Resolver
@@ -60,22 +60,14 @@ class _PieceTest:
 
     Such a predicate is a family of the names it matches, though it quotes none of them.
     Every prefix, suffix or substring of a name is a substring of it: one search in all the
-    names, a newline apart, per distinct string, where a word begins (as `Pattern.matches`).
+    names, a newline apart (which begins a word), per distinct string, where a word begins (as
+    `Pattern.matches`).
     A "\\" is a string the bytes could not spell.
     """
 
     def __init__(self, universe: AbstractSet[str]) -> None:
         self.names = "\n".join(sorted(universe))
         self.known: Dict[str, bool] = {}
-
-    def _at_a_word(self, text: str) -> bool:
-        """`text` where a word of some name begins (`Pattern.matches`); a newline begins every name."""
-        names, at = self.names, self.names.find(text)
-        while at != -1:
-            if at == 0 or names[at - 1] == "\n" or starts_a_word(names, at):
-                return True
-            at = names.find(text, at + 1)
-        return False
 
     def __call__(self, texts: AbstractSet[str]) -> bool:
         if not self.names:
@@ -84,7 +76,7 @@ class _PieceTest:
             found = self.known.get(text)
             if found is None:
                 found = self.known[text] = text == "\\" or (
-                    names_a_piece(text) and "\n" not in text and self._at_a_word(text))
+                    names_a_piece(text) and "\n" not in text and piece_at_a_word(text, self.names))
             if found:
                 return True
         return False
