@@ -310,8 +310,11 @@ def _backbones(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdg
     A component (`LlamaMLP`) is not a backbone: many models borrow one without running the model.
     """
     where: Dict[str, Set[str]] = {}  # served class -> the paths that define it
+    served_in: Dict[str, List[str]] = {}  # path -> the served classes it defines
     for cls in served:
         where[cls] = {e.path for e in classes.get(cls, ())}
+        for path in where[cls]:
+            served_in.setdefault(path, []).append(cls)
     backbone_of: Dict[Tuple[str, str], str] = {}  # (path, backbone) -> the served class it serves
     for cls, paths in where.items():
         task = _TASK.search(cls)
@@ -323,10 +326,11 @@ def _backbones(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdg
     for module in modules:
         for name in module.defined:
             defined.setdefault(name, set()).add(module.path)
+    backbones = {name for _, name in backbone_of}
     found: Dict[str, List[Backbone]] = {}
     for module in modules:
-        children = [cls for cls, paths in where.items() if module.path in paths]
-        for name in sorted(module.imported):
+        children = served_in.get(module.path, ())
+        for name in sorted(backbones.intersection(module.imported)):  # most imports are no backbone
             homes = sorted(defined.get(name, set()) - {module.path})
             if len(homes) != 1 or (homes[0], name) not in backbone_of:
                 continue  # defined in several modules, which one was imported is not known; or not a backbone
