@@ -16,7 +16,6 @@ versions of a codebase). Per key, by what a miss most likely is:
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from pathlib import Path
@@ -87,6 +86,8 @@ def _name_pattern_misses(where: str, stated: Sequence[str], regex: "re.Pattern[s
 
 def _sibling_misses(where: str, suffixes: Sequence[str], names: Sequence[str]) -> List[str]:
     """A `siblings` suffix that ends no registered name pairs nothing (ARC104 is silent for its pair)."""
+    import difflib  # here, as below: only a setting that matches nothing needs a hint
+
     known = sorted({name[name.rfind("For"):] for name in names if name.rfind("For") > 0})
     warnings = []
     for suffix in suffixes:
@@ -102,6 +103,8 @@ def _misses(where: str, key: str, entries: Iterable[str], known: Sequence[Tuple[
     missing = [e for e in entries if not any(matches_pattern([e], path, name) for path, name in known)]
     if not missing:
         return []
+    import difflib
+
     names = sorted({name for _, name in known})
     hints = [h for e in missing for h in difflib.get_close_matches(e.rpartition("::")[2], names, n=2, cutoff=0.75)]
     listed = ", ".join(map(repr, missing))
