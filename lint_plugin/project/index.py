@@ -196,6 +196,12 @@ class ProjectIndex:
         return found
 
     @property
+    def pooled(self) -> bool:
+        """Did this index spread its work over worker processes (`workers.WorkPool`)? Never needed
+        for a result: a run gives the same records either way."""
+        return self._pool.started
+
+    @property
     def parsed(self) -> int:
         """Files whose facts the rules scan in full."""
         return sum(1 for full in self._chosen.values() if full)

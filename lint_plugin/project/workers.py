@@ -44,11 +44,7 @@ class WorkPool:
         self._jobs = jobs  # None: decided when a pool is first worth starting (`_default_jobs`)
         self.min_cost = MIN_COST if min_cost is None else min_cost
         self._pool: Optional["multiprocessing.pool.Pool"] = None
-
-    @property
-    def started(self) -> bool:
-        """Has a batch been worth a pool (the pool then serves every later batch of two or more)?"""
-        return self._pool is not None
+        self.started = False  # has a batch been worth a pool (which then serves every later batch of two or more)
 
     def map(self, function: Callable[[Any], Any], items: Sequence[Any], costs: Sequence[int],
             weight: int = 1) -> List[Any]:
@@ -68,6 +64,7 @@ class WorkPool:
             if self._pool is None:
                 try:
                     self._pool = _start(self._jobs)
+                    self.started = True
                 except (OSError, ValueError, AssertionError):
                     self._jobs = 1
                     return [function(item) for item in items]

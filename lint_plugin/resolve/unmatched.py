@@ -86,12 +86,12 @@ def _name_pattern_misses(where: str, stated: Sequence[str], regex: "re.Pattern[s
 
 def _sibling_misses(where: str, suffixes: Sequence[str], names: Sequence[str]) -> List[str]:
     """A `siblings` suffix that ends no registered name pairs nothing (ARC104 is silent for its pair)."""
-    import difflib  # here, as below: only a setting that matches nothing needs a hint
-
     known = sorted({name[name.rfind("For"):] for name in names if name.rfind("For") > 0})
     warnings = []
     for suffix in suffixes:
         if not any(name.endswith(suffix) and len(name) > len(suffix) for name in names):
+            import difflib  # here, as below: only a setting that matches nothing needs a hint
+
             hint = difflib.get_close_matches(suffix, known, n=1, cutoff=0.75)
             warnings.append(f"{where}.siblings: {suffix!r} ends no registered name"
                             + (f" (did you mean {hint[0]!r}?)" if hint else ""))
