@@ -27,9 +27,12 @@ _STATE: Any = None  # what worker functions read; set before the pool forks
 # a file costs about 8 times as much per byte (2-3 MB/s against 17-30 MB/s for the scan).
 PARSE_WEIGHT = 8
 # The smallest batch a pool is started for: a pool costs ~30 ms of CPU to import and start, and each
-# result is pickled back, so below ~2 MB of scanning (a few hundred files) or ~0.25 MB of parsing
-# one process is as fast and does less work (bench/README, "Cold runs on the history trees").
-MIN_COST = 2_000_000
+# result is pickled back (for the scan, a third of the scan's own work). Measured on lmdeploy's
+# history trees (2.4-3.6 MB, load 8): a pool from 2 MB took 30% more CPU than one process for the
+# same wall time; from 4 MB the scan of such a tree runs here and its parse (0.5 MB and more) in the
+# pool, which was the fastest of the three and within 10% of one process's CPU. A 6 MB tree and up
+# is faster with a pool from the scan on (bench/README, "Cold runs on the history trees").
+MIN_COST = 4_000_000
 
 
 def state() -> Any:
