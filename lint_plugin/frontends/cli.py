@@ -51,14 +51,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
-        if args.command != "check":
-            return args.handler(args)
-        from ..extract.collector import paused
-
-        # One short run whose values form no cycles: the collector would only walk, again and again,
-        # the modules and classes the run imports (3% of a check of one file). The run pauses it too.
-        with paused():
-            return args.handler(args)
+        return args.handler(args)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
