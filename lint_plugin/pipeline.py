@@ -144,10 +144,10 @@ def run_with(config: Config, overrides: Optional[Mapping[str, bytes]] = None, us
     checked alone, or with `universe-from` (files outside the project that it does not track).
     """
     files = with_unsaved(config, discover(config), overrides or ())  # a new buffer is analysed before it is saved
-    fingerprint = config.fingerprint()
-    index_rel = index_file(config.cache_dir, fingerprint)
+    fingerprint = config.fingerprint() if use_cache else ""  # the caches' key: a run without them needs none
     results = None
     if reuse and use_cache and not overrides and only is None and not config.universe_from:
+        index_rel = index_file(config.cache_dir, fingerprint)
         results = ResultCache(config.root, config.cache_dir, fingerprint, noqa, index_rel)
         stored = results.load()
         if stored is not None:

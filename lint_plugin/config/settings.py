@@ -6,7 +6,6 @@ binds caches to everything that can change a result.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -145,5 +144,7 @@ class Config:
 
     def fingerprint(self) -> str:
         """A stable digest of everything that affects results (for caches)."""
+        import hashlib  # here, as for every digest: a run without caches needs none, nor OpenSSL's load
+
         data = {k: v for k, v in self.__dict__.items() if k not in ("root", "source", "cache_dir")}
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()[:16]

@@ -117,6 +117,10 @@ def _columns() -> int:
     return columns or 80
 
 
+class _RawDescriptionFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
+    """`init`'s description keeps its lines, at the width of every other parser's."""
+
+
 class _Parser(argparse.ArgumentParser):
     """Every parser and subparser of the command line formats with `_Formatter`."""
 
@@ -185,7 +189,7 @@ def _parser() -> argparse.ArgumentParser:
     inventory.set_defaults(handler=_inventory)
 
     init = commands.add_parser(
-        "init", allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter,
+        "init", allow_abbrev=False, formatter_class=_RawDescriptionFormatter,
         help="start a [tool.archsync] table in pyproject.toml from what archsync finds",
         description=INIT_DESCRIPTION)
     init.add_argument("path", nargs="?", default=".",

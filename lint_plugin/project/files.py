@@ -5,7 +5,6 @@ front ends) calls `read_file`; every write goes through `writer` (the guarded wr
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,8 @@ def read_file(path: Union[str, Path]) -> Union[bytes, Unreadable]:
 
 def digest(data: bytes) -> str:
     """The content key of a file's bytes (caches and "changed since it was read")."""
+    import hashlib  # here: a run without caches hashes nothing, and importing hashlib loads OpenSSL
+
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 

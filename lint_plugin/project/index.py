@@ -22,7 +22,7 @@ from .file_facts import JobState, complete_facts, facts_for, registrations_alone
 from .files import Unreadable, digest, read_file
 from .prefilter import Prefilter, Signals, stored_signals
 from .results import RecordState, record_key
-from .workers import WorkPool, state
+from .workers import PARSE_WEIGHT, WorkPool, state
 
 _ScanJob = Tuple[SourceFile, int, int, Optional[CachedFile]]
 _ParseJob = Tuple[SourceFile, bool, Optional[bytes]]
@@ -131,7 +131,7 @@ class ProjectIndex:
                   if self.facts_of(m) is None or (full and self._records[m].partial)]
         jobs: List[_ParseJob] = [(s, self._chosen[s.module], self.overrides.get(s.rel)) for s in wanted]
         costs = [self._records[s.module].size for s in wanted]
-        for source, result in zip(wanted, self._pool.map(_parse_worker, jobs, costs)):
+        for source, result in zip(wanted, self._pool.map(_parse_worker, jobs, costs, PARSE_WEIGHT)):
             if isinstance(result, Unreadable):
                 self.unreadable[source.rel] = result.reason
                 continue
@@ -194,6 +194,12 @@ class ProjectIndex:
                 facts = FileFacts(facts.path, facts.module, registrations=facts.registrations, error=facts.error)
             found.append(facts)
         return found
+
+    @property
+    def pooled(self) -> bool:
+        """Did this index spread its work over worker processes (`workers.WorkPool`)? Never needed
+        for a result: a run gives the same records either way."""
+        return self._pool.started
 
     @property
     def parsed(self) -> int:

@@ -20,7 +20,6 @@ warning. It is written atomically through the guarded writer, like the index cac
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -82,6 +81,8 @@ class Changed:
 
 def record_key(level: int, signals: Sequence[Any], partial: bool, facts: Optional[List[Any]]) -> str:
     """The key of a record: its signals (as stored, lists sorted) and the facts at `level`."""
+    import hashlib  # here, as in the two below: a run without caches needs no digest
+
     text = json.dumps([level, list(signals), partial if level else False, facts if level else None],
                       separators=(",", ":"))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
@@ -203,6 +204,8 @@ class ResultCache:
 
 
 def _body_digest(body: bytes) -> str:
+    import hashlib
+
     return hashlib.blake2b(body, digest_size=16).hexdigest()
 
 
@@ -224,6 +227,8 @@ def code_identity() -> str:
     """The identity of archsync's own code (each module's path, size and mtime): a result kept
     by other code is not reused, even under the same version number (an editable install)."""
     global _CODE
+    import hashlib
+
     if _CODE is None:
         package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         parts = []

@@ -8,7 +8,6 @@ up on this interpreter's `sys.path`, in the project's own virtual environment (`
 """
 from __future__ import annotations
 
-import glob
 import os
 import sys
 from dataclasses import dataclass
@@ -68,6 +67,8 @@ def locate_package(config: Config, entry: str) -> Optional[str]:
 
 
 def _search_path(root: str) -> Sequence[str]:
+    import glob  # here: most projects read no dependency
+
     environments = [os.path.join(root, ".venv"), os.path.join(root, "venv"), os.environ.get("VIRTUAL_ENV", "")]
     found = [p for env in environments if env for p in sorted(glob.glob(os.path.join(env, "lib", "python*",
                                                                                      "site-packages")))]

@@ -20,11 +20,9 @@ and uses `os.replace`.
 """
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
 import re
-import secrets
 import stat
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
@@ -249,7 +247,7 @@ def _write_temporary(directory: int, name: str, data: bytes, mode: int,
 
 
 def _temp_name(name: str) -> str:
-    return f".{name}.archsync-{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    return f".{name}.archsync-{os.getpid()}-{os.urandom(4).hex()}.tmp"
 
 
 def _read_all(fd: int) -> bytes:
@@ -278,6 +276,8 @@ _renameat2_checked = False
 def _exchange(directory: int, first: str, second: str) -> bool:
     """Swap two names of one directory atomically; False where the system cannot (then nothing happened)."""
     global _renameat2, _renameat2_checked
+    import ctypes  # here: importing it costs every run that never swaps a file (a check without fixes)
+
     if not _renameat2_checked:
         _renameat2_checked = True
         try:

@@ -16,7 +16,6 @@ versions of a codebase). Per key, by what a miss most likely is:
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from pathlib import Path
@@ -91,6 +90,8 @@ def _sibling_misses(where: str, suffixes: Sequence[str], names: Sequence[str]) -
     warnings = []
     for suffix in suffixes:
         if not any(name.endswith(suffix) and len(name) > len(suffix) for name in names):
+            import difflib  # here, as below: only a setting that matches nothing needs a hint
+
             hint = difflib.get_close_matches(suffix, known, n=1, cutoff=0.75)
             warnings.append(f"{where}.siblings: {suffix!r} ends no registered name"
                             + (f" (did you mean {hint[0]!r}?)" if hint else ""))
@@ -102,6 +103,8 @@ def _misses(where: str, key: str, entries: Iterable[str], known: Sequence[Tuple[
     missing = [e for e in entries if not any(matches_pattern([e], path, name) for path, name in known)]
     if not missing:
         return []
+    import difflib
+
     names = sorted({name for _, name in known})
     hints = [h for e in missing for h in difflib.get_close_matches(e.rpartition("::")[2], names, n=2, cutoff=0.75)]
     listed = ", ".join(map(repr, missing))

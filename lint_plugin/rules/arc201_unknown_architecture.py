@@ -1,7 +1,6 @@
 """ARC201 unknown-architecture: a guarded collection or a family names an architecture nothing registers."""
 from __future__ import annotations
 
-import difflib
 import re
 from functools import cached_property, lru_cache
 from typing import AbstractSet, List, Mapping, Optional, Sequence, Set, Tuple
@@ -89,6 +88,8 @@ def _close_matches(word: str, candidates: Sequence[str]) -> List[str]:
 
 @lru_cache(maxsize=1 << 10)  # the same names again in the language server's next check
 def _closest(word: str, near: Tuple[str, ...]) -> Tuple[str, ...]:
+    import difflib  # here, as below: most runs meet no unknown name, and a run starts faster without it
+
     return tuple(difflib.get_close_matches(word, near, n=3, cutoff=_CUTOFF))
 
 
@@ -132,6 +133,8 @@ def _split(name: str) -> Tuple[str, str]:
 
 def _typo_of(name: str, registered: str) -> bool:
     """Close as a whole and in its stem: a shared long suffix (`ForSequenceClassification`) is no typo."""
+    import difflib
+
     stem, other = _split(name)[0], _split(registered)[0]
     return stem == other or difflib.SequenceMatcher(None, stem, other).ratio() >= 0.8
 

@@ -8,7 +8,6 @@ Adding a rule is adding a module; nothing here changes.
 from __future__ import annotations
 
 import importlib
-import textwrap
 from typing import Dict, List, Tuple
 
 from ..diagnostics import Diagnostic
@@ -45,6 +44,8 @@ def check(model: Model) -> List[Diagnostic]:
 
 def explain(code: str) -> str:
     """`archsync explain CODE`: the rule's documentation with its examples and their output."""
+    import textwrap  # here, as in `_wrap`: a check prints no documentation
+
     rule = BY_CODE[code]
     sections = [f"{rule.code} {rule.name}: {rule.summary}", f"What: {rule.what}", f"Why: {rule.why}"]
     for example in rule.examples:
@@ -72,6 +73,8 @@ def rules_table() -> str:
 
 def _wrap(section: str) -> str:
     """Wrap prose paragraphs at 92 columns; indented blocks (examples, TOML) stay as written."""
+    import textwrap
+
     out = []
     for paragraph in section.split("\n\n"):
         if paragraph.startswith(("    ", "Example:")) or "\n    " in paragraph:

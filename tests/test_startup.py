@@ -1,0 +1,62 @@
+"""What a plain `archsync check --no-cache` loads: only what its run uses.
+
+On a small tree starting Python and importing archsync is most of a run, so what a check never
+uses is imported where it is used: the worker pool (multiprocessing, with pickle, socket and
+subprocess) only for a tree worth one, hashlib (OpenSSL) only for a cache's digests, the writer's
+ctypes only to swap a file, difflib only for a did-you-mean, and nothing of the fixer or the
+language server. Read from `python -X importtime` of the real console script.
+"""
+from __future__ import annotations
+
+import sys
+
+from conftest import ARCHSYNC, EXIT_FINDINGS, SGLANG_BUG, run
+
+NOT_FOR_A_CHECK = ("multiprocessing", "pickle", "socket", "subprocess", "tempfile", "hashlib", "_hashlib", "ctypes",
+                   "secrets", "difflib", "shutil", "glob", "textwrap", "libcst", "lint_plugin.fix",
+                   "lint_plugin.frontends.lsp")
+
+EXPECTED = [
+    "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+    "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+    "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+    "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+]
+
+
+def _imported(*args: str, cwd) -> tuple:
+    result = run([sys.executable, "-X", "importtime", ARCHSYNC, *args], cwd)
+    modules = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    return result, modules
+
+
+def test_a_check_without_cache_imports_nothing_it_does_not_use():
+    result, modules = _imported("check", "--no-cache", ".", cwd=SGLANG_BUG)
+    assert result.returncode == EXIT_FINDINGS, result
+    assert result.lines == EXPECTED, result
+    assert "lint_plugin.project.index" in modules  # the run did analyse the project
+    assert sorted(m for m in modules if m.split(".")[0] in NOT_FOR_A_CHECK or m in NOT_FOR_A_CHECK
+                  or m.startswith(("lint_plugin.fix", "lint_plugin.frontends.lsp"))) == []
+
+
+def test_a_check_of_a_hundred_small_files_starts_no_pool(tmp_path):
+    """The old rule started a pool from 48 files; 100 files of one line are far less work than a pool."""
+    for i in range(100):
+        (tmp_path / f"m{i}.py").write_text(f'NAMES_{i} = ["LlamaForCausalLM"]\n', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    result, modules = _imported("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    assert result.returncode == 0 and result.json == {"version": 1, "diagnostics": []}, result
+    assert "multiprocessing" not in modules and "lint_plugin.project.index" in modules
+
+
+def test_a_cached_check_imports_the_digests_it_needs(tmp_path):
+    """The cache's digests are still there when a cache is used (the index cache is written)."""
+    (tmp_path / "m.py").write_text('NAMES = ["LlamaForCausalLM"]\n', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    result, modules = _imported("check", ".", cwd=tmp_path)
+    assert result.returncode == 0, result
+    assert "hashlib" in modules and any(tmp_path.joinpath(".archsync_cache").glob("index-*.json"))
