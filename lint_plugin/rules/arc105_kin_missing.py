@@ -7,8 +7,19 @@ from typing import AbstractSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Collection, Model
-from ..resolve.kinship import BACKBONE, IMPLEMENTATION, SHARED_BASE, SUBCLASS, Evidence, confidence, corroborated, slips
+from ..resolve.kinship import (
+    BACKBONE,
+    IMPLEMENTATION,
+    NAMESAKE,
+    SHARED_BASE,
+    SUBCLASS,
+    Evidence,
+    confidence,
+    corroborated,
+    slips,
+)
 from ..resolve.lineage import first_word
+from ..resolve.namesakes import namesakes
 from .fixes import add_to
 from .kinds import DRAFT, accepts, kind
 from .rule import Example, Rule
@@ -45,15 +56,18 @@ def check(model: Model) -> List[Diagnostic]:
     if model.config.kinship not in THRESHOLDS or not model.registered:
         return []
     found = []
+    copies = namesakes(model.collections)
     for c in model.collections:
         held = c.members.names & model.registered.keys()
         if _not_a_list_to_complete(c, held):
             continue  # blocked whatever the name: skip the weighing
-        for name in sorted(model.kinship.candidates(held) - c.members.names):
-            blocked = _blocked(model, c, held, name)
+        others = copies.get((c.path, c.subject), ())
+        theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
+        for name in sorted((model.kinship.candidates(held) | (theirs & model.registered.keys())) - c.members.names):
+            blocked = _blocked(model, c, held, name, others)
             if blocked:
                 continue  # never reported, whatever the evidence: not weighed
-            verdict = _verdict(model, c, held, name, blocked)
+            verdict = _verdict(model, c, held, name, blocked, others)
             if verdict.reported(model.config.kinship):
                 found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
                                         verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
@@ -69,17 +83,41 @@ def _add_beside_kin(collection: Collection, name: str, evidence: Sequence[Eviden
 def judge(model: Model, collection: Collection, name: str) -> Verdict:
     """The evidence tying `name` to what `collection` holds, and what stops it being reported."""
     held = collection.members.names & model.registered.keys()
-    return _verdict(model, collection, held, name, _blocked(model, collection, held, name))
+    others = namesakes(model.collections).get((collection.path, collection.subject), ())
+    return _verdict(model, collection, held, name, _blocked(model, collection, held, name, others), others)
 
 
-def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, blocked: str) -> Verdict:
-    found = sorted(model.kinship.evidence(name, held) + slips(name, collection.literals),
-                   key=lambda e: (-e.weight, e.kind, e.kin))
+def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, blocked: str,
+             others: Sequence[Collection]) -> Verdict:
+    found = sorted(model.kinship.evidence(name, held) + slips(name, collection.literals)
+                   + _namesakes(held, name, others), key=lambda e: (-e.weight, e.kind, e.kin))
     evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
     if not blocked and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
         blocked = f"it is tied only to '{evidence[0].kin}', a second spelling of a class the subject does not " \
                   "name: the subject is about that spelling's checkpoints"
     return Verdict(evidence, confidence(evidence), corroborated(model.kinship, name, evidence), blocked)
+
+
+def _namesakes(held: AbstractSet[str], name: str, others: Sequence[Collection]) -> List[Evidence]:
+    """A list of the same name in another module holds `name` beside names this one holds.
+
+    A copy (at least three shared names, four fifths of what this one holds) is strong: it was
+    written from this list or this one from it, and one of them was not kept up. A namesake that
+    shares less (another backend's table) only corroborates what the code says.
+    """
+    found = []
+    for other in others:
+        shared = sorted(held & other.members.names)
+        if name not in other.members.names or not shared:
+            continue
+        where = f"{other.label} at {other.path}:{other.line}"
+        if len(shared) >= 3 and len(shared) * 5 >= len(held) * 4:
+            found.append(Evidence(NAMESAKE, 0.8, shared[0], f"is held by {where}, a copy of this list (it holds "
+                                                            f"{len(shared)} of its {len(held)} names)"))
+        else:
+            found.append(Evidence(NAMESAKE, 0.5, shared[0], f"is held beside '{shared[0]}' by {where}, a list of "
+                                                            "the same name"))
+    return found
 
 
 def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
@@ -102,13 +140,15 @@ def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> s
     return ""
 
 
-def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str) -> str:
+def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str,
+             others: Sequence[Collection] = ()) -> str:
     if name in collection.members.names:
         return "the subject holds it"
     reason = _not_a_list_to_complete(collection, held)
     if reason:
         return reason
-    if model.kinship.is_alias(name) and not any(model.kinship.is_alias(h) for h in held):
+    if model.kinship.is_alias(name) and not any(model.kinship.is_alias(h) for h in held) and \
+            not any(name in o.members.names for o in others):  # a namesake that lists the spelling says it is wanted
         return "it is a second spelling of a served class and the subject holds none"
     if not accepts(collection.members.names, name, multimodal=model.multimodal):
         wanted = kind(name, model.multimodal)
