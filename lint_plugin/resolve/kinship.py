@@ -257,9 +257,8 @@ def corroborated(kinship: Kinship, name: str, evidence: Sequence[Evidence]) -> b
     is a list of checkpoints someone validated, not a list that forgot one.
     """
     kinds = {e.kind for e in evidence if e.kind != SHARED_BASE}
-    copied = any(e.kind == NAMESAKE and e.weight >= 0.8 for e in evidence)  # a copy of the list that holds it
-    return COOCCURRENCE in kinds or copied or len(kinds) >= 2 or \
-        any(kinship.together.get((e.kin, name), 0) >= MIN_TOGETHER for e in evidence)
+    return COOCCURRENCE in kinds or len(kinds) >= 2 or any(kinship.together.get((e.kin, name), 0) >= MIN_TOGETHER
+                                                             for e in evidence)
 
 
 def confidence(evidence: Sequence[Evidence]) -> float:

@@ -89,8 +89,9 @@ def judge(model: Model, collection: Collection, name: str) -> Verdict:
 
 def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, blocked: str,
              others: Sequence[Collection]) -> Verdict:
-    found = sorted(model.kinship.evidence(name, held) + slips(name, collection.literals)
-                   + _namesakes(held, name, others), key=lambda e: (-e.weight, e.kind, e.kin))
+    found = model.kinship.evidence(name, held) + slips(name, collection.literals)
+    found = sorted(found + _namesakes(held, name, others, [e.kin for e in found]),
+                   key=lambda e: (-e.weight, e.kind, e.kin))
     evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
     if not blocked and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
         blocked = f"it is tied only to '{evidence[0].kin}', a second spelling of a class the subject does not " \
@@ -98,25 +99,21 @@ def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name:
     return Verdict(evidence, confidence(evidence), corroborated(model.kinship, name, evidence), blocked)
 
 
-def _namesakes(held: AbstractSet[str], name: str, others: Sequence[Collection]) -> List[Evidence]:
+def _namesakes(held: AbstractSet[str], name: str, others: Sequence[Collection], kin: Sequence[str]) -> List[Evidence]:
     """A list of the same name in another module holds `name` beside names this one holds.
 
-    A copy (at least three shared names, four fifths of what this one holds) is strong: it was
-    written from this list or this one from it, and one of them was not kept up. A namesake that
-    shares less (another backend's table) only corroborates what the code says.
+    It corroborates what the code says and is never enough alone: copies drift on purpose too
+    (a table kept beside the few model files that read it, another backend's table). It names the
+    shared name the other evidence names (`kin`, strongest first), else the first.
     """
     found = []
     for other in others:
-        shared = sorted(held & other.members.names)
-        if name not in other.members.names or not shared:
-            continue
-        where = f"{other.label} at {other.path}:{other.line}"
-        if len(shared) >= 3 and len(shared) * 5 >= len(held) * 4:
-            found.append(Evidence(NAMESAKE, 0.8, shared[0], f"is held by {where}, a copy of this list (it holds "
-                                                            f"{len(shared)} of its {len(held)} names)"))
-        else:
-            found.append(Evidence(NAMESAKE, 0.5, shared[0], f"is held beside '{shared[0]}' by {where}, a list of "
-                                                            "the same name"))
+        shared = sorted(held & other.members.names, key=lambda n: (n not in kin, kin.index(n) if n in kin else 0, n))
+        if name in other.members.names and shared:
+            where = f"{other.label} at {other.path}:{other.line}"
+            found.append(Evidence(NAMESAKE, 0.5, shared[0], f"is held beside '{shared[0]}' by {where}, a list of the "
+                                                            f"same name ({len(shared)} of this one's {len(held)} "
+                                                            "names in common)"))
     return found
 
 
@@ -194,14 +191,18 @@ RULE = Rule(
          "method runs its base's code), classes built on one base, a model whose module imports another's backbone "
          "(`from .qwen3 import Qwen3Model`: it runs that decoder stack; counted where the subject already holds a "
          "model so built beside the model it builds on), dense/MoE and numbered variants of a stem (a "
-         "newer version or generation is asked of a list holding the older, hardly the reverse), "
-         "the company names keep across the project's lists, and a slip: a list that writes one name twice and "
-         "lacks a spelling variant of it (a copied line whose rename was never finished). Each piece of "
+         "newer version or generation is asked of a list holding the older, hardly the reverse), a gap (a "
+         "generation between two the list holds: Gemma3 where Gemma2 and Gemma3n are held), "
+         "the company names keep across the project's lists, a slip: a list that writes one name twice and "
+         "lacks a spelling variant of it (a copied line whose rename was never finished), and a namesake: a list of "
+         "the same name in another module that holds the name beside a name this one holds (a copy kept for "
+         "another backend or caller; it corroborates, never enough alone). Each piece of "
          "evidence has a weight; a subject that holds a name but not its kin is reported when the combined "
          "confidence clears the `kinship` level "
          "(\"strong\" by default, 0.8, and the project must also treat the two alike: a second kind of evidence, "
          "or two of its lists that hold both; \"all\": 0.3; \"off\"). The kind guard of ARC101 applies; a list "
-         "that holds no second spelling of a class is not told to hold one, and one that holds a second spelling "
+         "that holds no second spelling of a class is not told to hold one (unless a namesake lists it), and one "
+         "that holds a second spelling "
          "and not the class it spells is not told to hold the class for the code they share; a list of one "
          "lineage is not told to "
          "hold another; a test of one name, or a dispatch (`if arch == X: arch = Y`), is not completed. "
