@@ -15,10 +15,14 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
   builds its language model on the other's decoder stack, by composition instead of a subclass;
 - name variants: the dense and the mixture-of-experts model of one stem (`Qwen3VL` /
   `Qwen3VLMoe`), a stem and its numbered version (`BailingMoe` / `BailingMoeV2`);
+- a gap: a generation of a lineage between two the subject holds (`Gemma3` where `Gemma2` and
+  `Gemma3n` are held): the list skipped one;
 - co-occurrence: names that appear together in most of the project's lists (PR-Miner's
   itemsets: support, and the confidence that a list holding one holds the other);
 - a slip: a list that writes one name twice and lacks a spelling variant of it (a copied line
-  whose rename was never finished).
+  whose rename was never finished);
+- a namesake: a list of the same name in another module holds the name beside names this one
+  holds (weighed by the rule, which sees the collections: `namesakes.py`).
 
 Classes come from byte signals (`Signals.bases`), so model files read for their registrations
 alone still say what they subclass. Nothing is imported or run.
@@ -35,8 +39,8 @@ from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Option
 
 from .values import Occurrence, Registration
 
-IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, VARIANT, COOCCURRENCE, SLIP = (
-    "implementation", "subclass", "shared-base", "backbone", "variant", "co-occurrence", "slip")
+IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, VARIANT, GAP, COOCCURRENCE, SLIP, NAMESAKE = (
+    "implementation", "subclass", "shared-base", "backbone", "variant", "gap", "co-occurrence", "slip", "namesake")
 
 _TASK = re.compile(r"(?:For[A-Z]\w*|LMHeadModel|Model|LM)$")
 _MOE = re.compile(r"Mo[eE]")
@@ -150,6 +154,7 @@ class Kinship:
                 both = self.together.get((kin, name), 0)
                 found.append(Evidence(COOCCURRENCE, 0.25, kin,
                                       f"appears with '{kin}' in {both} of the {support} lists that hold it"))
+        found += gaps(name, held)
         return sorted(found, key=lambda e: (-e.weight, e.kind, e.kin))
 
     def _composes(self, held_classes: FrozenSet[str]) -> bool:
@@ -185,6 +190,46 @@ class Kinship:
         # a base that is itself held says it once, as a subclass: not again through each of its children
         for base in sorted(b for b in shared if (b in self.classes or _TASK.search(b)) and b not in held_classes):
             yield Evidence(SHARED_BASE, 0.25, kin, f"shares the base class {base} with '{kin}'")
+
+
+def gaps(name: str, held: Iterable[str]) -> List[Evidence]:
+    """A generation of a lineage between two the subject holds: the list skipped it.
+
+    A list of `Gemma2ForCausalLM` and `Gemma3nForCausalLM` (a variant of the third generation) that
+    lacks `Gemma3ForCausalLM`, a newer generation of the one and no newer than the other, holds the
+    lineage on both sides of it. The name must be a newer generation of a held name (same lineage,
+    task suffix and kind of model), so the lineage's first model, its other kinds (`Qwen3Next`,
+    a vision twin) and anything past the newest held generation are not asked for.
+    """
+    mine = _generation(name)
+    if mine is None:
+        return []
+    held = sorted(held)
+    for lower in held:
+        if _variant(name, lower) != "generation":
+            continue
+        for upper in held:
+            theirs = _generation(upper)
+            if theirs and theirs[0] == mine[0] and theirs[3] == mine[3] and (
+                    theirs[1] > mine[1] and theirs[2] == mine[2] or theirs[1] == mine[1] and theirs[2] != mine[2]):
+                return [Evidence(GAP, 0.75, upper, f"is a generation between '{lower}' and '{upper}', which "
+                                                   "the subject holds")]
+    return []
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _generation(name: str) -> Optional[Tuple[str, float, str, str]]:
+    """(lineage, number, the rest of the stem, task) of `Gemma3nForCausalLM`: ("Gemma", 3.0, "n", "ForCausalLM").
+
+    A number of several digits run together (`DeepseekV32`: 3.2, not 32) says no order.
+    """
+    task = _TASK.search(name)
+    if task is None or task.start() == 0:
+        return None
+    match = _GENERATION.fullmatch(name[:task.start()])
+    if match is None or match.group(2) is None or len(match.group(2)) > 1 and match.group(2).isdigit():
+        return None
+    return match.group(1), _number(match.group(2)), _MOE.sub("", match.group(3)).strip("_"), task.group()
 
 
 def slips(name: str, literals: Iterable[Sequence[Occurrence]]) -> List[Evidence]:

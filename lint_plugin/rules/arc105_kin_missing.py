@@ -7,8 +7,19 @@ from typing import AbstractSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Collection, Model
-from ..resolve.kinship import BACKBONE, IMPLEMENTATION, SHARED_BASE, SUBCLASS, Evidence, confidence, corroborated, slips
+from ..resolve.kinship import (
+    BACKBONE,
+    IMPLEMENTATION,
+    NAMESAKE,
+    SHARED_BASE,
+    SUBCLASS,
+    Evidence,
+    confidence,
+    corroborated,
+    slips,
+)
 from ..resolve.lineage import first_word
+from ..resolve.namesakes import namesakes
 from .fixes import add_to
 from .kinds import DRAFT, accepts, kind
 from .rule import Example, Rule
@@ -45,15 +56,18 @@ def check(model: Model) -> List[Diagnostic]:
     if model.config.kinship not in THRESHOLDS or not model.registered:
         return []
     found = []
+    copies = namesakes(model.collections)
     for c in model.collections:
         held = c.members.names & model.registered.keys()
         if _not_a_list_to_complete(c, held):
             continue  # blocked whatever the name: skip the weighing
-        for name in sorted(model.kinship.candidates(held) - c.members.names):
-            blocked = _blocked(model, c, held, name)
+        others = copies.get((c.path, c.subject), ())
+        theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
+        for name in sorted((model.kinship.candidates(held) | (theirs & model.registered.keys())) - c.members.names):
+            blocked = _blocked(model, c, held, name, others)
             if blocked:
                 continue  # never reported, whatever the evidence: not weighed
-            verdict = _verdict(model, c, held, name, blocked)
+            verdict = _verdict(model, c, held, name, blocked, others)
             if verdict.reported(model.config.kinship):
                 found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
                                         verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
@@ -69,17 +83,38 @@ def _add_beside_kin(collection: Collection, name: str, evidence: Sequence[Eviden
 def judge(model: Model, collection: Collection, name: str) -> Verdict:
     """The evidence tying `name` to what `collection` holds, and what stops it being reported."""
     held = collection.members.names & model.registered.keys()
-    return _verdict(model, collection, held, name, _blocked(model, collection, held, name))
+    others = namesakes(model.collections).get((collection.path, collection.subject), ())
+    return _verdict(model, collection, held, name, _blocked(model, collection, held, name, others), others)
 
 
-def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, blocked: str) -> Verdict:
-    found = sorted(model.kinship.evidence(name, held) + slips(name, collection.literals),
+def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, blocked: str,
+             others: Sequence[Collection]) -> Verdict:
+    found = model.kinship.evidence(name, held) + slips(name, collection.literals)
+    found = sorted(found + _namesakes(held, name, others, [e.kin for e in found]),
                    key=lambda e: (-e.weight, e.kind, e.kin))
     evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
     if not blocked and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
         blocked = f"it is tied only to '{evidence[0].kin}', a second spelling of a class the subject does not " \
                   "name: the subject is about that spelling's checkpoints"
     return Verdict(evidence, confidence(evidence), corroborated(model.kinship, name, evidence), blocked)
+
+
+def _namesakes(held: AbstractSet[str], name: str, others: Sequence[Collection], kin: Sequence[str]) -> List[Evidence]:
+    """A list of the same name in another module holds `name` beside names this one holds.
+
+    It corroborates what the code says and is never enough alone: copies drift on purpose too
+    (a table kept beside the few model files that read it, another backend's table). It names the
+    shared name the other evidence names (`kin`, strongest first), else the first.
+    """
+    found = []
+    for other in others:
+        shared = sorted(held & other.members.names, key=lambda n: (n not in kin, kin.index(n) if n in kin else 0, n))
+        if name in other.members.names and shared:
+            where = f"{other.label} at {other.path}:{other.line}"
+            found.append(Evidence(NAMESAKE, 0.5, shared[0], f"is held beside '{shared[0]}' by {where}, a list of the "
+                                                            f"same name ({len(shared)} of this one's {len(held)} "
+                                                            "names in common)"))
+    return found
 
 
 def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
@@ -102,13 +137,15 @@ def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> s
     return ""
 
 
-def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str) -> str:
+def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str,
+             others: Sequence[Collection] = ()) -> str:
     if name in collection.members.names:
         return "the subject holds it"
     reason = _not_a_list_to_complete(collection, held)
     if reason:
         return reason
-    if model.kinship.is_alias(name) and not any(model.kinship.is_alias(h) for h in held):
+    if model.kinship.is_alias(name) and not any(model.kinship.is_alias(h) for h in held) and \
+            not any(name in o.members.names for o in others):  # a namesake that lists the spelling says it is wanted
         return "it is a second spelling of a served class and the subject holds none"
     if not accepts(collection.members.names, name, multimodal=model.multimodal):
         wanted = kind(name, model.multimodal)
@@ -154,14 +191,18 @@ RULE = Rule(
          "method runs its base's code), classes built on one base, a model whose module imports another's backbone "
          "(`from .qwen3 import Qwen3Model`: it runs that decoder stack; counted where the subject already holds a "
          "model so built beside the model it builds on), dense/MoE and numbered variants of a stem (a "
-         "newer version or generation is asked of a list holding the older, hardly the reverse), "
-         "the company names keep across the project's lists, and a slip: a list that writes one name twice and "
-         "lacks a spelling variant of it (a copied line whose rename was never finished). Each piece of "
+         "newer version or generation is asked of a list holding the older, hardly the reverse), a gap (a "
+         "generation between two the list holds: Gemma3 where Gemma2 and Gemma3n are held), "
+         "the company names keep across the project's lists, a slip: a list that writes one name twice and "
+         "lacks a spelling variant of it (a copied line whose rename was never finished), and a namesake: a list of "
+         "the same name in another module that holds the name beside a name this one holds (a copy kept for "
+         "another backend or caller; it corroborates, never enough alone). Each piece of "
          "evidence has a weight; a subject that holds a name but not its kin is reported when the combined "
          "confidence clears the `kinship` level "
          "(\"strong\" by default, 0.8, and the project must also treat the two alike: a second kind of evidence, "
          "or two of its lists that hold both; \"all\": 0.3; \"off\"). The kind guard of ARC101 applies; a list "
-         "that holds no second spelling of a class is not told to hold one, and one that holds a second spelling "
+         "that holds no second spelling of a class is not told to hold one (unless a namesake lists it), and one "
+         "that holds a second spelling "
          "and not the class it spells is not told to hold the class for the code they share; a list of one "
          "lineage is not told to "
          "hold another; a test of one name, or a dispatch (`if arch == X: arch = Y`), is not completed. "
