@@ -86,6 +86,24 @@ def test_why_prints_every_piece_of_evidence_and_the_verdict(tree):
     ], result
 
 
+def test_why_lists_a_shared_config_class_and_the_default_level_is_not_moved_by_it(tree):
+    root = tree("kinship/config_class")
+    result = archsync("why", "CHUNKED_PREFILL_ARCHS", "KimiK3LinearForCausalLM", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.lines[1:8] == [
+        "evidence that 'KimiK3LinearForCausalLM' belongs with what it holds:",
+        "  0.25  co-occurrence   appears with 'KimiLinearForCausalLM' in 3 of the 4 lists that hold it",
+        "  0.25  co-occurrence   appears with 'LlamaForCausalLM' in 3 of the 4 lists that hold it",
+        "  0.25  co-occurrence   appears with 'StablelmForCausalLM' in 3 of the 4 lists that hold it",
+        "  0.25  co-occurrence   appears with 'XverseForCausalLM' in 3 of the 4 lists that hold it",
+        "  0.25  config-class    is built with the same config class KimiLinearConfig as 'KimiLinearForCausalLM' "
+        "(srv/models/kimi_linear.py:15)",
+        "confidence 0.44 (the best piece of each kind, combined as independent)",
+    ], result
+    set_config(root, 'kinship = "strong"')
+    check_both(root, [])
+
+
 def test_why_names_the_guard_that_keeps_a_finding_quiet(tree):
     root = tree("kinship/guards")
     result = archsync("why", "MLA_ARCHS", "DeepseekV3ForCausalLMNextN", cwd=root)

@@ -50,12 +50,16 @@ class Signals:
     # strings a value is tested against by shape: `startswith("Llama")` / `endswith(...)` arguments
     # and the left side of `"Qwen3" in arch`. A test of a piece of a registered name is a family.
     shape_tests: FrozenSet[str] = frozenset()
+    # `Child:Config:line` for each column-0 model class of `bases` built with a config class it names:
+    # its `__init__`'s `config: Qwen3MoeConfig` (or `Optional[...]`, quoted), or `config_class = X`
+    configs: FrozenSet[str] = frozenset()
 
 
 def stored_signals(signals: Signals) -> List[Any]:
     """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
     return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.referenced),
-            sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests)]
+            sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests),
+            sorted(signals.configs)]
 
 
 class Prefilter:
@@ -100,6 +104,7 @@ class Prefilter:
 
     def signals(self, data: bytes) -> Signals:
         padded = b"\n" + data  # column-0 patterns start with a newline (one copy for all of them)
+        bases, configs = _class_bases(padded) if b"class" in data else (frozenset(), frozenset())
         double, single = (pattern.findall(data) for pattern in self.quoted)
         return Signals(
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
@@ -109,8 +114,9 @@ class Prefilter:
             referenced=_matches(self.references, data, "ascii"),
             imported=_imported_names(padded),
             classes=_matches((_CLASS,), padded, "ascii") if b"\nclass" in padded else frozenset(),
-            bases=_class_bases(padded) if b"class" in data else frozenset(),
+            bases=bases,
             shape_tests=_shape_tests(data),
+            configs=configs,
         )
 
     def _shaped(self, data: bytes, double: bool, single: bool) -> bool:
@@ -196,11 +202,12 @@ _NEXT_STATEMENT = re.compile(rb"\n(?=[^ \t\r\n#])")  # the next column-0 line: w
 _ALIAS = re.compile(rb"\n([A-Z]\w*(?:For[A-Z]\w*|Model|LM))[ \t]*=[ \t]*([A-Z]\w*)[ \t]*(?:#[^\n]*)?(?=\r?\n|$)")
 
 
-def _class_bases(data: bytes) -> FrozenSet[str]:
-    """`Child:Base:methods:line` edges of column-0 model classes; `Alias:Target:-1:line` for aliases.
+def _class_bases(data: bytes) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """`Child:Base:methods:line` edges of column-0 model classes and `Alias:Target:-1:line` for aliases;
+    `Child:Config:line` for the config class a model class's body names (`Signals.configs`).
 
     `data` is the file's bytes after a newline (column-0 patterns start with one)."""
-    edges = set()
+    edges, configs = set(), set()
     for match in _CLASS_BASES.finditer(data):
         end = _NEXT_STATEMENT.search(data, match.end())
         body = data[match.end():end.start() if end else len(data)]
@@ -211,10 +218,32 @@ def _class_bases(data: bytes) -> FrozenSet[str]:
             name = base.strip().rpartition(b".")[2]
             if name[:1].isupper() and b"=" not in base:  # `metaclass=...` is no base
                 edges.add(f"{child}:{name.decode('ascii', 'replace')}:{methods}:{line}")
+        if methods or b"config_class" in body:
+            config = _config_class(body)
+            if config:
+                configs.add(f"{child}:{config}:{line}")
     for match in _ALIAS.finditer(data):
         line = data.count(b"\n", 0, match.start() + 1)
         edges.add(f"{match.group(1).decode('ascii', 'replace')}:{match.group(2).decode('ascii', 'replace')}:-1:{line}")
-    return frozenset(edges)
+    return frozenset(edges), frozenset(configs)
+
+
+# `config_class = Qwen3MoeConfig` in a class body; `config: Qwen3MoeConfig` (`Optional[...]`, quoted,
+# dotted) in the `__init__` signature, whose end is the first `)` closing a line before the body
+_CONFIG_CLASS = re.compile(rb"\n(?:    |\t)config_class[ \t]*(?::[^=\n]*)?=[ \t]*(?:\w+\.)*(?!None\b)([A-Z]\w*)")
+_INIT_END = re.compile(rb"\)[ \t]*(?:->[^:\n]*)?:[ \t]*(?:#[^\n]*)?(?=\r?\n)")
+_CONFIG_PARAMETER = re.compile(
+    rb"(?<![\w.])config[ \t]*:[ \t]*(?:(?:typing\.)?Optional\[[ \t]*)?[\"']?(?:\w+\.)*(?!None\b)([A-Z]\w*)")
+
+
+def _config_class(body: bytes) -> str:
+    """The config class a model class's body says it is built with, or ""."""
+    match = _CONFIG_CLASS.search(body)
+    if match is None:
+        start = body.find(b"def __init__(")
+        end = _INIT_END.search(body, start, start + 4000) if start != -1 else None
+        match = _CONFIG_PARAMETER.search(body, start, end.start()) if end else None
+    return match.group(1).decode("ascii", "replace") if match else ""
 
 
 # `x.startswith("A")`, `x.endswith(("A", "B"))` ("swith": a literal start is a fast search):

@@ -13,6 +13,9 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
 - a backbone: the module of one model imports another's backbone from that model's module
   (`from .qwen3 import Qwen3Model` in the module of `Qwen3VLForConditionalGeneration`): it
   builds its language model on the other's decoder stack, by composition instead of a subclass;
+- a config class: two model classes built with one config class (`config: Qwen3MoeConfig` in
+  `__init__`, `config_class = X`) read the same kind of checkpoint; weak alone, and only for a
+  config class that names a model and builds a few served classes;
 - name variants: the dense and the mixture-of-experts model of one stem (`Qwen3VL` /
   `Qwen3VLMoe`), a stem and its numbered version (`BailingMoe` / `BailingMoeV2`);
 - a gap: a generation of a lineage between two the subject holds (`Gemma3` where `Gemma2` and
@@ -24,7 +27,7 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
 - a namesake: a list of the same name in another module holds the name beside names this one
   holds (weighed by the rule, which sees the collections: `namesakes.py`).
 
-Classes come from byte signals (`Signals.bases`), so model files read for their registrations
+Classes come from byte signals (`Signals.bases`, `Signals.configs`), so model files read for their registrations
 alone still say what they subclass. Nothing is imported or run.
 """
 from __future__ import annotations
@@ -39,8 +42,9 @@ from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Option
 
 from .values import Occurrence, Registration
 
-IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, VARIANT, GAP, COOCCURRENCE, SLIP, NAMESAKE = (
-    "implementation", "subclass", "shared-base", "backbone", "variant", "gap", "co-occurrence", "slip", "namesake")
+IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, CONFIG_CLASS, VARIANT, GAP, COOCCURRENCE, SLIP, NAMESAKE = (
+    "implementation", "subclass", "shared-base", "backbone", "config-class", "variant", "gap", "co-occurrence", "slip",
+    "namesake")
 
 _TASK = re.compile(r"(?:For[A-Z]\w*|LMHeadModel|Model|LM)$")
 _MOE = re.compile(r"Mo[eE]")
@@ -48,6 +52,8 @@ _VERSION = re.compile(r"(.+?)_?V\d+(?:_\d+)?")
 MIN_SUPPORT = 3  # lists a held name must appear in before its company says anything
 MIN_CONFIDENCE = 0.75  # share of those lists that also hold the candidate
 MIN_TOGETHER = 2  # lists holding both before the project "treats them alike": one is an anecdote
+# registered classes one config class may build before it says nothing (`LlamaConfig` builds many llama-likes)
+MAX_CONFIG_USERS = 3
 _NONE: FrozenSet[str] = frozenset()
 
 
@@ -70,6 +76,16 @@ class Backbone:
     owner: str  # the model class whose module defines the backbone (`Qwen3ForCausalLM`)
     backbone: str  # `Qwen3Model`
     path: str  # where `owner` and the backbone are defined
+
+
+@dataclass(frozen=True)
+class ConfigUse:
+    """`class child` at path:line is built with `config` (its `__init__`'s `config: X`, or `config_class = X`)."""
+
+    child: str
+    config: str
+    path: str
+    line: int
 
 
 @dataclass(frozen=True)
@@ -103,6 +119,8 @@ class Kinship:
     related: Mapping[str, FrozenSet[str]] = field(default_factory=dict)  # name -> names any evidence ties to it
     # class -> the backbones its module imports from another model's module, with that model's class
     backbones: Mapping[str, Tuple["Backbone", ...]] = field(default_factory=dict)
+    # registered class -> the config class it is built with, where that config builds a few served models only
+    configs: Mapping[str, ConfigUse] = field(default_factory=dict)
 
     def candidates(self, held: Iterable[str]) -> FrozenSet[str]:
         """Names some evidence ties to a held name, not held themselves: the only ones worth weighing."""
@@ -143,6 +161,11 @@ class Kinship:
                     # adds its own encoder and forward), as strong as what a subclass that overrides shares.
                     found.append(Evidence(BACKBONE, 0.7, kin, f"builds on the backbone of '{kin}' (imports "
                                                               f"{tie.backbone} from {tie.path})"))
+            use, kin_use = self.configs.get(cls), self.configs.get(kin_cls)
+            if use and kin_use and use.config == kin_use.config and cls != kin_cls:
+                # Weak alone: a config class says what the checkpoint holds, not what code runs it.
+                found.append(Evidence(CONFIG_CLASS, 0.25, kin, f"is built with the same config class {use.config} "
+                                                               f"as '{kin}' ({kin_use.path}:{kin_use.line})"))
             variant = _variant(name, kin)
             if variant:
                 weight, text = _VARIANTS[variant]
@@ -249,6 +272,10 @@ def slips(name: str, literals: Iterable[Sequence[Occurrence]]) -> List[Evidence]
     return found
 
 
+# ties in the code that are not code run alike: they add weight, never the second kind "strong" asks for
+_WEAK_CODE = frozenset({SHARED_BASE, CONFIG_CLASS})
+
+
 def corroborated(kinship: Kinship, name: str, evidence: Sequence[Evidence]) -> bool:
     """Does the project also treat them together? Two kinds of evidence, or company in two of its lists.
 
@@ -256,7 +283,7 @@ def corroborated(kinship: Kinship, name: str, evidence: Sequence[Evidence]) -> b
     alone in lists that never name its thin clones (`LlamaForCausalLM` without `Phi3ForCausalLM`)
     is a list of checkpoints someone validated, not a list that forgot one.
     """
-    kinds = {e.kind for e in evidence if e.kind != SHARED_BASE}
+    kinds = {e.kind for e in evidence if e.kind not in _WEAK_CODE}
     return COOCCURRENCE in kinds or len(kinds) >= 2 or any(kinship.together.get((e.kin, name), 0) >= MIN_TOGETHER
                                                              for e in evidence)
 
@@ -273,8 +300,10 @@ def confidence(evidence: Sequence[Evidence]) -> float:
 
 
 def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
-                  lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = ()) -> Kinship:
-    """Kinship from the registrations, the class edges of the project, the lists it keeps and its modules."""
+                  lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
+                  configs: Iterable[ConfigUse] = ()) -> Kinship:
+    """Kinship from the registrations, the class edges of the project, the lists it keeps, its modules and
+    the config classes its model classes are built with."""
     implementations: Dict[str, str] = {}
     registered_class: Dict[str, str] = {}
     for r in registrations:
@@ -293,7 +322,8 @@ def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEd
         together.update(itertools.permutations(names, 2))
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
                       registered_class, dict(appears), dict(together),
-                      backbones=_backbones(set(registered_class.values()), classes, modules))
+                      backbones=_backbones(set(registered_class.values()), classes, modules),
+                      configs=_shared_configs(set(registered_class.values()), configs))
     return dataclasses.replace(kinship, related=_related(kinship))
 
 
@@ -307,7 +337,9 @@ def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     inputs = (tuple(kinship.registered_class.items()), tuple(kinship.implementations.items()),
               tuple((cls, tuple(e.base for e in edges)) for cls, edges in kinship.classes.items()),
               kinship.together, kinship.appears,
-              tuple(kinship.backbones.items()))  # all it reads (of the edges, their bases; of the backbones, all)
+              tuple(kinship.backbones.items()),
+              # all it reads (of the edges, their bases; of the backbones, all; of the configs, the class)
+              tuple((c, u.config) for c, u in kinship.configs.items()))
     if _LAST_RELATED and _LAST_RELATED[0][0] == inputs:
         return _LAST_RELATED[0][1]
     related = _related_of(kinship)
@@ -332,6 +364,8 @@ def _related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
         keys += [("variant", key) for key in _variant_keys(name)]
         keys += [("backbone", f"{tie.owner}->{cls}") for tie in kinship.backbones.get(cls, ())]
         keys += [("backbone", f"{cls}->{child}") for child in built_on.get(cls, ())]
+        if cls in kinship.configs:
+            keys.append(("config", kinship.configs[cls].config))
         for key in keys:
             groups.setdefault(key, []).append(name)
     related: Dict[str, Set[str]] = {name: set() for name in names}
@@ -345,6 +379,38 @@ def _related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
             related[kin].add(name)
             related[name].add(kin)
     return {name: frozenset(kin - {name}) for name, kin in related.items() if len(kin) > 1}
+
+
+def _shared_configs(served: AbstractSet[str], uses: Iterable[ConfigUse]) -> Dict[str, ConfigUse]:
+    """The config class of each served class, where it ties a few served classes and names a model.
+
+    A config class many models are built with (`PretrainedConfig`, `LlamaConfig` reused by the
+    llama-likes) ties nothing, nor one that names no model (`VllmConfig`, `TConfig`): its stem
+    (`Qwen3Moe` of `Qwen3MoeConfig`) must begin the name of a class built with it. A class written
+    in several modules with different configs says nothing either.
+    """
+    of: Dict[str, Set[ConfigUse]] = {}
+    users: Dict[str, Set[str]] = {}
+    for use in uses:
+        users.setdefault(use.config, set()).add(use.child)
+        if use.child in served:
+            of.setdefault(use.child, set()).add(use)
+    found = {}
+    for cls, found_uses in of.items():
+        configs = {u.config for u in found_uses}
+        if len(configs) != 1:
+            continue
+        config = configs.pop()
+        stem = _squashed(config[:-len("Config")] if config.endswith("Config") else "")
+        if len(stem) < 3 or not any(_squashed(user).startswith(stem) for user in users[config]):
+            continue
+        if 1 < len(users[config] & served) <= MAX_CONFIG_USERS:
+            found[cls] = min(found_uses, key=lambda u: (u.path, u.line))
+    return found
+
+
+def _squashed(name: str) -> str:
+    return name.replace("_", "").lower()
 
 
 def _backbones(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdge]],
@@ -401,6 +467,16 @@ def _variant_keys(name: str) -> Tuple[str, ...]:
     if generation:
         keys.append(f"generation:{generation.group(1)}:{_MOE.sub('', generation.group(3)).strip('_')}{suffix}")
     return tuple(keys)
+
+
+@functools.lru_cache(maxsize=1 << 14)  # a file's signals are the same object while it is unchanged
+def parse_configs(path: str, signals: FrozenSet[str]) -> Tuple[ConfigUse, ...]:
+    """`Child:Config:line` signals of one file as config uses."""
+    found = []
+    for text in signals:
+        child, config, line = text.split(":")
+        found.append(ConfigUse(child, config, path, int(line)))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=1 << 14)  # a file's signals are the same object while it is unchanged

@@ -19,7 +19,7 @@ from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .foreign import foreign_registries
 from .kept import KeptResolutions
-from .kinship import ClassEdge, Kinship, ModuleClasses, build_kinship, parse_edges
+from .kinship import ClassEdge, ConfigUse, Kinship, ModuleClasses, build_kinship, parse_configs, parse_edges
 from .lineage import names_lineage
 from .references import Resolver
 from .support_tables import support_table_registrations
@@ -115,12 +115,14 @@ def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collect
     paths = {module: rel for rel, module in index.module_by_path().items()}
     edges: List[ClassEdge] = []
     modules: List[ModuleClasses] = []
+    configs: List[ConfigUse] = []
     for module, signals in index.signals():
         edges += parse_edges(paths[module], signals.bases)
+        configs += parse_configs(paths[module], signals.configs)
         if signals.classes:  # a module that defines no class builds no model on a backbone
             modules.append(ModuleClasses(paths[module], signals.imported, signals.classes))
     lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
-    return build_kinship(registrations, edges, lists, modules)
+    return build_kinship(registrations, edges, lists, modules, configs)
 
 
 def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe,

@@ -9,6 +9,7 @@ from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Collection, Model
 from ..resolve.kinship import (
     BACKBONE,
+    CONFIG_CLASS,
     IMPLEMENTATION,
     NAMESAKE,
     SHARED_BASE,
@@ -125,7 +126,7 @@ def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
     return evidence.kind in _CODE and model.kinship.is_alias(evidence.kin) and not model.kinship.is_alias(name)
 
 
-_CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE})
+_CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, CONFIG_CLASS})
 
 
 def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
@@ -190,7 +191,10 @@ RULE = Rule(
          "together from the code: names a registry binds to one class, aliases, subclasses (one that defines no "
          "method runs its base's code), classes built on one base, a model whose module imports another's backbone "
          "(`from .qwen3 import Qwen3Model`: it runs that decoder stack; counted where the subject already holds a "
-         "model so built beside the model it builds on), dense/MoE and numbered variants of a stem (a "
+         "model so built beside the model it builds on), a config class two or three served models are built "
+         "with (`config: Qwen3MoeConfig` in `__init__`, `config_class = X`; one that names no model, or that "
+         "many are built with, ties nothing; weak, it adds weight and is never the second kind of evidence), "
+         "dense/MoE and numbered variants of a stem (a "
          "newer version or generation is asked of a list holding the older, hardly the reverse), a gap (a "
          "generation between two the list holds: Gemma3 where Gemma2 and Gemma3n are held), "
          "the company names keep across the project's lists, a slip: a list that writes one name twice and "
