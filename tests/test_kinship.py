@@ -116,6 +116,39 @@ def test_why_names_the_guard_that_keeps_a_finding_quiet(tree):
                                  "to complete", dispatch
 
 
+def test_why_shows_the_family_and_the_sibling_that_arc101_and_arc104_decide(tree):
+    """The seed case is reported by ARC101: `why` names the family and the sibling pair, not "no evidence"."""
+    root = tree("sglang_qwen3_5/bug")
+    result = archsync("why", "_MAMBA_RADIX_CACHE_ARCHS", "Qwen3_5ForCausalLM", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.lines[1:5] == [
+        "stated by the project (ARC101 decides a family, ARC104 a sibling pair: no threshold):",
+        "  family   is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18), as "
+        "'Qwen3_5ForConditionalGeneration', 'Qwen3_5MoeForConditionalGeneration' the subject holds",
+        "  sibling  is the sibling of 'Qwen3_5ForConditionalGeneration' (the suffixes ForConditionalGeneration and "
+        "ForCausalLM of `siblings`)",
+        "no other evidence ties 'Qwen3_5ForCausalLM' to what _MAMBA_RADIX_CACHE_ARCHS holds",
+    ], result
+    assert result.lines[-1] == (
+        "reported: sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS"), result
+
+
+def test_why_names_the_kind_guard_that_keeps_a_sibling_quiet(tree):
+    root = tree("kinship/guards")
+    result = archsync("why", "VISION_TOWER_ARCHS", "Gemma3ForCausalLM", cwd=root)
+    assert result.lines[1:4] == [
+        "stated by the project (ARC101 decides a family, ARC104 a sibling pair: no threshold):",
+        "  sibling  is the sibling of 'Gemma3ForConditionalGeneration' (the suffixes ForConditionalGeneration and "
+        "ForCausalLM of `siblings`)",
+        "  not reported: kind guard: it is text and fewer than a fifth of the subject's names are "
+        "(`archsync explain ARC101`)",
+    ], result
+    set_config(root, "siblings = []")
+    unpaired = archsync("why", "VISION_TOWER_ARCHS", "Gemma3ForCausalLM", cwd=root)
+    assert not any("sibling" in line for line in unpaired.lines), unpaired
+
+
 def test_why_an_unknown_subject_is_an_error(tree):
     root = tree("kinship/subclass")
     result = archsync("why", "NO_SUCH_ARCHS", "MistralForCausalLM", cwd=root)

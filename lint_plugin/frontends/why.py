@@ -2,7 +2,9 @@
 
 ARC105's message names the two strongest reasons; a maintainer deciding whether to add the
 name or exempt it wants all of them, the combined confidence, what the threshold asks, and
-which guard (if any) keeps the finding quiet. The same judgement `check` makes, printed.
+which guard (if any) keeps the finding quiet. The same judgement `check` makes, printed. The
+ties the project states outright (a family, a sibling pair) come first: ARC101 and ARC104
+decide those, and a `why` that said "no evidence" beside their finding would contradict it.
 """
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ from typing import List, Sequence
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model
-from ..resolve.kinship import MIN_TOGETHER, Evidence
+from ..resolve.kinship import FAMILY, MIN_TOGETHER, Evidence
 from ..rules.arc105_kin_missing import THRESHOLDS, judge
+from ..rules.kinds import DRAFT, accepts, kind
 
 
 def matching(model: Model, subject: str) -> List[Collection]:
@@ -28,6 +31,14 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
              + (f" ({', '.join(held[:6])}{', ...' if len(held) > 6 else ''})" if held else "")]
     if name not in model.registered:
         lines.append(f"'{name}' is not a registered architecture: kinship is read between registered names only")
+    declared = model.kinship.declared(name, held) if name not in collection.members.names else []
+    if declared:
+        lines.append("stated by the project (ARC101 decides a family, ARC104 a sibling pair: no threshold):")
+        lines += [f"  {e.kind:<8} {e.text}" for e in declared]
+        quiet = _declared_quiet(model, collection, name, declared)
+        if quiet and not any(d.subject == collection.subject and d.member == name and d.path == collection.path
+                             for d in diagnostics):
+            lines.append(f"  not reported: {quiet}")
     verdict = judge(model, collection, name)
     if verdict.evidence:
         lines.append(f"evidence that '{name}' belongs with what it holds:")
@@ -35,7 +46,7 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
         lines.append(f"confidence {verdict.confidence:.2f} (the best piece of each kind, combined as independent)")
         lines.append(_alike(model, name, verdict.evidence, verdict.corroborated))
     else:
-        lines.append(f"no evidence ties '{name}' to what {collection.label} holds")
+        lines.append(f"no {'other ' if declared else ''}evidence ties '{name}' to what {collection.label} holds")
     threshold = THRESHOLDS.get(level)
     rule = "off" if threshold is None else f"threshold {threshold:.2f}" + (
         ", and the project must treat them alike" if level == "strong" else "")
@@ -48,6 +59,20 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
         if d.subject == collection.subject and d.member == name and d.path == collection.path:
             lines.append(f"reported: {d.path}:{d.line}:{d.column}: {d.code} {d.message}")
     return "\n".join(lines) + "\n"
+
+
+def _declared_quiet(model: Model, collection: Collection, name: str, declared: Sequence[Evidence]) -> str:
+    """The guard that keeps ARC101 and ARC104 quiet on a tie the project states, or ""."""
+    if not collection.completable:
+        return "the subject tests one name or dispatches on it: not a list to complete"
+    family = frozenset().union(*(f.names for f in model.kinship.families if name in f.names)) \
+        if any(e.kind == FAMILY for e in declared) else frozenset()
+    if accepts(collection.members.names, name, family, model.multimodal):
+        return ""
+    wanted = kind(name, model.multimodal)
+    if wanted == DRAFT:
+        return "kind guard: it is a draft variant and the subject holds none"
+    return f"kind guard: it is {wanted} and fewer than a fifth of the subject's names are (`archsync explain ARC101`)"
 
 
 def _alike(model: Model, name: str, evidence: Sequence[Evidence], corroborated: bool) -> str:

@@ -27,6 +27,11 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
 - a namesake: a list of the same name in another module holds the name beside names this one
   holds (weighed by the rule, which sees the collections: `namesakes.py`).
 
+Two ties the project states outright are special cases with rules of their own: a family (a
+predicate such as `is_qwen3_5()` matches both names: ARC101) and a sibling pair (the configured
+suffixes, `XForConditionalGeneration` / `XForCausalLM`: ARC104). `declared` names them, so
+`archsync why` shows every tie; ARC105 weighs the rest.
+
 Classes come from byte signals (`Signals.bases`, `Signals.configs`), so model files read for their registrations
 alone still say what they subclass. Nothing is imported or run.
 """
@@ -38,13 +43,14 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from .values import Occurrence, Registration
 
 IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, CONFIG_CLASS, VARIANT, GAP, COOCCURRENCE, SLIP, NAMESAKE = (
     "implementation", "subclass", "shared-base", "backbone", "config-class", "variant", "gap", "co-occurrence", "slip",
     "namesake")
+FAMILY, SIBLING = "family", "sibling"  # stated by the project, decided by ARC101 and ARC104
 
 _TASK = re.compile(r"(?:For[A-Z]\w*|LMHeadModel|Model|LM)$")
 _MOE = re.compile(r"Mo[eE]")
@@ -98,6 +104,14 @@ class ModuleClasses:
 
 
 @dataclass(frozen=True)
+class Family:
+    """The registered names one predicate matches (`is_qwen3_5()`), and where evidence says it is."""
+
+    where: str  # `is_qwen3_5() (pkg/config.py:12)`
+    names: FrozenSet[str]
+
+
+@dataclass(frozen=True)
 class Evidence:
     """One reason to believe `name` belongs where `kin` is, with its weight in [0, 1]."""
 
@@ -121,6 +135,8 @@ class Kinship:
     backbones: Mapping[str, Tuple["Backbone", ...]] = field(default_factory=dict)
     # registered class -> the config class it is built with, where that config builds a few served models only
     configs: Mapping[str, ConfigUse] = field(default_factory=dict)
+    families: Tuple[Family, ...] = ()  # the families ARC101 holds collections to
+    siblings: Tuple[Tuple[str, str], ...] = ()  # the suffix pairs ARC104 completes (`siblings`)
 
     def candidates(self, held: Iterable[str]) -> FrozenSet[str]:
         """Names some evidence ties to a held name, not held themselves: the only ones worth weighing."""
@@ -133,6 +149,27 @@ class Kinship:
         if cls != name and self.registered_class.get(cls) == cls:
             return True
         return any(edge.methods < 0 for edge in self.classes.get(cls, ()))
+
+    def declared(self, name: str, held: Iterable[str]) -> List[Evidence]:
+        """Ties the project states outright: a family that matches `name` and a held name (ARC101's case),
+        and a held name of which `name` is the configured sibling (ARC104's case).
+
+        Their rules decide them, with guards of their own and no threshold; ARC105 does not weigh
+        them again. Weight 1.0: nothing is inferred.
+        """
+        held = frozenset(held) - {name}
+        found = []
+        for family in self.families:
+            matched = sorted(held & family.names)
+            if name in family.names and matched:
+                found.append(Evidence(FAMILY, 1.0, matched[0], f"is matched by {family.where}, as "
+                                                               f"{', '.join(map(repr, matched))} the subject holds"))
+        for kin in sorted(held):
+            pair = sibling_pair(name, kin, self.siblings)
+            if pair:
+                found.append(Evidence(SIBLING, 1.0, kin, f"is the sibling of '{kin}' (the suffixes {pair[0]} "
+                                                         f"and {pair[1]} of `siblings`)"))
+        return found
 
     def evidence(self, name: str, held: Iterable[str]) -> List[Evidence]:
         """Every piece of evidence tying `name` to a held name, strongest first.
@@ -213,6 +250,31 @@ class Kinship:
         # a base that is itself held says it once, as a subclass: not again through each of its children
         for base in sorted(b for b in shared if (b in self.classes or _TASK.search(b)) and b not in held_classes):
             yield Evidence(SHARED_BASE, 0.25, kin, f"shares the base class {base} with '{kin}'")
+
+
+def siblings_of(name: str, siblings: Sequence[Tuple[str, str]]) -> Iterator[Tuple[str, Tuple[str, str]]]:
+    """Each sibling `name` has by the configured suffix pairs, with (its suffix, the sibling's)."""
+    for first, second in siblings:
+        for suffix, other in ((first, second), (second, first)):
+            if name.endswith(suffix) and len(name) > len(suffix):
+                yield name[: -len(suffix)] + other, (suffix, other)
+
+
+def sibling_pair(name: str, kin: str, siblings: Sequence[Tuple[str, str]]) -> Optional[Tuple[str, str]]:
+    """The configured suffix pair (kin's suffix, name's) that makes `name` the sibling of `kin`, if one does."""
+    return next((pair for sibling, pair in siblings_of(kin, siblings) if sibling == name), None)
+
+
+def missing_siblings(held: Iterable[str], registered: Mapping[str, object],
+                     siblings: Sequence[Tuple[str, str]]) -> List[Tuple[str, str]]:
+    """(held name, its registered sibling that is not held): what ARC104 asks for."""
+    held = frozenset(held)
+    found: Dict[str, str] = {}
+    for name in held:
+        for sibling, _ in siblings_of(name, siblings):
+            if sibling in registered and sibling not in held:
+                found.setdefault(sibling, name)
+    return [(name, sibling) for sibling, name in found.items()]
 
 
 def gaps(name: str, held: Iterable[str]) -> List[Evidence]:
@@ -301,9 +363,10 @@ def confidence(evidence: Sequence[Evidence]) -> float:
 
 def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
                   lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
-                  configs: Iterable[ConfigUse] = ()) -> Kinship:
-    """Kinship from the registrations, the class edges of the project, the lists it keeps, its modules and
-    the config classes its model classes are built with."""
+                  configs: Iterable[ConfigUse] = (), families: Sequence[Family] = (),
+                  siblings: Sequence[Tuple[str, str]] = ()) -> Kinship:
+    """Kinship from the registrations, the class edges of the project, the lists it keeps, its modules,
+    the config classes its model classes are built with, and the ties it states (families, siblings)."""
     implementations: Dict[str, str] = {}
     registered_class: Dict[str, str] = {}
     for r in registrations:
@@ -323,7 +386,8 @@ def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEd
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
                       registered_class, dict(appears), dict(together),
                       backbones=_backbones(set(registered_class.values()), classes, modules),
-                      configs=_shared_configs(set(registered_class.values()), configs))
+                      configs=_shared_configs(set(registered_class.values()), configs),
+                      families=tuple(families), siblings=tuple(siblings))
     return dataclasses.replace(kinship, related=_related(kinship))
 
 

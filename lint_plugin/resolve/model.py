@@ -19,7 +19,16 @@ from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .foreign import foreign_registries
 from .kept import KeptResolutions
-from .kinship import ClassEdge, ConfigUse, Kinship, ModuleClasses, build_kinship, parse_configs, parse_edges
+from .kinship import (
+    ClassEdge,
+    ConfigUse,
+    Family,
+    Kinship,
+    ModuleClasses,
+    build_kinship,
+    parse_configs,
+    parse_edges,
+)
 from .lineage import names_lineage
 from .references import Resolver
 from .support_tables import support_table_registrations
@@ -106,12 +115,13 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, kept: Op
     return Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                  unanalysed, external, registrations, universe.packages,
                  multimodal, _unregistered_classes(index, registered),
-                 _kinship(index, registrations, collections, registered))
+                 _kinship(index, registrations, collections, registered, overlapping))
 
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],
-             registered: Mapping[str, Occurrence]) -> Kinship:
-    """Kinship from registrations, the class edges and imports in every file's bytes, and the lists' company."""
+             registered: Mapping[str, Occurrence], families: Sequence[Predicate]) -> Kinship:
+    """Kinship from registrations, the class edges and imports in every file's bytes, the lists' company,
+    and the ties the project states: its families and its `siblings`."""
     paths = {module: rel for rel, module in index.module_by_path().items()}
     edges: List[ClassEdge] = []
     modules: List[ModuleClasses] = []
@@ -122,7 +132,8 @@ def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collect
         if signals.classes:  # a module that defines no class builds no model on a backbone
             modules.append(ModuleClasses(paths[module], signals.imported, signals.classes))
     lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
-    return build_kinship(registrations, edges, lists, modules, configs)
+    return build_kinship(registrations, edges, lists, modules, configs,
+                         [Family(f.where, f.names) for f in families], index.config.siblings)
 
 
 def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe,

@@ -1,10 +1,11 @@
 """ARC104 sibling-variant-missing: one variant of a registered pair is held, the other is not."""
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import List, Optional
 
 from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Model, Occurrence
+from ..resolve.kinship import missing_siblings
 from ..resolve.lineage import names_lineage
 from .fixes import add_to
 from .kinds import accepts
@@ -35,21 +36,6 @@ def check(model: Model) -> List[Diagnostic]:
                   for name, sibling in sorted(missing_siblings(own, registered, siblings))
                   if accepts(own, sibling, lineage, model.multimodal)]
     return found
-
-
-def missing_siblings(held: Iterable[str], registered: Mapping[str, Occurrence],
-                     siblings: Sequence[Tuple[str, str]]) -> List[Tuple[str, str]]:
-    """(held name, its registered sibling that is not held)."""
-    held = frozenset(held)
-    found: Dict[str, str] = {}
-    for name in held:
-        for first, second in siblings:
-            for suffix, other in ((first, second), (second, first)):
-                if name.endswith(suffix) and len(name) > len(suffix):
-                    sibling = name[: -len(suffix)] + other
-                    if sibling in registered and sibling not in held:
-                        found.setdefault(sibling, name)
-    return [(name, sibling) for sibling, name in found.items()]
 
 
 def diagnostic(subject: str, label: str, path: str, line: int, column: int, name: str, sibling: str,

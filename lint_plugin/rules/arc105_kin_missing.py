@@ -210,7 +210,9 @@ RULE = Rule(
          "and not the class it spells is not told to hold the class for the code they share; a list of one "
          "lineage is not told to "
          "hold another; a test of one name, or a dispatch (`if arch == X: arch = Y`), is not completed. "
-         "`archsync why SUBJECT NAME` prints every piece of evidence and the guard that decided.",
+         "`archsync why SUBJECT NAME` prints every piece of evidence and the guard that decided. Two ties the "
+         "project states outright are special cases with rules of their own and no threshold: a family "
+         "(ARC101) and a sibling pair (ARC104); ARC105 weighs the rest, and `why` shows all of them.",
     why="A new variant is registered by subclassing the model it extends, and the lists that gate behaviour are "
         "updated for one name and not its kin (in SGLang, `class Glm4vMoeForConditionalGeneration("
         "Glm4vForConditionalGeneration)` was in a list its base was missing from until a later fix).",
