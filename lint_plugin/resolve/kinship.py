@@ -61,6 +61,9 @@ MIN_TOGETHER = 2  # lists holding both before the project "treats them alike": o
 # registered classes one config class may build before it says nothing (`LlamaConfig` builds many llama-likes)
 MAX_CONFIG_USERS = 3
 _NONE: FrozenSet[str] = frozenset()
+# a library's root class every model of that library subclasses (SGLang builds a few models on
+# transformers' `PreTrainedModel` for its loading helpers): it says nothing about what runs
+ROOT_BASES = frozenset({"PreTrainedModel"})
 
 
 @dataclass(frozen=True)
@@ -248,7 +251,8 @@ class Kinship:
                                                    f"{edge.path}:{edge.line})")
         shared = {e.base for e in self.classes.get(cls, ())} & {e.base for e in self.classes.get(kin_cls, ())}
         # a base that is itself held says it once, as a subclass: not again through each of its children
-        for base in sorted(b for b in shared if (b in self.classes or _TASK.search(b)) and b not in held_classes):
+        for base in sorted(b for b in shared if (b in self.classes or _TASK.search(b)) and b not in held_classes
+                           and b not in ROOT_BASES):
             yield Evidence(SHARED_BASE, 0.25, kin, f"shares the base class {base} with '{kin}'")
 
 
@@ -423,7 +427,7 @@ def _related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
         keys = [("class", cls)]
         if name in kinship.implementations:
             keys.append(("implementation", kinship.implementations[name]))
-        keys += [("base", e.base) for e in kinship.classes.get(cls, ())]
+        keys += [("base", e.base) for e in kinship.classes.get(cls, ()) if e.base not in ROOT_BASES]
         keys += [("base", cls)]  # a name is kin to the names whose class subclasses its own
         keys += [("variant", key) for key in _variant_keys(name)]
         keys += [("backbone", f"{tie.owner}->{cls}") for tie in kinship.backbones.get(cls, ())]
