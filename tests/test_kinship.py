@@ -149,6 +149,26 @@ def test_why_names_the_kind_guard_that_keeps_a_sibling_quiet(tree):
     assert not any("sibling" in line for line in unpaired.lines), unpaired
 
 
+def test_why_explains_a_family_that_arc104_completes(tree):
+    """ARC104 reports on a family's own tests; `why` takes the family's name as the message writes it."""
+    root = tree("rules/sibling")
+    expected = [
+        "is_romeo_v1() at mm/families.py:9:1 is a family: its own tests hold 1 registered name "
+        "(RomeoV1ForConditionalGeneration)",
+        "stated by the project (ARC104 decides a sibling pair: no threshold):",
+        "  sibling  is the sibling of 'RomeoV1ForConditionalGeneration' (the suffixes ForConditionalGeneration and "
+        "ForCausalLM of `siblings`)",
+        "ARC105 weighs lists, not families: what a family matches is what its tests say",
+        "reported: mm/families.py:9:1: ARC104 'RomeoV1ForCausalLM' is missing from is_romeo_v1(), which holds its "
+        "sibling 'RomeoV1ForConditionalGeneration' ('RomeoV1ForCausalLM' is registered at mm/models/romeo.py:20)",
+    ]
+    for subject in ("is_romeo_v1", "is_romeo_v1()"):
+        result = archsync("why", subject, "RomeoV1ForCausalLM", cwd=root)
+        assert (result.returncode, result.lines) == (EXIT_CLEAN, expected), result
+    unrelated = archsync("why", "is_romeo_v1", "SierraForCausalLM", cwd=root)
+    assert unrelated.lines[1] == "no sibling of 'SierraForCausalLM' is in its own tests", unrelated
+
+
 def test_why_an_unknown_subject_is_an_error(tree):
     root = tree("kinship/subclass")
     result = archsync("why", "NO_SUCH_ARCHS", "MistralForCausalLM", cwd=root)

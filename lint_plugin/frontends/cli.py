@@ -202,7 +202,8 @@ def _parser() -> argparse.ArgumentParser:
 
     why = commands.add_parser("why", allow_abbrev=False,
                               help="print every piece of kinship evidence for a name in a subject (ARC105)")
-    why.add_argument("subject", help="a subject as `archsync inventory` names it, e.g. _MAMBA_ARCHS or fn#2")
+    why.add_argument("subject", help="a subject or a family as `archsync inventory` names it, e.g. _MAMBA_ARCHS, "
+                                     "fn#2 or is_qwen3_5")
     why.add_argument("name", help="an architecture name, e.g. MistralForCausalLM")
     why.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     why.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
@@ -560,17 +561,19 @@ def _init(args: argparse.Namespace) -> int:
 
 
 def _why(args: argparse.Namespace) -> int:
-    from .why import explain_pair, matching
+    from .why import explain_family, explain_pair, matching, matching_families
 
     report = _analyse(args)
     if isinstance(report, int):
         return report
     found = matching(report.model, args.subject)
-    if not found:
+    families = matching_families(report.model, args.subject)
+    if not found and not families:
         print(f"archsync: error: no subject {args.subject!r}; `archsync inventory` lists them", file=sys.stderr)
         return EXIT_ERROR
-    sys.stdout.write(_printable_lines("\n".join(explain_pair(report.model, c, args.name, report.diagnostics)
-                                                for c in found)))
+    sys.stdout.write(_printable_lines("\n".join(
+        [explain_pair(report.model, c, args.name, report.diagnostics) for c in found]
+        + [explain_family(report.model, f, args.name, report.diagnostics) for f in families])))
     return EXIT_CLEAN
 
 

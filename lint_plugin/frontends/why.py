@@ -8,11 +8,12 @@ decide those, and a `why` that said "no evidence" beside their finding would con
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import AbstractSet, List, Sequence
 
 from ..diagnostics import Diagnostic
-from ..resolve import Collection, Model
-from ..resolve.kinship import FAMILY, MIN_TOGETHER, Evidence
+from ..resolve import Collection, Model, Predicate
+from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
+from ..resolve.lineage import names_lineage
 from ..rules.arc105_kin_missing import THRESHOLDS, judge
 from ..rules.kinds import DRAFT, accepts, kind
 
@@ -20,6 +21,34 @@ from ..rules.kinds import DRAFT, accepts, kind
 def matching(model: Model, subject: str) -> List[Collection]:
     """Collections whose subject is `subject` (`Class.attr`, `fn.var` and `fn#n` as `inventory` prints them)."""
     return [c for c in model.collections if subject in (c.subject, c.label)]
+
+
+def matching_families(model: Model, subject: str) -> List[Predicate]:
+    """Families whose subject is `subject` (`is_qwen3_5`, or `is_qwen3_5()` as messages name it)."""
+    return [f for f in model.families if subject in (f.subject, f.label)]
+
+
+def explain_family(model: Model, family: Predicate, name: str, diagnostics: Sequence[Diagnostic]) -> str:
+    """A family is completed on its own tests by ARC104 alone: its sibling ties, and what was reported."""
+    own = sorted({o.name for o in family.own} & model.registered.keys())
+    lines = [f"{family.label} at {family.path}:{family.line}:{family.column} is a family: its own tests hold "
+             f"{len(own)} registered name{'s' if len(own) != 1 else ''}"
+             + (f" ({', '.join(own[:6])}{', ...' if len(own) > 6 else ''})" if own else "")]
+    if name not in model.registered:
+        lines.append(f"'{name}' is not a registered architecture: kinship is read between registered names only")
+    siblings = [e for e in model.kinship.declared(name, own) if e.kind == SIBLING] if name not in own else []
+    reported = [d for d in diagnostics if d.subject == family.subject and d.member == name and d.path == family.path]
+    if siblings:
+        lines.append("stated by the project (ARC104 decides a sibling pair: no threshold):")
+        lines += [f"  {e.kind:<8} {e.text}" for e in siblings]
+        lineage = frozenset(own) if names_lineage(family.subject, frozenset(own)) else frozenset()
+        if not reported and not accepts(own, name, lineage, model.multimodal):
+            lines.append(f"  not reported: {_kind_guard(name, model.multimodal)}")
+    else:
+        lines.append(f"no sibling of '{name}' is in its own tests")
+    lines.append("ARC105 weighs lists, not families: what a family matches is what its tests say")
+    lines += [f"reported: {d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in reported]
+    return "\n".join(lines) + "\n"
 
 
 def explain_pair(model: Model, collection: Collection, name: str, diagnostics: Sequence[Diagnostic]) -> str:
@@ -69,7 +98,11 @@ def _declared_quiet(model: Model, collection: Collection, name: str, declared: S
         if any(e.kind == FAMILY for e in declared) else frozenset()
     if accepts(collection.members.names, name, family, model.multimodal):
         return ""
-    wanted = kind(name, model.multimodal)
+    return _kind_guard(name, model.multimodal)
+
+
+def _kind_guard(name: str, multimodal: AbstractSet[str]) -> str:
+    wanted = kind(name, multimodal)
     if wanted == DRAFT:
         return "kind guard: it is a draft variant and the subject holds none"
     return f"kind guard: it is {wanted} and fewer than a fifth of the subject's names are (`archsync explain ARC101`)"
