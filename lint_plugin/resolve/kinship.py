@@ -8,6 +8,8 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
   (`MistralForCausalLM = LlamaForCausalLM`);
 - a subclass of a held class that defines no method of its own runs that class's code
   (`class MistralForCausalLM(LlamaForCausalLM): pass`); one that overrides methods shares less;
+  the base of a held subclass says little (the subclass may be why the list exists), unless the
+  subclass adds mixture-of-experts layers and the list holds dense models too (read from imports);
 - classes built on one base (`class DeepseekV3ForCausalLM(DeepseekV2ForCausalLM)` beside
   `class GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)`);
 - a backbone: the module of one model imports another's backbone from that model's module
@@ -138,6 +140,8 @@ class Kinship:
     backbones: Mapping[str, Tuple["Backbone", ...]] = field(default_factory=dict)
     # registered class -> the config class it is built with, where that config builds a few served models only
     configs: Mapping[str, ConfigUse] = field(default_factory=dict)
+    # served class -> does its code build mixture-of-experts layers (its module or a base's imports one)
+    experts: Mapping[str, bool] = field(default_factory=dict)
     families: Tuple[Family, ...] = ()  # the families ARC101 holds collections to
     siblings: Tuple[Tuple[str, str], ...] = ()  # the suffix pairs ARC104 completes (`siblings`)
 
@@ -194,7 +198,8 @@ class Kinship:
             if cls != kin_cls:
                 kin_bases = self._bases.get(kin_cls, _NONE)
                 if kin_cls in bases or cls in kin_bases or not bases.isdisjoint(kin_bases):  # else no edge ties them
-                    found += self._classes(cls, kin_cls, kin, held_classes)
+                    adds_experts = self._adds_experts(cls, kin_cls, held_classes)
+                    found += self._classes(cls, kin_cls, kin, held_classes, adds_experts)
             for tie in ties:
                 if tie.owner == kin_cls:
                     # The decoder stack is the other model's code: weaker than a thin subclass (the child
@@ -229,12 +234,26 @@ class Kinship:
         """
         return any(tie.owner in held_classes for cls in held_classes for tie in self.backbones.get(cls, ()))
 
+    def _adds_experts(self, cls: str, kin_cls: str, held_classes: FrozenSet[str]) -> bool:
+        """Does held `kin_cls` add MoE layers to its base `cls`, in a subject that also holds dense models?
+
+        A list that holds a subclass may exist for what the subclass adds (a list of MoE models holds
+        `Glm4vMoe` and not its dense base), so the base of a held subclass weighs little. Where the
+        subclass adds mixture-of-experts layers and the subject holds dense models too, the experts
+        are not why it is held: it is held for the code it shares with its base. Read from the code
+        (the modules' imports), not the spelling: `Qwen3Next` and `DeepseekV3` are MoE models.
+        """
+        if not self.experts.get(kin_cls) or self.experts.get(cls, True):
+            return False
+        return any(self.experts.get(h) is False for h in held_classes if h != kin_cls)
+
     @functools.cached_property
     def _bases(self) -> Dict[str, FrozenSet[str]]:
         """Each class's bases: most pairs of names share no edge, and this says so without walking them."""
         return {cls: frozenset(e.base for e in edges) for cls, edges in self.classes.items()}
 
-    def _classes(self, cls: str, kin_cls: str, kin: str, held_classes: FrozenSet[str]) -> Iterable[Evidence]:
+    def _classes(self, cls: str, kin_cls: str, kin: str, held_classes: FrozenSet[str],
+                 adds_experts: bool = False) -> Iterable[Evidence]:
         for edge in self.classes.get(cls, ()):
             if edge.base == kin_cls:
                 where = f"{edge.path}:{edge.line}"
@@ -246,7 +265,13 @@ class Kinship:
                 else:
                     yield Evidence(SUBCLASS, 0.6, kin, f"subclasses '{kin}' (`class {cls}({kin_cls})` at {where})")
         for edge in self.classes.get(kin_cls, ()):
-            if edge.base == cls:
+            if edge.base == cls and adds_experts:
+                # The held subclass adds experts the subject does not select: it is held for the code it
+                # shares with its base, which says as much of the base as a subclass says of its own base.
+                yield Evidence(SUBCLASS, 0.85 if edge.methods == 0 else 0.6, kin,
+                               f"is the base of '{kin}' (`class {kin_cls}({cls})` at {edge.path}:{edge.line}), "
+                               f"which adds mixture-of-experts layers, and the subject holds dense models")
+            elif edge.base == cls:
                 yield Evidence(SUBCLASS, 0.25, kin, f"is the base of '{kin}' (`class {kin_cls}({cls})` at "
                                                    f"{edge.path}:{edge.line})")
         shared = {e.base for e in self.classes.get(cls, ())} & {e.base for e in self.classes.get(kin_cls, ())}
@@ -391,6 +416,7 @@ def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEd
                       registered_class, dict(appears), dict(together),
                       backbones=_backbones(set(registered_class.values()), classes, modules),
                       configs=_shared_configs(set(registered_class.values()), configs),
+                      experts=_experts(set(registered_class.values()), classes, modules),
                       families=tuple(families), siblings=tuple(siblings))
     return dataclasses.replace(kinship, related=_related(kinship))
 
@@ -475,6 +501,49 @@ def _shared_configs(served: AbstractSet[str], uses: Iterable[ConfigUse]) -> Dict
         if 1 < len(users[config] & served) <= MAX_CONFIG_USERS:
             found[cls] = min(found_uses, key=lambda u: (u.path, u.line))
     return found
+
+
+_EXPERT_LAYER = re.compile(r"Mo[Ee]|Experts")
+
+
+def _experts(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdge]],
+             modules: Sequence[ModuleClasses]) -> Dict[str, bool]:
+    """For each served class whose module is known: does it build mixture-of-experts layers?
+
+    Its module imports a MoE layer (`FusedMoE`, `Glm4MoeModel`) or a MoE model it composes
+    (`DeepseekV3ForCausalLM` in Kimi-K2.5's), or one of its bases is a MoE class
+    (`MistralLarge3ForCausalLM(DeepseekV3ForCausalLM)`). A module that defines dense and MoE models
+    says MoE of both: the base and some other name the subject holds must read as dense, so that
+    doubt holds a finding back. A class whose module is not known is neither.
+    """
+    homes = {e.path for edges in classes.values() for e in edges}  # only where a class is defined matters
+    imports = [m for m in modules if m.path in homes]
+    moe_paths = {m.path for m in imports if any(_expert_layer(name) for name in m.imported)}
+    moe: Dict[str, bool] = {}
+    for _ in range(3):  # a model composing a model that composes a MoE model: rare deeper
+        moe = {}
+        for cls in classes:
+            _is_moe(cls, classes, moe_paths, moe, 0)
+        moe_classes = {cls for cls, found in moe.items() if found}
+        more = {m.path for m in imports if not m.imported.isdisjoint(moe_classes)}
+        if more <= moe_paths:
+            break
+        moe_paths |= more
+    return {cls: moe[cls] for cls in served if cls in moe}
+
+
+@functools.lru_cache(maxsize=1 << 14)  # the same imported names, module after module
+def _expert_layer(name: str) -> bool:
+    return bool(_EXPERT_LAYER.search(name))
+
+
+def _is_moe(cls: str, classes: Mapping[str, Sequence[ClassEdge]], moe_paths: AbstractSet[str],
+            moe: Dict[str, bool], depth: int) -> bool:
+    if cls not in moe:
+        edges = classes.get(cls, ())
+        moe[cls] = any(e.path in moe_paths for e in edges) or depth < 8 and any(
+            e.base in classes and _is_moe(e.base, classes, moe_paths, moe, depth + 1) for e in edges)
+    return moe[cls]
 
 
 def _squashed(name: str) -> str:

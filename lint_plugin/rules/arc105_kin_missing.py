@@ -189,7 +189,10 @@ RULE = Rule(
     summary="a subject holds an architecture but not another that runs the same code",
     what="A list that holds one architecture usually means \"this implementation\". archsync reads what belongs "
          "together from the code: names a registry binds to one class, aliases, subclasses (one that defines no "
-         "method runs its base's code), classes built on one base, a model whose module imports another's backbone "
+         "method runs its base's code; the base of a held subclass weighs little, as the subclass may be why the "
+         "list exists, unless the subclass adds mixture-of-experts layers, read from its module's imports, and "
+         "the list also holds dense models: then it is held for the code it shares with its base), "
+         "classes built on one base, a model whose module imports another's backbone "
          "(`from .qwen3 import Qwen3Model`: it runs that decoder stack; counted where the subject already holds a "
          "model so built beside the model it builds on), a config class two or three served models are built "
          "with (`config: Qwen3MoeConfig` in `__init__`, `config_class = X`; one that names no model, or that "
