@@ -44,6 +44,7 @@ from .project.universe import Universe, read_universe
 from .report.noqa_kept import KeptRanges
 from .report.stage import report
 from .resolve.kept import KeptResolutions
+from .resolve.kept_choice import KeptChoice
 from .rules.codes import CODES
 
 
@@ -73,6 +74,7 @@ class Session:
         self._last: Optional[_LastRun] = None
         self._ranges = KeptRanges()  # the noqa lookups of the last report: its files seldom change
         self._resolutions = KeptResolutions()  # the last run's resolution, by what each result read
+        self._choice = KeptChoice()  # the files the last run chose, by what each choice read
 
     def check(self, overrides: Mapping[str, bytes], stamps: Optional[Mapping[str, Stamp]] = None) -> Report:
         """The project's report with `overrides` standing in for files; may raise ConfigError.
@@ -92,7 +94,7 @@ class Session:
         cache = IndexCache(config.root, config.cache_dir, self._fingerprint) \
             if not self._kept and (self.root / PYPROJECT).is_file() else None  # the first run reads the disk cache
         done = analyse(config, files, overrides, cache, universe, known=known, ranges=self._ranges,
-                       resolutions=self._resolutions)
+                       resolutions=self._resolutions, choice=self._choice)
         records: Dict[str, CachedFile] = {}
         levels: Dict[str, int] = {}
         for rel, record, level in done.index.records():
@@ -133,6 +135,7 @@ class Session:
         if fingerprint != self._fingerprint:  # every record may read otherwise: the next run reads them all
             self._kept.clear()
             self._resolutions.clear()
+            self._choice.clear()
             self._last = None
             self._fingerprint = fingerprint
         self._config, self._pyproject, self._files = config, pyproject, None
