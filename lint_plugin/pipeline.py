@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .resolve import Model
     from .resolve.kept import KeptResolutions
     from .resolve.kept_choice import KeptChoice
+    from .resolve.kept_kinship import KeptKinship
 
 
 class _ModelOf:
@@ -268,10 +269,12 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
             cache: "Optional[IndexCache]", universe: "Universe", noqa: bool = True, only: Optional[str] = None,
             strict: bool = True, results: Optional[ResultCache] = None,
             known: "Optional[Mapping[str, CachedFile]]" = None, ranges: "Optional[KeptRanges]" = None,
-            resolutions: "Optional[KeptResolutions]" = None, choice: "Optional[KeptChoice]" = None) -> Analysis:
+            resolutions: "Optional[KeptResolutions]" = None, choice: "Optional[KeptChoice]" = None,
+            kinship: "Optional[KeptKinship]" = None) -> Analysis:
     """The stages after discovery: index, choose, resolve, rules, report (`known`: see ProjectIndex;
-    `ranges`, `resolutions`, `choice`: the noqa lookups, resolved results and chosen files a long-lived
-    caller keeps, `report/noqa_kept.py`, `resolve/kept.py`, `resolve/kept_choice.py`)."""
+    `ranges`, `resolutions`, `choice`, `kinship`: the noqa lookups, resolved results, chosen files and
+    kinship a long-lived caller keeps, `report/noqa_kept.py`, `resolve/kept.py`, `resolve/kept_choice.py`,
+    `resolve/kept_kinship.py`)."""
     from . import rules
     from .extract.collector import paused
     from .project.index import ProjectIndex
@@ -287,7 +290,7 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
         with ProjectIndex(config, files, overrides, cache, known) as index:  # byte prefilter, facts of what may matter
             choose_files(index, choice)  # and of the files those reference
         # names resolved across modules (and what dependencies register)
-        model = build_model(index, universe, resolutions)
+        model = build_model(index, universe, resolutions, kinship)
         found = rules.check(model)
         diagnostics = report(found, config, overrides, noqa, ranges)
         index.save_cache()

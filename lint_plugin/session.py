@@ -45,6 +45,7 @@ from .report.noqa_kept import KeptRanges
 from .report.stage import report
 from .resolve.kept import KeptResolutions
 from .resolve.kept_choice import KeptChoice
+from .resolve.kept_kinship import KeptKinship
 from .rules.codes import CODES
 
 
@@ -75,6 +76,7 @@ class Session:
         self._ranges = KeptRanges()  # the noqa lookups of the last report: its files seldom change
         self._resolutions = KeptResolutions()  # the last run's resolution, by what each result read
         self._choice = KeptChoice()  # the files the last run chose, by what each choice read
+        self._kinship = KeptKinship()  # the last run's kinship, by the signals it read
 
     def check(self, overrides: Mapping[str, bytes], stamps: Optional[Mapping[str, Stamp]] = None) -> Report:
         """The project's report with `overrides` standing in for files; may raise ConfigError.
@@ -94,7 +96,7 @@ class Session:
         cache = IndexCache(config.root, config.cache_dir, self._fingerprint) \
             if not self._kept and (self.root / PYPROJECT).is_file() else None  # the first run reads the disk cache
         done = analyse(config, files, overrides, cache, universe, known=known, ranges=self._ranges,
-                       resolutions=self._resolutions, choice=self._choice)
+                       resolutions=self._resolutions, choice=self._choice, kinship=self._kinship)
         records: Dict[str, CachedFile] = {}
         levels: Dict[str, int] = {}
         for rel, record, level in done.index.records():
@@ -136,6 +138,7 @@ class Session:
             self._kept.clear()
             self._resolutions.clear()
             self._choice.clear()
+            self._kinship.clear()
             self._last = None
             self._fingerprint = fingerprint
         self._config, self._pyproject, self._files = config, pyproject, None
