@@ -12,7 +12,8 @@ object, or equal with the lines of its edges and config uses left out; the same 
 names and classes; the same lists), those parts are taken as they were, and the parts with lines
 are made from this run's signals as `build_kinship` makes them: every edge by its class, and for
 each class the last run tied to a config class, its first use of it by path and line. Anything
-else builds it all again.
+else builds it all again. (A new input of `build_kinship`, or a new field of `Kinship` made from
+lines, must be added here: the other fields are taken as the last run made them.)
 """
 from __future__ import annotations
 
@@ -108,6 +109,11 @@ def _with_lines(kinship: Kinship, edges: Mapping[str, Tuple[ClassEdge, ...]],
 
 
 def _view(signals: Signals) -> Tuple[object, ...]:
-    """What kinship reads of a file's signals, the lines of its edges and config uses left out."""
+    """A file's signals, the lines of its edges and config uses left out (every other field whole: kinship
+    reads the imports and classes, and whatever it may read next is compared too)."""
     return (sorted(text.rpartition(":")[0] for text in signals.bases),
-            sorted(text.rpartition(":")[0] for text in signals.configs), signals.imported, signals.classes)
+            sorted(text.rpartition(":")[0] for text in signals.configs),
+            *(getattr(signals, f) for f in _OTHER_SIGNALS))
+
+
+_OTHER_SIGNALS = tuple(f.name for f in dataclasses.fields(Signals) if f.name not in ("bases", "configs"))

@@ -4,9 +4,10 @@ The language server checks the whole project again after an edit that moves a fi
 ARC105's weighing of every candidate of every subject was a quarter of that. What a subject's
 findings read is known (`arc105_kin_missing.check`): the subject itself and its namesakes (with
 their lines), the names weighed, the multimodal names, which names are registered, and of the
-kinship its registered classes, implementations and list company, and for each class of a name
-held or weighed, its entries of `classes`, `backbones` and `configs`, with its bases' presence as
-classes. A subject's findings are taken again when all of that is equal (`reusable`).
+kinship its registered classes, implementations, list company and related names (every field but
+three, compared whole), and for each class of a name held or weighed, its entries of those three,
+`classes`, `backbones` and `configs`, with its bases' presence as classes. A subject's findings
+are taken again when all of that is equal (`reusable`).
 
 The edited file's class edges carry new lines, so its classes' entries change. When an entry
 changed in its lines alone (the same edges and config uses, from the same files), whether a name
@@ -18,6 +19,7 @@ Only the last check is kept, one project at a time.
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import dataclass
 from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
@@ -46,6 +48,8 @@ class Changed:
 
 
 _NOTHING = Changed(frozenset(), frozenset())
+_BY_CLASS = ("classes", "configs", "backbones")  # compared class by class; every other field of Kinship, whole
+_WHOLE = tuple(f.name for f in dataclasses.fields(Kinship) if f.name not in _BY_CLASS)
 
 
 @dataclass(frozen=True)
@@ -72,8 +76,7 @@ def last_for(model: Model) -> "Tuple[Optional[Kept], Changed]":
             or kept.registered != model.registered.keys():
         return None, _NOTHING
     before, now = kept.kinship, model.kinship
-    if before.registered_class != now.registered_class or before.implementations != now.implementations \
-            or before.appears != now.appears or before.together != now.together:
+    if any(getattr(before, f) != getattr(now, f) for f in _WHOLE):  # the related names too: a cheap check
         return None, _NOTHING
     classes = changed_keys(before.classes, now.classes)
     configs = changed_keys(before.configs, now.configs)
