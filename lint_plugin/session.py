@@ -15,6 +15,9 @@ a run of `pipeline.run` would, but from what the last check left rather than fro
 - when the run is needed, the last run's resolution: each collection and predicate it resolved,
   taken again while every module it read gives the same facts (`resolve/kept.py`), so an edit
   that moves a file's lines re-resolves only what was resolved through that file;
+- the files the last run chose and its kinship, taken again while what they read is the same, the
+  lines of class edges and config uses aside (`resolve/kept_choice.py`, `resolve/kept_kinship.py`);
+  ARC105 keeps each subject's findings itself, by what they read (`rules/kin_kept.py`);
 - the `# noqa` lookups of the last report, by file text (`report/noqa_kept.py`).
 
 The stamps come from the server's watcher (`project/stamps.py`, updated by its poll and the
