@@ -37,7 +37,8 @@ def summarise(trees: List[Dict[str, Any]], linearity: Dict[str, Any], targets: D
             rows.append(_row(tree["label"], "peak memory of a check (MB)", max(peaks), peak_target_mb, "MB"))
         for key, what, target in (("lsp", "editor: didChange (comment appended) -> publishDiagnostics (s)",
                                    lsp_target_s),
-                                  ("lsp-moved", "editor: didChange (lines moved) -> publishDiagnostics (s)", None)):
+                                  ("lsp-moved", "editor: didChange (lines moved) -> publishDiagnostics (s)",
+                                   lsp_target_s)):
             lsp = scenarios.get(key)
             if lsp is not None and lsp.get("status") == "ok" and lsp.get("median_edit_s") is not None:
                 rows.append(_row(tree["label"], what, lsp["median_edit_s"], target, "s"))

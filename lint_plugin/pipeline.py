@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from .report.noqa_kept import KeptRanges
     from .resolve import Model
     from .resolve.kept import KeptResolutions
+    from .resolve.kept_choice import KeptChoice
+    from .resolve.kept_kinship import KeptKinship
 
 
 class _ModelOf:
@@ -267,10 +269,12 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
             cache: "Optional[IndexCache]", universe: "Universe", noqa: bool = True, only: Optional[str] = None,
             strict: bool = True, results: Optional[ResultCache] = None,
             known: "Optional[Mapping[str, CachedFile]]" = None, ranges: "Optional[KeptRanges]" = None,
-            resolutions: "Optional[KeptResolutions]" = None) -> Analysis:
+            resolutions: "Optional[KeptResolutions]" = None, choice: "Optional[KeptChoice]" = None,
+            kinship: "Optional[KeptKinship]" = None) -> Analysis:
     """The stages after discovery: index, choose, resolve, rules, report (`known`: see ProjectIndex;
-    `ranges`, `resolutions`: the noqa lookups and resolved results a long-lived caller keeps,
-    `report/noqa_kept.py`, `resolve/kept.py`)."""
+    `ranges`, `resolutions`, `choice`, `kinship`: the noqa lookups, resolved results, chosen files and
+    kinship a long-lived caller keeps, `report/noqa_kept.py`, `resolve/kept.py`, `resolve/kept_choice.py`,
+    `resolve/kept_kinship.py`)."""
     from . import rules
     from .extract.collector import paused
     from .project.index import ProjectIndex
@@ -284,9 +288,9 @@ def analyse(config: Config, files: List[SourceFile], overrides: Optional[Mapping
         files = [f for f in files if f.rel == only]
     with paused():  # a run builds acyclic values only: the cyclic collector would walk them over and over
         with ProjectIndex(config, files, overrides, cache, known) as index:  # byte prefilter, facts of what may matter
-            choose_files(index)  # and of the files those reference
+            choose_files(index, choice)  # and of the files those reference
         # names resolved across modules (and what dependencies register)
-        model = build_model(index, universe, resolutions)
+        model = build_model(index, universe, resolutions, kinship)
         found = rules.check(model)
         diagnostics = report(found, config, overrides, noqa, ranges)
         index.save_cache()

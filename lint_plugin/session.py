@@ -15,6 +15,9 @@ a run of `pipeline.run` would, but from what the last check left rather than fro
 - when the run is needed, the last run's resolution: each collection and predicate it resolved,
   taken again while every module it read gives the same facts (`resolve/kept.py`), so an edit
   that moves a file's lines re-resolves only what was resolved through that file;
+- the files the last run chose and its kinship, taken again while what they read is the same, the
+  lines of class edges and config uses aside (`resolve/kept_choice.py`, `resolve/kept_kinship.py`);
+  ARC105 keeps each subject's findings itself, by what they read (`rules/kin_kept.py`);
 - the `# noqa` lookups of the last report, by file text (`report/noqa_kept.py`).
 
 The stamps come from the server's watcher (`project/stamps.py`, updated by its poll and the
@@ -44,6 +47,8 @@ from .project.universe import Universe, read_universe
 from .report.noqa_kept import KeptRanges
 from .report.stage import report
 from .resolve.kept import KeptResolutions
+from .resolve.kept_choice import KeptChoice
+from .resolve.kept_kinship import KeptKinship
 from .rules.codes import CODES
 
 
@@ -73,6 +78,8 @@ class Session:
         self._last: Optional[_LastRun] = None
         self._ranges = KeptRanges()  # the noqa lookups of the last report: its files seldom change
         self._resolutions = KeptResolutions()  # the last run's resolution, by what each result read
+        self._choice = KeptChoice()  # the files the last run chose, by what each choice read
+        self._kinship = KeptKinship()  # the last run's kinship, by the signals it read
 
     def check(self, overrides: Mapping[str, bytes], stamps: Optional[Mapping[str, Stamp]] = None) -> Report:
         """The project's report with `overrides` standing in for files; may raise ConfigError.
@@ -92,7 +99,7 @@ class Session:
         cache = IndexCache(config.root, config.cache_dir, self._fingerprint) \
             if not self._kept and (self.root / PYPROJECT).is_file() else None  # the first run reads the disk cache
         done = analyse(config, files, overrides, cache, universe, known=known, ranges=self._ranges,
-                       resolutions=self._resolutions)
+                       resolutions=self._resolutions, choice=self._choice, kinship=self._kinship)
         records: Dict[str, CachedFile] = {}
         levels: Dict[str, int] = {}
         for rel, record, level in done.index.records():
@@ -133,6 +140,8 @@ class Session:
         if fingerprint != self._fingerprint:  # every record may read otherwise: the next run reads them all
             self._kept.clear()
             self._resolutions.clear()
+            self._choice.clear()
+            self._kinship.clear()
             self._last = None
             self._fingerprint = fingerprint
         self._config, self._pyproject, self._files = config, pyproject, None

@@ -230,9 +230,10 @@ class Session:
 
 
 def start(tmp_path: Path, options: Dict[str, Any], client_watches: bool = False,
-          refused: Iterable[str] = ()) -> Session:
-    """A client initialized on a fresh copy of the seed bug's tree (its watcher capability as asked)."""
-    root = copy_tree(SOURCE_FIXTURES / "sglang_qwen3_5" / "bug", tmp_path / "bug").resolve()
+          refused: Iterable[str] = (), source: Path = SOURCE_FIXTURES / "sglang_qwen3_5" / "bug") -> Session:
+    """A client initialized on a fresh copy of the seed bug's tree, or of `source` (its watcher capability
+    as asked)."""
+    root = copy_tree(source, tmp_path / "bug").resolve()
     client = Client(tmp_path, tmp_path / "server.stderr")
     client.refused.update(refused)
     workspace: Dict[str, Any] = {"workspaceEdit": {"documentChanges": True}}
@@ -1033,6 +1034,33 @@ def test_every_published_result_equals_a_cold_check_of_the_saved_buffers(tmp_pat
         agree(client.notify("textDocument/didSave", {"textDocument": {"uri": session.uri(OVERRIDES)}}),
               "a buffer saved")
         assert len(steps) == 19, steps
+        shut_down(session)
+    finally:
+        client.close()
+
+
+def test_an_edit_that_moves_a_class_publishes_its_new_line(tmp_path):
+    """ARC105's messages name where a class is written; the server keeps ARC105's findings, the kinship and
+    the files it chose between checks. An unsaved edit that moves the model file's lines publishes the new
+    line, exactly as a cold check of the saved buffers prints it, each time the lines move again."""
+    session = start(tmp_path, {"debounce": 0}, source=SOURCE_FIXTURES / "kinship" / "moved_lines")
+    client = session.client
+    llama, rope = "srv/models/llama.py", "srv/layers/rope.py"
+    message = "ARC105 'MistralForCausalLM' may belong in SCALED_ROPE_ARCHS: it runs the code of " \
+              "'LlamaForCausalLM' (`class MistralForCausalLM(LlamaForCausalLM)` defines no method, at " \
+              "srv/models/llama.py:{}) (confidence 0.85)"
+    try:
+        session.open(rope)
+        found = session.settle(session.open(llama))
+        assert [f"{d['code']} {d['message']}" for d in found[rope]] == [message.format(20)]
+        text = session.text[llama]
+        for lines in (2, 5, 1):
+            found = session.settle(session.change(llama, "# moved\n" * lines + text))
+            assert [(d["range"]["start"], f"{d['code']} {d['message']}") for d in found[rope]] == [
+                ({"line": 2, "character": 0}, message.format(20 + lines))]
+            cold = cold_check(session.root, session.text, tmp_path / f"saved-{lines}")
+            assert {rel: as_cli_sees(published) for rel, published in found.items()} == {
+                rel: cold.get(rel, []) for rel in found}
         shut_down(session)
     finally:
         client.close()

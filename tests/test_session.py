@@ -254,3 +254,105 @@ def test_resolution_kept_between_checks_is_what_a_cold_run_resolves(editor):
     (editor.root / "sglang/srt/archs_b.py").write_text(CHAIN["sglang/srt/archs_b.py"], encoding="utf-8")
     again = editor.expect(reused=False)
     assert not any("outside the project" in d.message for d, _ in again), _messages(again)
+
+
+LLAMA = "srv/models/llama.py"
+GEMMA = "srv/models/gemma.py"
+QUANT = "srv/layers/quant.py"
+NAMES = "srv/names.py"
+KIMI = "srv/models/kimi_linear.py"
+
+
+def _kin(path: str, name: str, subject: str, base: str, where: str, more: str = "", sure: str = "0.85") -> str:
+    return (f"{path}: ARC105 '{name}' may belong in {subject}: it runs the code of '{base}' (`class {name}({base})` "
+            f"defines no method, at {where}){more} (confidence {sure})")
+
+
+def _gemma(where: str) -> str:
+    return _kin("srv/layers/norm.py:3", "Gemma2ForCausalLM", "SOFTCAP_ARCHS", "GemmaForCausalLM", where,
+                "; is a newer generation of 'GemmaForCausalLM'", "0.90")
+
+
+def _mistral(path: str, subject: str, where: str) -> str:
+    return _kin(path, "MistralForCausalLM", subject, "LlamaForCausalLM", where)
+
+
+@pytest.fixture(params=["watched", "unwatched"])
+def kin_editor(request, tmp_path):
+    root = copy_tree(SOURCE_FIXTURES / "kinship" / "moved_lines", tmp_path / "moved_lines").resolve()
+    return Editor(root, tmp_path, watched=request.param == "watched")
+
+
+def test_kept_findings_name_the_lines_an_edit_moved_classes_to(kin_editor):
+    """The session keeps the files it chose, the kinship and ARC105's findings between checks
+    (`resolve/kept_choice.py`, `resolve/kept_kinship.py`, `rules/kin_kept.py`). ARC105's messages name
+    where a class is written: lines moved in its file give the new line, while the other file's finding
+    stands as it was; what a class says (a method of its own) weighs it again; a list written into a
+    file no batch of the last choice held is chosen and checked."""
+    editor = kin_editor
+    (editor.root / QUANT).write_text('"""FP8 kernels."""\n', encoding="utf-8")
+    (editor.root / NAMES).write_text('"""Architecture names used across layers."""\n\n'
+                                     'LLAMA_NAME = "LlamaForCausalLM"\nPHI_NAME = "PhiForCausalLM"\n', encoding="utf-8")
+    (editor.root / "srv/layers/kv.py").write_text('"""KV cache layouts."""\nfrom srv.names import LLAMA, PHI\n\n'
+                                                  '_KV_MODELS = [LLAMA, PHI]\n', encoding="utf-8")
+    editor.open(LLAMA)
+    first = editor.expect(reused=False)
+    assert _messages(first) == [_gemma("srv/models/gemma.py:14"),
+                                _mistral("srv/layers/rope.py:3", "SCALED_ROPE_ARCHS", "srv/models/llama.py:20")]
+    text = editor.buffers[LLAMA]
+    for lines in (2, 3, 1):
+        editor.buffers[LLAMA] = "# moved\n" * lines + text
+        assert _messages(editor.expect(reused=False)) == [
+            _gemma("srv/models/gemma.py:14"),
+            _mistral("srv/layers/rope.py:3", "SCALED_ROPE_ARCHS", f"srv/models/llama.py:{20 + lines}")]
+    editor.open(GEMMA)
+    editor.buffers[GEMMA] = "# moved\n# down\n" + editor.buffers[GEMMA]
+    assert _messages(editor.expect(reused=False)) == [
+        _gemma("srv/models/gemma.py:16"),
+        _mistral("srv/layers/rope.py:3", "SCALED_ROPE_ARCHS", "srv/models/llama.py:21")]
+    # a method of its own: Mistral shares less of Llama's code, below "strong"; then moved back
+    editor.edit(LLAMA, "class MistralForCausalLM(LlamaForCausalLM):\n    pass\n",
+                "class MistralForCausalLM(LlamaForCausalLM):\n    def forward(self, input_ids, positions):\n"
+                "        return input_ids\n")
+    assert _messages(editor.expect(reused=False)) == [_gemma("srv/models/gemma.py:16")]
+    editor.buffers[LLAMA] = "\n\n" + text
+    assert _messages(editor.expect(reused=False)) == [
+        _gemma("srv/models/gemma.py:16"),
+        _mistral("srv/layers/rope.py:3", "SCALED_ROPE_ARCHS", "srv/models/llama.py:22")]
+    # a list where there was none, in a file chosen for the names it quotes
+    editor.open(QUANT)
+    editor.buffers[QUANT] += '\n_FP8_MODELS = ["LlamaForCausalLM", "PhiForCausalLM"]\n'
+    assert _messages(editor.expect(reused=False)) == [
+        _gemma("srv/models/gemma.py:16"),
+        _mistral("srv/layers/quant.py:3", "_FP8_MODELS", "srv/models/llama.py:22"),
+        _mistral("srv/layers/rope.py:3", "SCALED_ROPE_ARCHS", "srv/models/llama.py:22")]
+    # a list of constants from a module whose facts (not its bytes' signals) come to define them: the
+    # file importing them is chosen in a later batch than the last choice's (quant.py closed unsaved)
+    del editor.buffers[QUANT]
+    editor.open(NAMES)
+    assert _messages(editor.expect(reused=False)) == [
+        _gemma("srv/models/gemma.py:16"),
+        _mistral("srv/layers/rope.py:3", "SCALED_ROPE_ARCHS", "srv/models/llama.py:22")]
+    editor.edit(NAMES, "LLAMA_NAME = ", "LLAMA = ")
+    editor.edit(NAMES, "PHI_NAME = ", "PHI = ")
+    assert _messages(editor.expect(reused=False)) == [
+        _mistral("srv/layers/kv.py:4", "_KV_MODELS", "srv/models/llama.py:22"),
+        _gemma("srv/models/gemma.py:16"),
+        _mistral("srv/layers/rope.py:3", "SCALED_ROPE_ARCHS", "srv/models/llama.py:22")]
+
+
+def test_kept_kinship_names_the_line_a_config_class_use_moved_to(tmp_path):
+    """With kinship = "all", a config class two models are built with names where one is written: the
+    session's kept kinship takes that use from the moved lines."""
+    root = copy_tree(SOURCE_FIXTURES / "kinship" / "config_class", tmp_path / "config_class").resolve()
+    editor = Editor(root, tmp_path, watched=True)
+    editor.open(KIMI)
+    expected = "srv/scheduling.py:3: ARC105 'KimiK3LinearForCausalLM' may belong in CHUNKED_PREFILL_ARCHS: it " \
+               "appears with 'KimiLinearForCausalLM' in 3 of the 4 lists that hold it; is built with the same " \
+               "config class KimiLinearConfig as 'KimiLinearForCausalLM' (srv/models/kimi_linear.py:{}) " \
+               "(confidence 0.44)"
+    assert _messages(editor.expect(reused=False)) == [expected.format(15)]
+    text = editor.buffers[KIMI]
+    for lines in (1, 4):
+        editor.buffers[KIMI] = "# moved\n" * lines + text
+        assert _messages(editor.expect(reused=False)) == [expected.format(15 + lines)]

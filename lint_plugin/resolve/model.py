@@ -19,6 +19,7 @@ from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .foreign import foreign_registries
 from .kept import KeptResolutions
+from .kept_kinship import KeptKinship
 from .kinship import (
     ClassEdge,
     ConfigUse,
@@ -66,13 +67,13 @@ class Model:
 _NO_UNIVERSE = Universe((), ())
 
 
-def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, kept: Optional[KeptResolutions] = None
-                ) -> Model:
+def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, kept: Optional[KeptResolutions] = None,
+                kept_kinship: Optional[KeptKinship] = None) -> Model:
     """Resolve registrations, predicates, families and collections across modules.
 
-    `universe` holds what dependencies named by `universe-from` register. `kept`: what a
-    long-lived caller kept of the last run's resolution, taken where still valid, and replaced
-    by this run's (`kept.py`).
+    `universe` holds what dependencies named by `universe-from` register. `kept`, `kept_kinship`:
+    what a long-lived caller kept of the last run's resolution and kinship, taken where still
+    valid, and replaced by this run's (`kept.py`, `kept_kinship.py`).
     """
     config = index.config
     resolver = Resolver(index, kept)
@@ -115,13 +116,18 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, kept: Op
     return Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                  unanalysed, external, registrations, universe.packages,
                  multimodal, _unregistered_classes(index, registered),
-                 _kinship(index, registrations, collections, registered, overlapping))
+                 _kinship(index, registrations, collections, registered, overlapping, kept_kinship))
 
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],
-             registered: Mapping[str, Occurrence], families: Sequence[Predicate]) -> Kinship:
+             registered: Mapping[str, Occurrence], families: Sequence[Predicate],
+             kept: Optional[KeptKinship] = None) -> Kinship:
     """Kinship from registrations, the class edges and imports in every file's bytes, the lists' company,
     and the ties the project states: its families and its `siblings`."""
+    lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
+    stated = [Family(f.where, f.names) for f in families]
+    if kept is not None:
+        return kept.kinship(index, registrations, lists, stated, index.config.siblings)
     paths = {module: rel for rel, module in index.module_by_path().items()}
     edges: List[ClassEdge] = []
     modules: List[ModuleClasses] = []
@@ -131,9 +137,7 @@ def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collect
         configs += parse_configs(paths[module], signals.configs)
         if signals.classes:  # a module that defines no class builds no model on a backbone
             modules.append(ModuleClasses(paths[module], signals.imported, signals.classes))
-    lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
-    return build_kinship(registrations, edges, lists, modules, configs,
-                         [Family(f.where, f.names) for f in families], index.config.siblings)
+    return build_kinship(registrations, edges, lists, modules, configs, stated, index.config.siblings)
 
 
 def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe,

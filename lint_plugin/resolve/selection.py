@@ -12,7 +12,7 @@ speed, never results (`--no-prefilter` parses everything; the tests compare).
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
+from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..config import matches_pattern
 from ..extract.facts import (
@@ -27,32 +27,53 @@ from ..extract.facts import (
     piece_at_a_word,
 )
 from ..project.index import ProjectIndex
+from .kept_choice import Choice, KeptChoice, Read
 from .references import Resolver
 
 _PIECE = re.compile(r"[A-Za-z][\w.\-]*")  # a constant that may be a name pattern (`"Qwen3"`, `"VL"`)
 
 
-def choose_files(index: ProjectIndex) -> None:
+def choose_files(index: ProjectIndex, kept: Optional[KeptChoice] = None) -> None:
+    """Choose the files that may matter (`kept`: the last run's choice, replayed while its inputs hold)."""
     universe = index.universe | _qualified_registry_names(index)
+    chosen = {module for module, _ in index.signals() if index.is_candidate(module)}
+    initial = frozenset(chosen)
+    if kept is not None and not index.config.qualified_registries and kept.replay(index, universe, initial):
+        return
     tests_a_piece = _PieceTest(universe)
-    index.choose([module for module, signals in index.signals()
-                  if (signals.quoted and (signals.quoted & universe if universe else True))
-                  or tests_a_piece(signals.shape_tests)])
+    batches: List[Tuple[str, ...]] = []
+    reads: List[Read] = []
+
+    def choose(modules: List[str], every: bool = False) -> List[Optional[FileFacts]]:
+        """Choose `modules`; the facts of those (`every`: of every module chosen so far), as read."""
+        index.choose(modules)
+        chosen.update(modules)
+        batches.append(tuple(modules))
+        read = [module for module, _ in index.signals() if module in chosen] if every else modules
+        reads.append(tuple((module, index.facts_of(module)) for module in read))
+        return [facts for _, facts in reads[-1]]
+
+    first = choose([module for module, signals in index.signals()
+                    if (signals.quoted and (signals.quoted & universe if universe else True))
+                    or tests_a_piece(signals.shape_tests)], every=True)
     # Until nothing changes: files that test, call or import what a chosen file defines. A
     # constant module, a tuple of its constants in a second, the test in a third: all chosen.
     carried = _Carried(index.config.name_regex.fullmatch)
-    new = carried.add([index.facts_of(module) for module, _ in index.signals() if index.is_candidate(module)])
+    new = carried.add(first)
     # Each pass asks only about the names the last one added: a file naming an older one was chosen then.
     waiting = [(module, signals.referenced, signals.imported) for module, signals in index.signals()
-               if (signals.referenced or signals.imported) and not index.is_candidate(module)]
+               if (signals.referenced or signals.imported) and module not in chosen]
     while new:
         wanted = [module for module, referenced, imported in waiting
                   if not (referenced.isdisjoint(new) and imported.isdisjoint(new))]
         if not wanted:
-            return
-        index.choose(wanted)
-        new = carried.add([index.facts_of(module) for module in wanted])
-        waiting = [item for item in waiting if not index.is_candidate(item[0])]
+            break
+        new = carried.add(choose(wanted))
+        waiting = [item for item in waiting if item[0] not in chosen]
+    if kept is not None:
+        every = list(index.signals())
+        kept.keep(Choice(index.config, tuple(m for m, _ in every), tuple(s for _, s in every), universe, initial,
+                         tuple(batches), tuple(reads)))
 
 
 class _PieceTest:

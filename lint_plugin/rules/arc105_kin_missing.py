@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import AbstractSet, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, FixRequest
 from ..resolve import Collection, Model
@@ -21,6 +21,7 @@ from ..resolve.kinship import (
 )
 from ..resolve.lineage import first_word
 from ..resolve.namesakes import namesakes
+from . import kin_kept
 from .fixes import add_to
 from .kinds import DRAFT, accepts, kind
 from .rule import Example, Rule
@@ -56,22 +57,41 @@ class Verdict:
 def check(model: Model) -> List[Diagnostic]:
     if model.config.kinship not in THRESHOLDS or not model.registered:
         return []
-    found = []
+    found: List[Diagnostic] = []
     copies = namesakes(model.collections)
+    kept, changed = kin_kept.last_for(model)  # what the last check weighed, where nothing it read changed
+    weighed: Dict[Tuple[str, str], kin_kept.Weighed] = {}
     for c in model.collections:
         held = c.members.names & model.registered.keys()
         if _not_a_list_to_complete(c, held):
             continue  # blocked whatever the name: skip the weighing
         others = copies.get((c.path, c.subject), ())
         theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
-        for name in sorted((model.kinship.candidates(held) | (theirs & model.registered.keys())) - c.members.names):
-            blocked = _blocked(model, c, held, name, others)
-            if blocked:
-                continue  # never reported, whatever the evidence: not weighed
-            verdict = _verdict(model, c, held, name, blocked, others)
-            if verdict.reported(model.config.kinship):
-                found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
-                                        verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
+        names = tuple(sorted((model.kinship.candidates(held) | (theirs & model.registered.keys())) - c.members.names))
+        done, moved = kin_kept.reusable(kept, changed, model.kinship, c, others, held, names)
+        if done is None:
+            done = kin_kept.Weighed(c, others, names, tuple(_weigh(model, c, held, names, others)))
+        elif moved:  # lines moved: what is reported stands, its messages name the new lines
+            done = kin_kept.Weighed(c, others, names,
+                                    tuple(_weigh(model, c, held, [d.member or "" for d in done.found], others)))
+        weighed[(c.path, c.subject)] = done
+        found += done.found
+    kin_kept.keep(model, weighed)
+    return found
+
+
+def _weigh(model: Model, c: Collection, held: AbstractSet[str], names: Sequence[str],
+           others: Sequence[Collection]) -> List[Diagnostic]:
+    """One subject's findings: each name weighed against what it holds."""
+    found = []
+    for name in names:
+        blocked = _blocked(model, c, held, name, others)
+        if blocked:
+            continue  # never reported, whatever the evidence: not weighed
+        verdict = _verdict(model, c, held, name, blocked, others)
+        if verdict.reported(model.config.kinship):
+            found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
+                                    verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
     return found
 
 

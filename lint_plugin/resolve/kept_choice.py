@@ -1,0 +1,102 @@
+"""The files the last run chose (`selection.py`), kept by a long-lived process to choose them again cheaply.
+
+Choosing files reads every file's byte signals and the facts of the files it chooses; an edit in
+the editor changes one file, most often only where its lines are. The choice is a sequence of
+batches, each decided by the universe of registered names, the signals, and the facts read after
+the batches before it. The next run replays the batches, checking first that each input a batch's
+decision read is the same: the same object (the session keeps unchanged files' records as they
+were), or equal in every part the choice reads (`signal_view`, `facts_view`: no line numbers).
+Where one differs, the replay stops and the choice is made from the start
+(`selection.choose_files`): a batch is only replayed once all it depends on is known unchanged,
+so what was replayed is what that run chooses too.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import AbstractSet, FrozenSet, List, Optional, Sequence, Tuple
+
+from ..config import Config
+from ..extract.facts import FileFacts, Literal, Part, Pattern, Ref
+from ..project.index import ProjectIndex
+from ..project.prefilter import Signals
+
+Read = Tuple[Tuple[str, Optional[FileFacts]], ...]  # (module, the facts the choice read of it), in order
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What one choice read and chose: every input of each decision, and each batch chosen."""
+
+    config: Config
+    modules: Tuple[str, ...]  # every readable module, in the index's order
+    signals: Tuple[Signals, ...]  # theirs, in that order
+    universe: FrozenSet[str]
+    initial: FrozenSet[str]  # the modules the index kept in full before the choice
+    batches: Tuple[Tuple[str, ...], ...]  # chosen in turn; batch 0: by signals alone
+    reads: Tuple[Read, ...]  # after each batch, the facts read to decide the next
+
+
+class KeptChoice:
+    """The last choice of one project, replayed while its inputs are unchanged."""
+
+    def __init__(self) -> None:
+        self._last: Optional[Choice] = None
+
+    def keep(self, choice: Optional[Choice]) -> None:
+        self._last = choice
+
+    def clear(self) -> None:
+        self._last = None
+
+    def replay(self, index: ProjectIndex, universe: FrozenSet[str], initial: AbstractSet[str]) -> bool:
+        """Choose the last run's batches again if every input says so; False when one differs (some
+        leading batches may then be chosen already: the ones the choice from the start chooses first)."""
+        last = self._last
+        if last is None or index.config != last.config or universe != last.universe or initial != last.initial:
+            return False
+        modules: List[str] = []
+        signals: List[Signals] = []
+        for module, now in index.signals():
+            modules.append(module)
+            signals.append(now)
+        if tuple(modules) != last.modules:
+            return False
+        for now, before in zip(signals, last.signals):
+            if now is not before and signal_view(now) != signal_view(before):
+                return False
+        reads: List[Read] = []
+        for batch, read in zip(last.batches, last.reads):
+            index.choose(batch)
+            again = tuple((module, index.facts_of(module)) for module, _ in read)
+            for (_, now_facts), (_, facts) in zip(again, read):
+                if now_facts is not facts and (now_facts is None or facts is None
+                                               or facts_view(now_facts) != facts_view(facts)):
+                    return False
+            reads.append(again)
+        # the same choice: kept with this run's objects, which the next run's will be compared to
+        self._last = Choice(last.config, last.modules, tuple(signals), universe, last.initial, last.batches,
+                            tuple(reads))
+        return True
+
+
+def signal_view(signals: Signals) -> Tuple[object, ...]:
+    """What the choice reads of a file's signals (not its class edges, whose lines move)."""
+    return (signals.guarded, signals.registers, signals.quoted, signals.shape_tests, signals.referenced,
+            signals.imported)
+
+
+def facts_view(facts: FileFacts) -> Tuple[object, ...]:
+    """What the choice reads of a chosen file's facts: names, values and references, no lines."""
+    return (facts.module,
+            tuple((name, value) for name, value, _ in facts.constants),
+            tuple((c.name, _parts(c.parts)) for c in facts.collections),
+            tuple((p.name, _parts(p.tests), tuple((r.module, r.name) for r in p.delegates)) for p in facts.predicates),
+            facts.star_imports,
+            tuple(local for local, _, _ in facts.imports))
+
+
+def _parts(parts: Sequence[Part]) -> Tuple[object, ...]:
+    return tuple(("literal", tuple(m.name for m in p.members)) if isinstance(p, Literal)
+                 else ("ref", p.module, p.name) if isinstance(p, Ref)
+                 else ("pattern", p.kind, p.text) if isinstance(p, Pattern)
+                 else ("unknown",) for p in parts)

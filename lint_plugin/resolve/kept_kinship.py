@@ -1,0 +1,119 @@
+"""The last run's kinship, kept by a long-lived process and built again only for what an edit changed.
+
+Kinship (`kinship.build_kinship`) reads every file's byte signals (class edges, config uses,
+imports, classes), the registrations' names and classes, and the project's lists: a fifth of a
+check after an edit that moves a file's lines, though such an edit changes only where its classes
+are. Most of what kinship holds says nothing of lines: the names' classes and implementations,
+the lists' company, the backbones (edges' files, not lines) and which names are related. The
+edges and the config uses do, and so do the messages made of them.
+
+When every input is as the last run had it apart from lines (`_view`: each file's signals the same
+object, or equal with the lines of its edges and config uses left out; the same registrations'
+names and classes; the same lists), those parts are taken as they were, and the parts with lines
+are made from this run's signals as `build_kinship` makes them: every edge by its class, and for
+each class the last run tied to a config class, its first use of it by path and line. Anything
+else builds it all again. (A new input of `build_kinship`, or a new field of `Kinship` made from
+lines, must be added here: the other fields are taken as the last run made them.)
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+
+from ..project.index import ProjectIndex
+from ..project.prefilter import Signals
+from .kinship import ClassEdge, ConfigUse, Family, Kinship, ModuleClasses, build_kinship, parse_configs, parse_edges
+from .values import Registration
+
+
+@dataclass(frozen=True)
+class _Built:
+    """One run's kinship and the inputs it was built from."""
+
+    modules: Tuple[str, ...]
+    signals: Tuple[Signals, ...]
+    registrations: Tuple[Tuple[str, str], ...]  # (name, implementation), in order
+    lists: Tuple[FrozenSet[str], ...]
+    edges: Mapping[str, Tuple[ClassEdge, ...]]  # by module, in order: the modules with edges
+    uses: Mapping[str, Tuple[ConfigUse, ...]]  # by module, in order: the modules with config uses
+    kinship: Kinship
+
+
+class KeptKinship:
+    """The last run's kinship, for the next run of the same project."""
+
+    def __init__(self) -> None:
+        self._last: Optional[_Built] = None
+
+    def clear(self) -> None:
+        self._last = None
+
+    def kinship(self, index: ProjectIndex, registrations: Sequence[Registration], lists: Sequence[FrozenSet[str]],
+                families: Sequence[Family], siblings: Sequence[Tuple[str, str]]) -> Kinship:
+        """What `build_kinship` gives for this index, registrations, lists and stated ties (which it
+        holds as they are given: taken from this run)."""
+        pairs = list(index.signals())
+        modules = tuple(module for module, _ in pairs)
+        signals = tuple(s for _, s in pairs)
+        rows = tuple((r.name, r.implementation) for r in registrations)
+        last = self._last
+        paths: Optional[Dict[str, str]] = None
+        if last is not None and last.modules == modules and last.registrations == rows \
+                and last.lists == tuple(lists):
+            changed = [i for i, (now, before) in enumerate(zip(signals, last.signals)) if now is not before]
+            if all(_view(signals[i]) == _view(last.signals[i]) for i in changed):
+                paths = {module: rel for rel, module in index.module_by_path().items()}
+                edges, uses = dict(last.edges), dict(last.uses)
+                for i in changed:
+                    module, path = modules[i], paths[modules[i]]
+                    if module in edges:
+                        edges[module] = parse_edges(path, signals[i].bases)
+                    if module in uses:
+                        uses[module] = parse_configs(path, signals[i].configs)
+                kinship = dataclasses.replace(_with_lines(last.kinship, edges, uses), families=tuple(families),
+                                              siblings=tuple(siblings))
+                self._last = _Built(modules, signals, rows, last.lists, edges, uses, kinship)
+                return kinship
+        paths = paths or {module: rel for rel, module in index.module_by_path().items()}
+        edges, uses = {}, {}
+        found: List[ModuleClasses] = []
+        for module, signal in pairs:
+            if signal.bases:
+                edges[module] = parse_edges(paths[module], signal.bases)
+            if signal.configs:
+                uses[module] = parse_configs(paths[module], signal.configs)
+            if signal.classes:  # a module that defines no class builds no model on a backbone
+                found.append(ModuleClasses(paths[module], signal.imported, signal.classes))
+        kinship = build_kinship(registrations, [e for t in edges.values() for e in t], lists, found,
+                                [u for t in uses.values() for u in t], families, siblings)
+        self._last = _Built(modules, signals, rows, tuple(lists), edges, uses, kinship)
+        return kinship
+
+
+def _with_lines(kinship: Kinship, edges: Mapping[str, Tuple[ClassEdge, ...]],
+                uses: Mapping[str, Tuple[ConfigUse, ...]]) -> Kinship:
+    """`kinship` with the edges and config uses of this run, as `build_kinship` orders and chooses them."""
+    classes: Dict[str, List[ClassEdge]] = {}
+    for found in edges.values():
+        for edge in found:
+            classes.setdefault(edge.child, []).append(edge)
+    by_class: Dict[str, List[ConfigUse]] = {}
+    for found_uses in uses.values():
+        for use in found_uses:
+            if use.child in kinship.configs:
+                by_class.setdefault(use.child, []).append(use)
+    return dataclasses.replace(
+        kinship, classes={c: tuple(e) for c, e in classes.items()},
+        configs={cls: min(found_uses, key=lambda u: (u.path, u.line)) for cls, found_uses in by_class.items()})
+
+
+def _view(signals: Signals) -> Tuple[object, ...]:
+    """A file's signals, the lines of its edges and config uses left out (every other field whole: kinship
+    reads the imports and classes, and whatever it may read next is compared too)."""
+    return (sorted(text.rpartition(":")[0] for text in signals.bases),
+            sorted(text.rpartition(":")[0] for text in signals.configs),
+            *(getattr(signals, f) for f in _OTHER_SIGNALS))
+
+
+_OTHER_SIGNALS = tuple(f.name for f in dataclasses.fields(Signals) if f.name not in ("bases", "configs"))
