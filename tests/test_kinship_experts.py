@@ -66,3 +66,20 @@ def test_a_list_of_moe_models_says_little_of_the_dense_base():
 
 def test_a_model_whose_module_is_not_known_is_not_taken_for_a_dense_one():
     assert [e.weight for e in base_of("Glm4vMoeForConditionalGeneration", "Phi3ForCausalLM")] == [0.25]
+
+
+def test_a_subclass_that_is_not_the_bases_moe_variant_by_name_may_be_held_for_something_else():
+    """Qwen3.5's module defines its MoE model too, so it imports MoE layers; the dense Qwen3.5 adds hybrid
+    linear-attention layers to Qwen3-VL, which is why a mamba list holds it and not Qwen3-VL."""
+    vl = module("models/qwen3_vl.py", ["nn"], "Qwen3VLForConditionalGeneration")
+    hybrid = module("models/qwen3_5.py", ["Qwen3VLForConditionalGeneration", "FusedMoE"],
+                    "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration")
+    edges = [ClassEdge("Qwen2ForCausalLM", "Module", 2, QWEN2.path, 4),
+             ClassEdge("Qwen3VLForConditionalGeneration", "Module", 2, vl.path, 4),
+             ClassEdge("Qwen3_5ForConditionalGeneration", "Qwen3VLForConditionalGeneration", 2, hybrid.path, 9)]
+    kinship = build_kinship(registered("Qwen2ForCausalLM", "Qwen3VLForConditionalGeneration",
+                                       "Qwen3_5ForConditionalGeneration"), edges, [], [QWEN2, vl, hybrid])
+    assert kinship.experts["Qwen3_5ForConditionalGeneration"] is True
+    evidence = kinship.evidence("Qwen3VLForConditionalGeneration", {"Qwen3_5ForConditionalGeneration",
+                                                                     "Qwen2ForCausalLM"})
+    assert [(e.kind, e.weight) for e in evidence if e.kind == SUBCLASS] == [(SUBCLASS, 0.25)]

@@ -240,10 +240,15 @@ class Kinship:
         A list that holds a subclass may exist for what the subclass adds (a list of MoE models holds
         `Glm4vMoe` and not its dense base), so the base of a held subclass weighs little. Where the
         subclass adds mixture-of-experts layers and the subject holds dense models too, the experts
-        are not why it is held: it is held for the code it shares with its base. Read from the code
-        (the modules' imports), not the spelling: `Qwen3Next` and `DeepseekV3` are MoE models.
+        are not why it is held: it is held for the code it shares with its base. Which held models
+        are dense is read from the code (the modules' imports), not the spelling: `Qwen3Next` and
+        `DeepseekV3` are MoE models. That the subclass adds experts and nothing else takes both: its
+        code builds MoE layers and its name is the base's MoE variant. A module that defines a dense
+        and a MoE model imports MoE layers for both, and a subclass may add something else the list
+        is about (`Qwen3_5ForConditionalGeneration` adds hybrid linear-attention layers to Qwen3-VL,
+        which is why the mamba lists hold it).
         """
-        if not self.experts.get(kin_cls) or self.experts.get(cls, True):
+        if not self.experts.get(kin_cls) or self.experts.get(cls, True) or _variant(kin_cls, cls) != "moe":
             return False
         return any(self.experts.get(h) is False for h in held_classes if h != kin_cls)
 
