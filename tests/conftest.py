@@ -12,6 +12,7 @@ their own (`tree`).
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import json
 import os
 import re
@@ -255,3 +256,22 @@ def sigint_default() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
+
+
+def as_reported(diagnostics) -> List[dict]:
+    """Diagnostics as `archsync check --format json` writes them, each fix as its request (the text edits,
+    or why there are none, are the fixer's)."""
+    return [dict(d.to_json(), fix=dict(dataclasses.asdict(d.fix), peers=list(d.fix.peers)) if d.fix else None)
+            for d in diagnostics]
+
+
+def cold_report(tree: PathLike) -> List[dict]:
+    """A cold `archsync check --no-cache --format json` of `tree`, in its own process: nothing a long-lived
+    process keeps (module-level state included) can stand in for what it computes."""
+    result = archsync("check", "--no-cache", "--format", "json", "--exit-zero", cwd=tree)
+    found = json.loads(result.stdout)["diagnostics"]
+    for item in found:
+        if item["fix"]:
+            item["fix"].pop("edits", None)
+            item["fix"].pop("refused", None)
+    return found

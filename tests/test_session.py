@@ -3,7 +3,7 @@
 A session keeps the configuration, the discovered files, every file's record and the last run
 between checks. Each step below changes something (a buffer, a file on disk, pyproject.toml), then
 the session's report is compared with a cold `archsync check --no-cache` of a copy of the tree in
-which every open buffer is saved (`pipeline.run(copy, use_cache=False)`): diagnostic by diagnostic,
+which every open buffer is saved (`archsync check --no-cache`, in its own process): diagnostic by diagnostic,
 their fixes included. It runs once with the watcher's stamps taken before each check (as the
 server's poller keeps them) and once without a watcher (the session stamps the project itself).
 The steps also say which way the session answered: the last run's findings reported again
@@ -18,10 +18,10 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
-from conftest import SOURCE_FIXTURES, copy_tree
+from conftest import SOURCE_FIXTURES, as_reported, cold_report, copy_tree
 from lint_plugin.config import ConfigError
 from lint_plugin.diagnostics import Diagnostic, FixRequest
-from lint_plugin.pipeline import Report, run
+from lint_plugin.pipeline import Report
 from lint_plugin.project.files import encode_as_source
 from lint_plugin.project.stamps import stamps
 from lint_plugin.session import Session
@@ -63,14 +63,14 @@ class Editor:
         watched = stamps(self.root) if self.watched else None  # the watcher saw every change on disk
         return self.session.check({rel: encode_as_source(text) for rel, text in self.buffers.items()}, watched)
 
-    def cold(self) -> Found:
-        """`archsync check --no-cache` of a copy of the tree with every buffer saved."""
+    def cold(self) -> List[dict]:
+        """`archsync check --no-cache` of a copy of the tree with every buffer saved, as JSON."""
         self.copies += 1
         copy = copy_tree(self.root, self.scratch / f"saved-{self.copies}")
         for rel, text in self.buffers.items():
             (copy / rel).parent.mkdir(parents=True, exist_ok=True)
             (copy / rel).write_bytes(encode_as_source(text))
-        found = _with_fixes(run(copy, use_cache=False).diagnostics)
+        found = cold_report(copy)
         shutil.rmtree(copy)
         return found
 
@@ -78,7 +78,7 @@ class Editor:
         """Check, assert the result is the cold run's, and that the session answered the way said."""
         report = self.check()
         found = _with_fixes(report.diagnostics)
-        assert found == self.cold()
+        assert as_reported(report.diagnostics) == self.cold()
         assert report.reused is reused, "the last run's findings reported again" if reused else "a run"
         return found
 

@@ -15,18 +15,15 @@ its fixture, seed and step, and replays.
 """
 from __future__ import annotations
 
-import dataclasses
-import json
 import random
 import re
 import shutil
 from pathlib import Path
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Dict, Tuple
 
 import pytest
 
-from conftest import SOURCE_FIXTURES, archsync, copy_tree
-from lint_plugin.diagnostics import Diagnostic
+from conftest import SOURCE_FIXTURES, as_reported, cold_report, copy_tree
 from lint_plugin.project.files import encode_as_source
 from lint_plugin.session import Session
 
@@ -72,22 +69,6 @@ class Fuzzer:
         return "\n".join(lines), kind
 
 
-def _found(diagnostics: Sequence[Diagnostic]) -> List[Dict[str, Any]]:
-    """As `--format json` writes them, the fix as its request (the text edits are the fixer's)."""
-    return [dict(d.to_json(), fix=dict(dataclasses.asdict(d.fix), peers=list(d.fix.peers)) if d.fix else None)
-            for d in diagnostics]
-
-
-def _cold(tree: Path) -> List[Dict[str, Any]]:
-    result = archsync("check", "--no-cache", "--format", "json", "--exit-zero", cwd=tree)
-    found = json.loads(result.stdout)["diagnostics"]
-    for item in found:
-        if item["fix"]:  # the request only: the text edits, or why there are none, are the fixer's
-            item["fix"].pop("edits", None)
-            item["fix"].pop("refused", None)
-    return found
-
-
 @pytest.mark.parametrize("case", CASES)
 def test_random_edits_give_what_a_cold_run_gives(case, tmp_path):
     seed = sum(map(ord, case))
@@ -102,10 +83,10 @@ def test_random_edits_give_what_a_cold_run_gives(case, tmp_path):
             buffers[rel], kind = (root / rel).read_text(encoding="utf-8"), "revert"
         else:
             buffers[rel], kind = fuzzer.edit(buffers[rel])
-        got = _found(session.check({r: encode_as_source(t) for r, t in buffers.items()}).diagnostics)
+        got = as_reported(session.check({r: encode_as_source(t) for r, t in buffers.items()}).diagnostics)
         saved = copy_tree(root, tmp_path / f"saved-{step}")
         for r, text in buffers.items():
             (saved / r).write_bytes(encode_as_source(text))
-        cold = _cold(saved)
+        cold = cold_report(saved)
         shutil.rmtree(saved)
         assert got == cold, f"{case}, seed {seed}, step {step}: {kind} in {rel}"
