@@ -8,14 +8,14 @@ decide those, and a `why` that said "no evidence" beside their finding would con
 """
 from __future__ import annotations
 
-from typing import AbstractSet, List, Sequence
+from typing import List, Sequence
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
-from ..rules.arc105_kin_missing import THRESHOLDS, judge
-from ..rules.kinds import DRAFT, accepts, kind
+from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
+from ..rules.kinds import accepts
 
 
 def matching(model: Model, subject: str) -> List[Collection]:
@@ -43,7 +43,7 @@ def explain_family(model: Model, family: Predicate, name: str, diagnostics: Sequ
         lines += [f"  {e.kind:<8} {e.text}" for e in siblings]
         lineage = frozenset(own) if names_lineage(family.subject, frozenset(own)) else frozenset()
         if not reported and not accepts(own, name, lineage, model.multimodal):
-            lines.append(f"  not reported: {_kind_guard(name, model.multimodal)}")
+            lines.append(f"  not reported: {kind_guard(name, model.multimodal)}")
     else:
         lines.append(f"no sibling of '{name}' is in its own tests")
     lines.append("ARC105 weighs lists, not families: what a family matches is what its tests say")
@@ -98,14 +98,7 @@ def _declared_quiet(model: Model, collection: Collection, name: str, declared: S
         if any(e.kind == FAMILY for e in declared) else frozenset()
     if accepts(collection.members.names, name, family, model.multimodal):
         return ""
-    return _kind_guard(name, model.multimodal)
-
-
-def _kind_guard(name: str, multimodal: AbstractSet[str]) -> str:
-    wanted = kind(name, multimodal)
-    if wanted == DRAFT:
-        return "kind guard: it is a draft variant and the subject holds none"
-    return f"kind guard: it is {wanted} and fewer than a fifth of the subject's names are (`archsync explain ARC101`)"
+    return kind_guard(name, model.multimodal)
 
 
 def _alike(model: Model, name: str, evidence: Sequence[Evidence], corroborated: bool) -> str:

@@ -21,14 +21,8 @@ from .foreign import foreign_registries
 from .kept import KeptResolutions
 from .kept_kinship import KeptKinship
 from .kinship import (
-    ClassEdge,
-    ConfigUse,
     Family,
     Kinship,
-    ModuleClasses,
-    build_kinship,
-    parse_configs,
-    parse_edges,
 )
 from .lineage import names_lineage
 from .references import Resolver
@@ -126,18 +120,8 @@ def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collect
     and the ties the project states: its families and its `siblings`."""
     lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
     stated = [Family(f.where, f.names) for f in families]
-    if kept is not None:
-        return kept.kinship(index, registrations, lists, stated, index.config.siblings)
-    paths = {module: rel for rel, module in index.module_by_path().items()}
-    edges: List[ClassEdge] = []
-    modules: List[ModuleClasses] = []
-    configs: List[ConfigUse] = []
-    for module, signals in index.signals():
-        edges += parse_edges(paths[module], signals.bases)
-        configs += parse_configs(paths[module], signals.configs)
-        if signals.classes:  # a module that defines no class builds no model on a backbone
-            modules.append(ModuleClasses(paths[module], signals.imported, signals.classes))
-    return build_kinship(registrations, edges, lists, modules, configs, stated, index.config.siblings)
+    # a one-off run builds it as a language server's first check does, and keeps it nowhere
+    return (kept or KeptKinship()).kinship(index, registrations, lists, stated, index.config.siblings)
 
 
 def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe,

@@ -169,14 +169,18 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
             not any(name in o.members.names for o in others):  # a namesake that lists the spelling says it is wanted
         return "it is a second spelling of a served class and the subject holds none"
     if not accepts(collection.members.names, name, multimodal=model.multimodal):
-        wanted = kind(name, model.multimodal)
-        if wanted == DRAFT:
-            return "kind guard: it is a draft variant and the subject holds none"
-        return f"kind guard: it is {wanted} and fewer than a fifth of the subject's names are " \
-               "(`archsync explain ARC101`)"
+        return kind_guard(name, model.multimodal)
     if _other_lineage(held, name):
         return "the subject is about one lineage and the name is of another"
     return ""
+
+
+def kind_guard(name: str, multimodal: AbstractSet[str]) -> str:
+    """How the kind guard says why `name` is not asked of a subject (`archsync why` says it too)."""
+    wanted = kind(name, multimodal)
+    if wanted == DRAFT:
+        return "kind guard: it is a draft variant and the subject holds none"
+    return f"kind guard: it is {wanted} and fewer than a fifth of the subject's names are (`archsync explain ARC101`)"
 
 
 def _other_lineage(held: AbstractSet[str], name: str) -> bool:
