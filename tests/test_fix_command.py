@@ -111,7 +111,7 @@ def test_a_collection_that_is_no_literal_is_refused_with_its_reason(tree):
 def test_a_fix_that_does_not_hold_after_the_recheck_is_not_written(tree):
     """A plan whose edit lands in the wrong list: the re-check still reports, so nothing is written."""
     root = tree("sglang_qwen3_5/bug")
-    report = pipeline.run(root, use_cache=False)
+    report = pipeline.run(pipeline.Request((root,), use_cache=False))
     first = report.diagnostics[0]
     assert first.fix is not None
     wrong = FixRequest("add", first.fix.path, "_NSA_PREFILL_CP_ARCHS", 60, first.fix.name)
@@ -125,7 +125,7 @@ def test_a_fix_that_does_not_hold_after_the_recheck_is_not_written(tree):
 
 def test_a_file_changed_since_it_was_read_is_left_alone(tree):
     root = tree("sglang_qwen3_5/bug")
-    outcome = command.plan(pipeline.run(root, use_cache=False), [], [])
+    outcome = command.plan(pipeline.run(pipeline.Request((root,), use_cache=False)), [], [])
     edited = (root / OVERRIDES).read_bytes() + b"# edited in the editor meanwhile\n"
     (root / OVERRIDES).write_bytes(edited)
     assert command.write(root, outcome) == ([], [f"{OVERRIDES}: changed since it was read; not written"])
@@ -135,7 +135,7 @@ def test_a_file_changed_since_it_was_read_is_left_alone(tree):
 def test_nothing_outside_the_project_root_is_written(tree, tmp_path):
     root = tree("sglang_qwen3_5/bug")
     outside = write(tmp_path / "outside.py", 'X_ARCHS = ["A"]\n')
-    report = pipeline.run(root, use_cache=False)
+    report = pipeline.run(pipeline.Request((root,), use_cache=False))
     escape = FixRequest("add", "../outside.py", "X_ARCHS", 1, "B")
     report = dataclasses.replace(report, diagnostics=(dataclasses.replace(report.diagnostics[0], fix=escape),))
     outcome = command.plan(report, [], [])

@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 
 from lint_plugin.config import Config
 from lint_plugin.extract.from_bytes import extract_file
-from lint_plugin.pipeline import run_with
+from lint_plugin.pipeline import Request, run_with
 
 try:  # optional: grammatical Python from the CPython grammar
     import hypothesmith
@@ -305,10 +305,10 @@ def test_engine_survives_generated_projects(modules, options):
         root = Path(directory).resolve()
         _write_tree(root, {f"pkg/m{i}.py": data for i, data in enumerate(modules)})
         config = Config(root=root, **options)
-        uncached = run_with(config, use_cache=False)
+        uncached = run_with(config, Request(use_cache=False))
         cold = run_with(config)
         warm = run_with(config)
-        unfiltered = run_with(dataclasses.replace(config, prefilter=False), use_cache=False)
+        unfiltered = run_with(dataclasses.replace(config, prefilter=False), Request(use_cache=False))
         assert _diagnostics(cold) == _diagnostics(uncached)
         assert _diagnostics(warm) == _diagnostics(uncached)
         assert _diagnostics(unfiltered) == _diagnostics(uncached)
@@ -376,9 +376,9 @@ def test_engine_survives_reference_graphs(modules):
         root = Path(directory).resolve()
         _write_tree(root, {f"pkg/m{i}.py": _encode(text) for i, text in enumerate(modules)})
         config = Config(root=root, guard=("*_ARCHS", "C"))
-        uncached = run_with(config, use_cache=False)
+        uncached = run_with(config, Request(use_cache=False))
         warm = run_with(config), run_with(config)
-        unfiltered = run_with(dataclasses.replace(config, prefilter=False), use_cache=False)
+        unfiltered = run_with(dataclasses.replace(config, prefilter=False), Request(use_cache=False))
         assert _diagnostics(warm[0]) == _diagnostics(uncached) == _diagnostics(warm[1]) == _diagnostics(unfiltered)
 
 
@@ -528,7 +528,7 @@ def test_resolved_names_equal_what_python_computes(program):
     with tempfile.TemporaryDirectory(prefix="archsync-oracle-") as directory:
         root = Path(directory).resolve()
         _write_tree(root, {"pkg/base.py": base.encode(), "pkg/m.py": (imports + body).encode()})
-        report = run_with(Config(root=root), use_cache=False)
+        report = run_with(Config(root=root), Request(use_cache=False))
         found = [c for c in report.model.collections if c.subject == "X_ARCHS" and c.path == "pkg/m.py"]
         assert len(found) == 1, f"X_ARCHS not read as a collection:\n{imports}{body}"
         members = found[0].members

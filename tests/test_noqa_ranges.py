@@ -1,6 +1,6 @@
 """The noqa text of a line is what flake8's token ranges give, read one statement at a time.
 
-`noqa_ranges.noqa_text` tokenizes a file that parses only from the innermost statement holding a
+`noqa_ranges.RangeReader` tokenizes a file that parses only from the innermost statement holding a
 line, and only as far as asked; these in-process tests compare it, line by line, with the
 tokenization of the whole file it replaced, on this repository's code, on odd shapes, and on
 generated Python.
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lint_plugin.report.noqa_ranges import noqa_text
+from lint_plugin.report.noqa_ranges import RangeReader
 
 try:
     import hypothesmith
@@ -49,8 +49,9 @@ def whole_file_ranges(text: str) -> Dict[int, str]:
 
 def assert_same_ranges(text: str) -> None:
     expected = whole_file_ranges(text)
+    reader = RangeReader()  # as a report reads a file: line after line, one parse
     for line in range(1, len(text.splitlines()) + 3):
-        assert noqa_text(text, line) == expected.get(line), (line, text[:300])
+        assert reader.text(text, line) == expected.get(line), (line, text[:300])
 
 
 def test_the_same_ranges_on_this_repository():

@@ -52,7 +52,7 @@ def same_as_cold(root: Path, reused: bool) -> str:
     """The deciding run reuses the stored report or not, as said, and every output equals the cold run's."""
     cold = archsync("check", "--no-cache", cwd=root)
     cold_json = archsync("check", "--no-cache", "--format", "json", cwd=root)
-    found = pipeline.run_projects([root], reuse=True)
+    found = pipeline.run_projects(pipeline.Request((root,), reuse=True))
     assert found.reused is reused, f"expected reused={reused}\n{cold}"
     assert render("text", found.diagnostics, root) == cold.stdout, cold
     warm = archsync("check", cwd=root)
@@ -130,7 +130,7 @@ def test_warm_equals_cold_through_edits(project):
 
 
 def _store(root: Path) -> bytes:
-    assert pipeline.run_projects([root], reuse=True).reused is False
+    assert pipeline.run_projects(pipeline.Request((root,), reuse=True)).reused is False
     path = result_path(root)
     assert path.is_file(), sorted(p.name for p in path.parent.iterdir())
     return path.read_bytes()
@@ -165,12 +165,13 @@ def test_corrupt_result_cache_is_rebuilt(project, name):
     expected = same_as_cold(project, reused=False)
     path = result_path(project)
     path.write_bytes(CORRUPTIONS[name](path.read_bytes()))
-    found = pipeline.run_projects([project], reuse=True)
+    found = pipeline.run_projects(pipeline.Request((project,), reuse=True))
     assert found.reused is False
     assert render("text", found.diagnostics, project) == expected
     assert len(found.warnings) == 1 and "result cache" in found.warnings[0] and "corrupt" in found.warnings[0], \
         found.warnings
-    assert pipeline.run_projects([project], reuse=True).reused is True  # rebuilt: the next run takes it
+    again = pipeline.run_projects(pipeline.Request((project,), reuse=True))
+    assert again.reused is True  # rebuilt: the next run takes it
     assert same_as_cold(project, reused=True) == expected
 
 
@@ -180,7 +181,7 @@ def test_foreign_result_is_rebuilt_silently(project):
     path = result_path(project)
     for change in ({"tool": "0.0.0"}, {"config": "0" * 16}, {"noqa": False}, {"schema": 99}):
         path.write_bytes(_retagged(raw, lambda body, change=change: body.update(change)))
-        found = pipeline.run_projects([project], reuse=True)
+        found = pipeline.run_projects(pipeline.Request((project,), reuse=True))
         assert (found.reused, found.warnings) == (False, ()), change
         raw = path.read_bytes()
 
@@ -191,18 +192,18 @@ def test_not_reused_beside_another_index_cache(project):
     config = load_config(project)
     index = project / index_file(config.cache_dir, config.fingerprint())
     index.write_bytes(index.read_bytes()[:100])
-    found = pipeline.run_projects([project], reuse=True)
+    found = pipeline.run_projects(pipeline.Request((project,), reuse=True))
     assert found.reused is False and len(found.warnings) == 1 and "corrupt" in found.warnings[0], found.warnings
     index.unlink()
-    assert pipeline.run_projects([project], reuse=True).reused is False
-    assert pipeline.run_projects([project], reuse=True).reused is True
+    assert pipeline.run_projects(pipeline.Request((project,), reuse=True)).reused is False
+    assert pipeline.run_projects(pipeline.Request((project,), reuse=True)).reused is True
 
 
 def test_no_reuse_without_the_cache_or_for_views(project):
     _store(project)
-    assert pipeline.run_projects([project], use_cache=False, reuse=True).reused is False
-    assert pipeline.run_projects([project]).reused is False  # the default: views need the model
-    reused = pipeline.run_projects([project], reuse=True)
+    assert pipeline.run_projects(pipeline.Request((project,), use_cache=False, reuse=True)).reused is False
+    assert pipeline.run_projects(pipeline.Request((project,))).reused is False  # the default: views need the model
+    reused = pipeline.run_projects(pipeline.Request((project,), reuse=True))
     assert reused.reused is True
     # a reused report still has a model, built again when a front end asks for it
     assert {c.subject for c in reused.model.collections} >= {"_MAMBA_RADIX_CACHE_ARCHS", "_MAMBA_EXTRA_BUFFER_ARCHS"}
@@ -213,7 +214,7 @@ def test_flake8_and_check_keep_their_own_reports(project):
     edit(project, OVERRIDES, lambda text: text.replace(
         "_MAMBA_RADIX_CACHE_ARCHS = frozenset(", "_MAMBA_RADIX_CACHE_ARCHS = frozenset(  # noqa: ARC101", 1))
     checked = same_as_cold(project, reused=False)
-    flake8_view = pipeline.run(project, noqa=False, reuse=True)
+    flake8_view = pipeline.run(pipeline.Request((project,), noqa=False, reuse=True))
     assert flake8_view.reused is False and len(flake8_view.diagnostics) == 4
-    assert pipeline.run(project, noqa=False, reuse=True).reused is True
+    assert pipeline.run(pipeline.Request((project,), noqa=False, reuse=True)).reused is True
     assert same_as_cold(project, reused=True) == checked

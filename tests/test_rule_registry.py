@@ -14,6 +14,7 @@ import pytest
 
 from conftest import EXIT_CLEAN, EXIT_ERROR, REPO, archsync
 from lint_plugin import pipeline, rules
+from lint_plugin.diagnostics import Diagnostic
 from lint_plugin.frontends import lsp
 from lint_plugin.rules import BY_CODE, RULES
 
@@ -32,7 +33,7 @@ def write_project(root: Path, files) -> Path:
 
 @pytest.mark.parametrize("code, index, example", EXAMPLES, ids=[f"{c}-{i}" for c, i, _ in EXAMPLES])
 def test_every_example_prints_exactly_what_it_says(tmp_path, code, index, example):
-    report = pipeline.run(write_project(tmp_path, example.files), use_cache=False)
+    report = pipeline.run(pipeline.Request((write_project(tmp_path, example.files),), use_cache=False))
     assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in report.diagnostics] == list(example.expect)
 
 
@@ -118,7 +119,7 @@ def test_every_front_end_gives_a_code_the_same_severity(tmp_path):
              "information": ("Information", "notice", "note")}
     seen = set()
     for rule in RULES:
-        d = pipeline.Diagnostic("a.py", 1, 1, rule.code, "m")
+        d = Diagnostic("a.py", 1, 1, rule.code, "m")
         editor, github, sarif = words[rule.severity]
         assert lsp.to_lsp(d, positions).severity == getattr(lsp.types.DiagnosticSeverity, editor), rule.code
         assert render("github", [d], tmp_path).startswith(f"::{github} "), rule.code

@@ -29,7 +29,8 @@ REFUSED = {
 
 def _collection(root: Path, shape: Shape):
     config = Config(root, guard=(shape.target,), registries=())
-    (found,) = [c for c in pipeline.run_with(config, use_cache=False).model.collections if c.subject == shape.target]
+    model = pipeline.run_with(config, pipeline.Request(use_cache=False)).model
+    (found,) = [c for c in model.collections if c.subject == shape.target]
     return found
 
 

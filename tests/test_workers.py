@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lint_plugin.config import load_config
-from lint_plugin.pipeline import run
+from lint_plugin.pipeline import Request, run
 from lint_plugin.project import workers
 from lint_plugin.project.discovery import discover
 from lint_plugin.project.index import ProjectIndex
@@ -81,9 +81,9 @@ def test_serial_below_the_threshold_gives_the_index_the_pool_gives(generated, mo
 @can_fork
 def test_serial_below_the_threshold_reports_what_the_pool_reports(generated, monkeypatch):
     monkeypatch.setattr(workers, "MIN_COST", 0)
-    pooled = run(generated, use_cache=False)
+    pooled = run(Request((generated,), use_cache=False))
     monkeypatch.setattr(workers, "MIN_COST", 10 ** 12)
-    serial = run(generated, use_cache=False)
+    serial = run(Request((generated,), use_cache=False))
     assert len(pooled.diagnostics) == 4, pooled.diagnostics  # the generated tree's seeded drift
     assert serial.diagnostics == pooled.diagnostics and serial.parsed == pooled.parsed
 

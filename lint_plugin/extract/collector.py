@@ -6,38 +6,30 @@ the facts are freed by reference counting when the tree is dropped. The values a
 collector would still walk them, and every long-lived object of the process with them, again
 and again as they pile up: on a tree of 6,000 files that was half of the time spent parsing,
 and grew faster than the tree. Paused (`extract_file`, and the pipeline around a whole run), it
-runs again when the outermost pause ends. Worker processes forked during a run inherit the
-pause, and end with the run. Pausing is process-wide: a nested or concurrent pause (another
-thread of the language server) leaves the collector to the outermost one, which only ever
-delays a collection.
+runs again when the pause that stopped it ends. Worker processes forked during a run inherit
+the pause, and end with the run.
+
+Nothing here is kept between calls: the collector's own switch is the state. A pause that finds
+the collector already stopped (by an outer pause, or a `Held` one) leaves it to whoever stopped
+it, which only ever delays a collection.
 """
 from __future__ import annotations
 
 import gc
-import threading
 from contextlib import contextmanager
-from typing import ContextManager, Iterator, Optional
-
-_LOCK = threading.Lock()
-_PAUSES = 0  # pauses in progress, all threads together
-_RESUME = True  # whether the outermost pause found the collector running (and so restarts it)
+from typing import Iterator
 
 
 @contextmanager
 def paused() -> Iterator[None]:
-    global _PAUSES, _RESUME
-    with _LOCK:
-        if _PAUSES == 0:
-            _RESUME = gc.isenabled()
-            gc.disable()
-        _PAUSES += 1
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
     try:
         yield
     finally:
-        with _LOCK:
-            _PAUSES -= 1
-            if _PAUSES == 0 and _RESUME:
-                gc.enable()
+        gc.enable()
 
 
 class Held:
@@ -46,18 +38,19 @@ class Held:
     A long-lived process that keeps every file's facts (the language server) has a large heap:
     resumed after each run, the collector walks all a run made (tens of milliseconds, on the
     run's thread, before its result goes out), and now and then everything. Held while runs
-    follow one another and released once they stop, it collects while nobody waits.
+    follow one another and released once they stop, it collects while nobody waits. The front
+    end that owns it (the server) owns this state.
     """
 
     def __init__(self) -> None:
-        self._pause: Optional[ContextManager[None]] = None
+        self._holding = False
 
     def hold(self) -> None:
-        if self._pause is None:
-            self._pause = paused()
-            self._pause.__enter__()
+        if not self._holding and gc.isenabled():
+            gc.disable()
+            self._holding = True
 
     def release(self) -> None:
-        if self._pause is not None:
-            pause, self._pause = self._pause, None
-            pause.__exit__(None, None, None)
+        if self._holding:
+            self._holding = False
+            gc.enable()

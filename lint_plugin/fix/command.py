@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
 from ..config import ConfigError
 from ..diagnostics import Diagnostic
-from ..pipeline import Report, run_with
+from ..pipeline import Report, Request, run_with
 from ..project.files import Unreadable, read_file
 from ..project.writer import WriteRefused, replace_checked
 from ..report.escape import printable
@@ -75,7 +75,7 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
         files.append(FileFix(rel, before, result.source, fixed, refused))
     changed = [f for f in files if f.after != f.before]
     try:
-        after = run_with(report.config, {f.path: f.after for f in changed}) if changed else report
+        after = run_with(report.config, Request(overrides={f.path: f.after for f in changed})) if changed else report
     except ConfigError as exc:  # the edits moved something the configuration names
         problems.append(f"the fixes were not written: with them the configuration no longer holds ({exc})")
         return FixOutcome(tuple(FileFix(f.path, f.before, f.before, (), f.refused) for f in files),
@@ -94,7 +94,7 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
         else:
             kept.append(fix)
     if any(k.after == k.before and f.after != f.before for k, f in zip(kept, files)):
-        after = run_with(report.config, {k.path: k.after for k in kept if k.after != k.before})
+        after = run_with(report.config, Request(overrides={k.path: k.after for k in kept if k.after != k.before}))
     return FixOutcome(tuple(kept), after.diagnostics, tuple(problems))
 
 
@@ -150,7 +150,9 @@ def _identity(d: Diagnostic) -> Tuple[str, str, Optional[str], Optional[str]]:
     return (d.code, d.path, d.subject, d.member)
 
 
-def report_lines(outcome: FixOutcome, out: TextIO = sys.stderr) -> None:
+def report_lines(outcome: FixOutcome, out: Optional[TextIO] = None) -> None:
+    """The fixes not made and the problems met, one line each, on `out` (stderr as it is now)."""
+    out = out or sys.stderr
     for fix in outcome.files:
         for d, reason in fix.refused:
             member = f" '{d.member}'" if d.member else ""

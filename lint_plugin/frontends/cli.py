@@ -240,7 +240,7 @@ def _analyse(args: argparse.Namespace, project: Optional[Path] = None):
 
 def _analyse_or_raise(args: argparse.Namespace, project: Optional[Path] = None):
     from ..config import ConfigError, find_root
-    from ..pipeline import run, run_projects
+    from ..pipeline import Request, run, run_projects
 
     overrides = None
     target = Path(args.path)
@@ -273,10 +273,12 @@ def _analyse_or_raise(args: argparse.Namespace, project: Optional[Path] = None):
         reuse = args.command == "check" and getattr(args, "baseline_commit", None) is None \
             and not getattr(args, "add_exemptions", False)
         if overrides is not None or project is not None:
-            report = run(project or target, overrides, use_cache=not args.no_cache, prefilter=prefilter, reuse=reuse)
+            report = run(Request((project or target,), overrides or {}, use_cache=not args.no_cache,
+                                 prefilter=prefilter, reuse=reuse))
         else:
             paths = [Path(p) for p in getattr(args, "paths", [args.path])]
-            report = run_projects(paths, use_cache=not args.no_cache, prefilter=prefilter, reuse=reuse)
+            report = run_projects(Request(tuple(paths), use_cache=not args.no_cache, prefilter=prefilter,
+                                          reuse=reuse))
     except ConfigError as exc:
         print(f"archsync: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

@@ -1,7 +1,9 @@
-"""flake8 front end: the project index is built once per process, then each file gets its share.
+"""flake8 front end: the project is analysed once per flake8 run, then each file gets its share.
 
-flake8 calls the plugin once per file (per worker with `-j N`); drift is cross-file, so
-the whole project is analysed on the first call and the report is kept for the rest.
+flake8 calls the plugin once per file (per worker with `-j N`); drift is cross-file, so the
+whole project is analysed on the first call and the report is kept for the rest of the run.
+What a run keeps is one value, `_Flake8Run`, made anew when flake8 parses its options (once per
+run, in each process): a second run in the same process (flake8's API, an editor's) starts afresh.
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import io
 import os
 import tokenize
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional, Sequence, Tuple, Type
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Type
 
 from .. import __version__
 from ..config import ConfigError, find_root
@@ -18,19 +20,55 @@ from ..project.files import encode_as_source
 from ..report.escape import printable
 from ..rules import arc900_configuration_error as configuration_error
 
-_REPORTS: Dict[Path, object] = {}
-_ROOTS: Dict[Path, Path] = {}  # directory -> its project root, once per flake8 process
 
+class _Flake8Run:
+    """What one flake8 run keeps while it checks file after file."""
 
-def _root_of(path: Path) -> Path:
-    """The file's project root (`find_root`), looked up once per directory: flake8 asks for every file.
-    A linked file is looked up alone (`find_root` starts from where the link leads)."""
-    if os.path.islink(path):
-        return find_root(path)
-    directory = path.parent
-    if directory not in _ROOTS:
-        _ROOTS[directory] = find_root(path)
-    return _ROOTS[directory]
+    def __init__(self, options: Any = None) -> None:
+        self.options = options  # which files this run checks: the one that carries ARC900
+        self.reports: Dict[Path, Any] = {}  # project root -> its report (or its ConfigError)
+        self.roots: Dict[Path, Path] = {}  # directory -> its project root
+        self.first: Dict[Path, Path] = {}  # project root -> the file that carries a configuration error
+
+    def root_of(self, path: Path) -> Path:
+        """The file's project root (`find_root`), looked up once per directory: flake8 asks for every file.
+        A linked file is looked up alone (`find_root` starts from where the link leads)."""
+        if os.path.islink(path):
+            return find_root(path)
+        directory = path.parent
+        if directory not in self.roots:
+            self.roots[directory] = find_root(path)
+        return self.roots[directory]
+
+    def report_for(self, root: Path) -> Any:
+        if root not in self.reports:
+            self.reports[root] = _run(root, None)
+        return self.reports[root]
+
+    def first_file(self, root: Path, path: Path) -> Path:
+        """A configuration error is reported once per flake8 run, on the project's first file checked.
+
+        "First" is by path among the files flake8 itself checks (its own `expand_paths`, with
+        the run's paths, `--filename` and excludes), so the same file carries ARC900 whatever
+        `-j` is and whichever worker gets there first. Without flake8's discovery (another
+        flake8), the file at hand.
+        """
+        if root not in self.first:
+            candidates = [f for f in self._checked_files() if self.root_of(f) == root]
+            self.first[root] = min(candidates) if candidates else path
+        return self.first[root]
+
+    def _checked_files(self) -> List[Path]:
+        options = self.options
+        try:
+            from flake8.discover_files import expand_paths  # type: ignore[import-untyped]
+
+            files = expand_paths(paths=options.filenames, stdin_display_name=options.stdin_display_name,
+                                 filename_patterns=options.filename,
+                                 exclude=[*options.exclude, *(options.extend_exclude or ())])
+            return [Path(os.path.abspath(f)) for f in files]
+        except Exception:  # an older or newer flake8, or no options: report where we are
+            return []
 
 
 class ArchsyncChecker:
@@ -39,7 +77,7 @@ class ArchsyncChecker:
     name = "flake8-archsync"
     version = __version__
     show_fixes = False
-    options: Any = None
+    _run = _Flake8Run()  # the current flake8 run's (`parse_options` starts each run with a new one)
 
     @classmethod
     def add_options(cls, manager) -> None:
@@ -51,7 +89,7 @@ class ArchsyncChecker:
     @classmethod
     def parse_options(cls, options) -> None:
         cls.show_fixes = bool(getattr(options, "archsync_show_fixes", False))
-        cls.options = options  # which files this run checks: the one that carries ARC900
+        cls._run = _Flake8Run(options)
 
     def __init__(self, tree: ast.AST, filename: str, lines: Sequence[str]) -> None:
         self.filename = filename
@@ -59,15 +97,16 @@ class ArchsyncChecker:
 
     def run(self) -> Iterator[Tuple[int, int, str, Type["ArchsyncChecker"]]]:
         path = Path(os.path.abspath(self.filename))  # as named: a symlink is not followed out of the tree
-        root = _root_of(path)
+        flake8_run = self._run
+        root = flake8_run.root_of(path)
         try:
             rel = path.relative_to(root).as_posix()
         except ValueError:
             return
         buffer = _unsaved_text(path, self.lines)
-        report = _report_for(root) if buffer is None else _report_with_buffer(root, rel, buffer)
+        report = flake8_run.report_for(root) if buffer is None else _report_with_buffer(root, rel, buffer)
         if isinstance(report, ConfigError):
-            if path == _first_file(root, path):
+            if path == flake8_run.first_file(root, path):
                 yield 1, 0, configuration_error.message(report), type(self)
             return
         mine = [d for d in report.diagnostics if d.path == rel]
@@ -106,23 +145,17 @@ def _decode_as_flake8(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _report_for(root: Path):
-    if root not in _REPORTS:
-        _REPORTS[root] = _run(root, None)
-    return _REPORTS[root]
-
-
 def _report_with_buffer(root: Path, rel: str, buffer: bytes):
     """An editor's unsaved buffer (flake8 reading stdin) stands in for the file on disk."""
     return _run(root, {rel: buffer})
 
 
 def _run(root: Path, overrides):
-    from ..pipeline import run
+    from ..pipeline import Request, run
 
     try:
         # flake8 reads noqa comments itself (--disable-noqa must work); a saved tree may reuse the last report
-        return run(root, overrides, noqa=False, reuse=overrides is None)
+        return run(Request((root,), overrides or {}, noqa=False, reuse=overrides is None))
     except ConfigError as exc:
         return exc
 
@@ -137,39 +170,3 @@ def _unsaved_text(path: Path, lines: Sequence[str]) -> Optional[bytes]:
     if on_disk.replace("\r\n", "\n") == text.replace("\r\n", "\n"):
         return None
     return encode_as_source(text)
-
-
-_FIRST: Dict[Path, Path] = {}
-
-
-def _first_file(root: Path, path: Path) -> Path:
-    """A configuration error is reported once per flake8 run, on the project's first file checked.
-
-    "First" is by path among the files flake8 itself checks (its own `expand_paths`, with
-    the run's paths, `--filename` and excludes), so the same file carries ARC900 whatever
-    `-j` is and whichever worker gets there first. Without flake8's discovery (another
-    flake8), the file at hand.
-    """
-    if root not in _FIRST:
-        candidates = [f for f in _checked_files() if _in_project(f, root)]
-        _FIRST[root] = min(candidates) if candidates else path
-    return _FIRST[root]
-
-
-def _checked_files() -> Sequence[Path]:
-    options = ArchsyncChecker.options
-    try:
-        from flake8.discover_files import expand_paths  # type: ignore[import-untyped]
-
-        files = expand_paths(paths=options.filenames, stdin_display_name=options.stdin_display_name,
-                             filename_patterns=options.filename,
-                             exclude=[*options.exclude, *(options.extend_exclude or ())])
-        return [Path(os.path.abspath(f)) for f in files]
-    except Exception:  # an older or newer flake8, or no options: report where we are
-        return []
-
-
-def _in_project(path: Path, root: Path) -> bool:
-    return _root_of(path) == root
-
-

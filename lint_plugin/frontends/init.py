@@ -16,7 +16,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..config import ConfigError, available_packs, config_from_table, find_root, parse_toml
 from ..diagnostics import Diagnostic
-from ..pipeline import Report, run, run_with
+from ..pipeline import Report, Request, run, run_with
 from ..project.projects import projects_of
 from ..project.writer import WriteRefused, create_new, replace_checked
 from ..report.escape import printable
@@ -59,7 +59,7 @@ def init_command(path: Path, diff: bool, use_cache: bool) -> int:
 def _init(path: Path, diff: bool, use_cache: bool) -> int:
     target = _target(path)
     cache = use_cache and target.before is not None  # no project file: nowhere a cache belongs
-    before = run(target.root, use_cache=cache)
+    before = run(Request((target.root,), use_cache=cache))
     for warning in before.warnings:
         print(f"archsync: warning: {warning}", file=sys.stderr)
     packs, after = _fitting_packs(target, before, cache)
@@ -133,7 +133,7 @@ def _fitting_packs(target: Target, before: Report, use_cache: bool) -> Tuple[Lis
 def _run_with(target: Target, packs: Sequence[Pack], use_cache: bool) -> Report:
     config = config_from_table(target.root, {"extends": [p.name for p in packs]}, str(target.root / PYPROJECT),
                                "", CODES)
-    return run_with(config, use_cache=use_cache)
+    return run_with(config, Request(use_cache=use_cache))
 
 
 def _loads(target: Target, pack: Pack, use_cache: bool) -> bool:

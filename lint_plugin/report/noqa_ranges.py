@@ -16,21 +16,36 @@ import bisect
 import io
 import tokenize
 import warnings
-from functools import lru_cache
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 _FAILED = (tokenize.TokenError, SyntaxError, IndentationError)
 
 
-def noqa_text(text: str, line: int) -> Optional[str]:
-    """The text of `line`'s token range, or None where flake8 takes the line itself."""
-    statements = _statements(text)
-    if statements is None:
-        return _whole(text).get(line)
-    try:
-        return statements.ranges(statements.restart(line)).get(line)
-    except _FAILED:  # not seen on any real file: tokenized whole, as flake8 would
-        return _whole(text).get(line)
+class RangeReader:
+    """The text of a line's token range, for one report. It asks file after file (`stage.report`), so the
+    last file's parse and ranges are kept until it asks of another, and dropped with the report (a large
+    file's tree is large)."""
+
+    def __init__(self) -> None:
+        self._text: Optional[str] = None
+        self._statements: Optional[_Statements] = None
+        self._whole: Optional[TokenRanges] = None
+
+    def text(self, text: str, line: int) -> Optional[str]:
+        """The text of `line`'s token range in `text`, or None where flake8 takes the line itself."""
+        if text is not self._text and text != self._text:
+            self._text, self._statements, self._whole = text, _statements(text), None
+        if self._statements is None:
+            return self._whole_ranges(text).get(line)
+        try:
+            return self._statements.ranges(self._statements.restart(line)).get(line)
+        except _FAILED:  # not seen on any real file: tokenized whole, as flake8 would
+            return self._whole_ranges(text).get(line)
+
+    def _whole_ranges(self, text: str) -> "TokenRanges":
+        if self._whole is None:
+            self._whole = TokenRanges(text, text.splitlines(keepends=True), whole=True)
+        return self._whole
 
 
 class TokenRanges:
@@ -74,11 +89,6 @@ class TokenRanges:
                 self._reached = self._high
                 self._low, self._high = len(self._lines) + 2, -1
         return self._mapping.get(line)
-
-
-@lru_cache(maxsize=64)
-def _whole(text: str) -> TokenRanges:
-    return TokenRanges(text, text.splitlines(keepends=True), whole=True)
 
 
 class _Statements:
@@ -140,13 +150,6 @@ def _inner(node: Any) -> List[Any]:
     return inner
 
 
-def forget_token_ranges() -> None:
-    """Drop the trees and token ranges kept for the report that ends."""
-    _statements.cache_clear()
-    _whole.cache_clear()
-
-
-@lru_cache(maxsize=2)  # the report stage asks file by file (`stage.report`)
 def _statements(text: str) -> Optional[_Statements]:
     """None if the text does not parse, or holds a line break that `readline` does not count as
     the parser does (a carriage return)."""

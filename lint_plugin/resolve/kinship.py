@@ -395,12 +395,27 @@ def confidence(evidence: Sequence[Evidence]) -> float:
     return round(1.0 - doubt, 3)
 
 
+RelatedInputs = Tuple[object, ...]  # all that which names are related reads of a kinship (`related_inputs`)
+Related = Tuple[RelatedInputs, Mapping[str, FrozenSet[str]]]  # those inputs, and what they gave
+
+
 def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
                   lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
                   configs: Iterable[ConfigUse] = (), families: Sequence[Family] = (),
                   siblings: Sequence[Tuple[str, str]] = ()) -> Kinship:
     """Kinship from the registrations, the class edges of the project, the lists it keeps, its modules,
     the config classes its model classes are built with, and the ties it states (families, siblings)."""
+    return build_kinship_from(registrations, edges, lists, modules, configs, families, siblings)[0]
+
+
+def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
+                       lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
+                       configs: Iterable[ConfigUse] = (), families: Sequence[Family] = (),
+                       siblings: Sequence[Tuple[str, str]] = (), earlier: Optional[Related] = None
+                       ) -> Tuple[Kinship, Related]:
+    """`build_kinship`, with which names are related taken from `earlier` (a run's, kept for the next) when
+    what they are read from is the same: a language server's check after an edit that moved lines or
+    changed a list of no registered name asks again with the same inputs. Returns what to keep, too."""
     implementations: Dict[str, str] = {}
     registered_class: Dict[str, str] = {}
     for r in registrations:
@@ -423,27 +438,18 @@ def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEd
                       configs=_shared_configs(set(registered_class.values()), configs),
                       experts=_experts(set(registered_class.values()), classes, modules),
                       families=tuple(families), siblings=tuple(siblings))
-    return dataclasses.replace(kinship, related=_related(kinship))
+    inputs = related_inputs(kinship)
+    related = earlier[1] if earlier is not None and earlier[0] == inputs else _related_of(kinship)
+    return dataclasses.replace(kinship, related=related), (inputs, related)
 
 
-# The inputs of the last `_related` and what it gave: a language server's next check, after an edit
-# that moved lines or changed a list of no registered name, asks again with the same inputs.
-_LAST_RELATED: List[Tuple[object, Dict[str, FrozenSet[str]]]] = []
-
-
-def _related(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
-    """For each registered name, the registered names some evidence may tie it to (both ways)."""
-    inputs = (tuple(kinship.registered_class.items()), tuple(kinship.implementations.items()),
-              tuple((cls, tuple(e.base for e in edges)) for cls, edges in kinship.classes.items()),
-              kinship.together, kinship.appears,
-              tuple(kinship.backbones.items()),
-              # all it reads (of the edges, their bases; of the backbones, all; of the configs, the class)
-              tuple((c, u.config) for c, u in kinship.configs.items()))
-    if _LAST_RELATED and _LAST_RELATED[0][0] == inputs:
-        return _LAST_RELATED[0][1]
-    related = _related_of(kinship)
-    _LAST_RELATED[:] = [(inputs, related)]
-    return related
+def related_inputs(kinship: Kinship) -> RelatedInputs:
+    """All that `_related_of` reads: of the edges, their bases; of the backbones, all; of the configs, the class."""
+    return (tuple(kinship.registered_class.items()), tuple(kinship.implementations.items()),
+            tuple((cls, tuple(e.base for e in edges)) for cls, edges in kinship.classes.items()),
+            kinship.together, kinship.appears,
+            tuple(kinship.backbones.items()),
+            tuple((c, u.config) for c, u in kinship.configs.items()))
 
 
 def _related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:

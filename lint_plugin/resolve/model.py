@@ -18,13 +18,14 @@ from ..project.index import ProjectIndex
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .foreign import foreign_registries
-from .kept import KeptResolutions
-from .kept_kinship import KeptKinship
 from .kinship import (
     Family,
     Kinship,
 )
 from .lineage import names_lineage
+from .memory import ResolveMemory
+from .memory_kinship import KinshipMemory, kinship_with
+from .memory_resolutions import remembered
 from .references import Resolver
 from .support_tables import support_table_registrations
 from .values import Collection, Occurrence, Predicate, Registration
@@ -61,16 +62,16 @@ class Model:
 _NO_UNIVERSE = Universe((), ())
 
 
-def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, kept: Optional[KeptResolutions] = None,
-                kept_kinship: Optional[KeptKinship] = None) -> Model:
+def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: Optional[ResolveMemory] = None
+                ) -> Tuple[Model, Optional[ResolveMemory]]:
     """Resolve registrations, predicates, families and collections across modules.
 
-    `universe` holds what dependencies named by `universe-from` register. `kept`, `kept_kinship`:
-    what a long-lived caller kept of the last run's resolution and kinship, taken where still
-    valid, and replaced by this run's (`kept.py`, `kept_kinship.py`).
+    `universe` holds what dependencies named by `universe-from` register. `memory`: what the last
+    run left of its resolution and kinship, taken where still valid; given one, the memory this run
+    leaves is returned with the model (`memory.py`).
     """
     config = index.config
-    resolver = Resolver(index, kept)
+    resolver = Resolver(index, memory.resolutions if memory is not None else None)
     registries = tuple(_named_collection(index, resolver, r, f"{Path(config.source).name}: tool.archsync.registries")
                        for r in config.qualified_registries)
     foreign = frozenset(f for f in foreign_registries(index.facts, _packages(index, universe))
@@ -105,23 +106,26 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, kept: Op
     # in the order they were always read: a module read on demand may be one that does not parse
     unanalysed, external = _unanalysed(index), _external_registries(index, universe)
     multimodal = _multimodal(index, resolver, registrations)
-    if kept is not None:
-        kept.keep(resolver, resolved_against)
-    return Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
-                 unanalysed, external, registrations, universe.packages,
-                 multimodal, _unregistered_classes(index, registered),
-                 _kinship(index, registrations, collections, registered, overlapping, kept_kinship))
+    kinship, kinship_memory = _kinship(index, registrations, collections, registered, overlapping,
+                                       memory.kinship if memory is not None else None)
+    model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
+                  unanalysed, external, registrations, universe.packages,
+                  multimodal, _unregistered_classes(index, registered), kinship)
+    if memory is None:
+        return model, None
+    return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
+                                      kinship=kinship_memory)
 
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],
              registered: Mapping[str, Occurrence], families: Sequence[Predicate],
-             kept: Optional[KeptKinship] = None) -> Kinship:
+             last: Optional[KinshipMemory]) -> Tuple[Kinship, KinshipMemory]:
     """Kinship from registrations, the class edges and imports in every file's bytes, the lists' company,
     and the ties the project states: its families and its `siblings`."""
     lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
     stated = [Family(f.where, f.names) for f in families]
-    # a one-off run builds it as a language server's first check does, and keeps it nowhere
-    return (kept or KeptKinship()).kinship(index, registrations, lists, stated, index.config.siblings)
+    # a one-off run builds it as a language server's first check does (and its caller keeps nothing)
+    return kinship_with(last, index, registrations, lists, stated, index.config.siblings)
 
 
 def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe,

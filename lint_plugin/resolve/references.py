@@ -2,7 +2,7 @@
 
 Each result is noted with the modules its resolution read, in the order it read them, and the
 facts they gave (`Reads`): a long-lived caller keeps the results of one run for the next
-(`kept.py`), which takes one as it is while every module it read still gives the same facts.
+(`memory_resolutions.py`), which takes one as it is while every module it read still gives the same facts.
 A result reached through a cycle, or cut at the chain limit, depends on the order in which
 resolution met it, not only on what it read: it is `tainted`, and never kept.
 """
@@ -19,16 +19,19 @@ Reads = Dict[str, Optional[FileFacts]]  # module -> the facts it gave, in the or
 
 
 class EarlierResults(Protocol):
-    """Results of an earlier run, each handed out only while what it read is unchanged (`kept.py`)."""
+    """Results of an earlier run, each handed out only while what it read is unchanged
+    (`memory_resolutions.py`)."""
 
     def collection(self, key: Tuple[str, str], source: ModuleSource) -> Optional[Tuple[ResolvedSet, Reads]]:
         ...
 
-    def predicate(self, key: str, universe: FrozenSet[str], source: ModuleSource
-                  ) -> Optional[Tuple[Optional[Predicate], Reads]]:
+    def predicate(self, key: str, source: ModuleSource) -> Optional[Tuple[Optional[Predicate], Reads]]:
         ...
 
-    def made(self, facts: FileFacts, fact: CollectionFact, members: ResolvedSet) -> Optional[Collection]:
+    def resolved_against(self, universe: FrozenSet[str]) -> bool:
+        ...
+
+    def made_from(self, facts: FileFacts, fact: CollectionFact, members: ResolvedSet) -> Optional[Collection]:
         ...
 
 
@@ -43,7 +46,7 @@ def _defines_predicate(facts: FileFacts, name: str) -> bool:
 class Resolver:
     """Resolves `Ref`s through a module source, memoised, with cycle protection.
 
-    `kept`: results of an earlier run, taken where what they read is unchanged (`kept.py`).
+    `kept`: results of an earlier run, taken where what they read is unchanged (`memory_resolutions.py`).
     """
 
     def __init__(self, source: ModuleSource, kept: Optional[EarlierResults] = None) -> None:
@@ -59,6 +62,7 @@ class Resolver:
         self._active: Set[Tuple[str, str]] = set()  # collections whose frames are open
         self._open_predicates: List["_Record"] = []  # predicates being resolved, outermost first
         self._predicate_depth = 0
+        self._universe_checked: Optional[Tuple[FrozenSet[str], bool]] = None  # the kept predicates' universe?
 
     def kept_results(self) -> Tuple[Dict[Tuple[str, str], ResolvedSet], Dict[str, Optional[Predicate]]]:
         """The results a later run may take (not tainted), collections and predicates."""
@@ -166,7 +170,7 @@ class Resolver:
 
     def collection(self, facts: FileFacts, collection: CollectionFact) -> Collection:
         members = self.ref(Ref(facts.module, collection.name, collection.line))
-        made = self.kept.made(facts, collection, members) if self.kept is not None else None
+        made = self.kept.made_from(facts, collection, members) if self.kept is not None else None
         if made is None:
             literals = tuple(tuple(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
                              for part in collection.parts if isinstance(part, Literal))
@@ -176,6 +180,13 @@ class Resolver:
         return made
 
     # -- predicates ------------------------------------------------------------
+    def _kept_universe(self, universe: FrozenSet[str]) -> bool:
+        """Were the kept predicates resolved against `universe`? Compared once per run: it is one object."""
+        assert self.kept is not None
+        if self._universe_checked is None or self._universe_checked[0] is not universe:
+            self._universe_checked = (universe, self.kept.resolved_against(universe))
+        return self._universe_checked[1]
+
     def predicate(self, module: str, qualname: str, name_ok: Callable[[str], bool],
                   universe: FrozenSet[str]) -> Optional[Predicate]:
         """The predicate `qualname` defined (or imported) in `module`, resolved."""
@@ -188,8 +199,8 @@ class Resolver:
             elif outer is not None and self._track:
                 outer.read(self.reads.get(key), key in self.tainted)
             return self._predicates[key]
-        if self.kept is not None:
-            kept = self.kept.predicate(key, universe, self.source.source)
+        if self.kept is not None and self._kept_universe(universe):
+            kept = self.kept.predicate(key, self.source.source)
             if kept is not None:
                 self._predicates[key], self.reads[key] = kept
                 if outer is not None:

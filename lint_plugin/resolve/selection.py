@@ -11,6 +11,7 @@ speed, never results (`--no-prefilter` parses everything; the tests compare).
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
@@ -27,19 +28,23 @@ from ..extract.facts import (
     piece_at_a_word,
 )
 from ..project.index import ProjectIndex
-from .kept_choice import Choice, KeptChoice, Read
+from .memory import ResolveMemory
+from .memory_choice import Choice, Read, replay
 from .references import Resolver
 
 _PIECE = re.compile(r"[A-Za-z][\w.\-]*")  # a constant that may be a name pattern (`"Qwen3"`, `"VL"`)
 
 
-def choose_files(index: ProjectIndex, kept: Optional[KeptChoice] = None) -> None:
-    """Choose the files that may matter (`kept`: the last run's choice, replayed while its inputs hold)."""
+def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) -> Optional[ResolveMemory]:
+    """Choose the files that may matter. `memory`: what the last run left (its choice is replayed while its
+    inputs hold); given one, the memory with this run's choice is returned, for the next run."""
     universe = index.universe | _qualified_registry_names(index)
     chosen = {module for module, _ in index.signals() if index.is_candidate(module)}
     initial = frozenset(chosen)
-    if kept is not None and not index.config.qualified_registries and kept.replay(index, universe, initial):
-        return
+    if memory is not None and not index.config.qualified_registries:
+        again = replay(memory.choice, index, universe, initial)
+        if again is not None:
+            return dataclasses.replace(memory, choice=again)
     tests_a_piece = _PieceTest(universe)
     batches: List[Tuple[str, ...]] = []
     reads: List[Read] = []
@@ -70,10 +75,12 @@ def choose_files(index: ProjectIndex, kept: Optional[KeptChoice] = None) -> None
             break
         new = carried.add(choose(wanted))
         waiting = [item for item in waiting if item[0] not in chosen]
-    if kept is not None:
-        every = list(index.signals())
-        kept.keep(Choice(index.config, tuple(m for m, _ in every), tuple(s for _, s in every), universe, initial,
-                         tuple(batches), tuple(reads)))
+    if memory is None:
+        return None
+    every = list(index.signals())
+    return dataclasses.replace(memory, choice=Choice(index.config, tuple(m for m, _ in every),
+                                                     tuple(s for _, s in every), universe, initial, tuple(batches),
+                                                     tuple(reads)))
 
 
 class _PieceTest:

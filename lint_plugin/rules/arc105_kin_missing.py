@@ -21,7 +21,7 @@ from ..resolve.kinship import (
 )
 from ..resolve.lineage import first_word
 from ..resolve.namesakes import namesakes
-from . import kin_kept
+from . import memory_arc105
 from .fixes import add_to
 from .kinds import DRAFT, accepts, kind
 from .rule import Example, Rule
@@ -55,12 +55,19 @@ class Verdict:
 
 
 def check(model: Model) -> List[Diagnostic]:
+    return check_again(model, None)[0]
+
+
+def check_again(model: Model, earlier: Optional[memory_arc105.Arc105Memory]
+                ) -> Tuple[List[Diagnostic], Optional[memory_arc105.Arc105Memory]]:
+    """`check`, taking what the last check weighed where nothing it read changed (`memory_arc105.py`), and
+    returning what this one weighed for the next."""
     if model.config.kinship not in THRESHOLDS or not model.registered:
-        return []
+        return [], None
     found: List[Diagnostic] = []
     copies = namesakes(model.collections)
-    kept, changed = kin_kept.last_for(model)  # what the last check weighed, where nothing it read changed
-    weighed: Dict[Tuple[str, str], kin_kept.Weighed] = {}
+    kept, changed = memory_arc105.earlier_for(earlier, model)
+    weighed: Dict[Tuple[str, str], memory_arc105.Weighed] = {}
     for c in model.collections:
         held = c.members.names & model.registered.keys()
         if _not_a_list_to_complete(c, held):
@@ -68,16 +75,15 @@ def check(model: Model) -> List[Diagnostic]:
         others = copies.get((c.path, c.subject), ())
         theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
         names = tuple(sorted((model.kinship.candidates(held) | (theirs & model.registered.keys())) - c.members.names))
-        done, moved = kin_kept.reusable(kept, changed, model.kinship, c, others, held, names)
+        done, moved = memory_arc105.reusable(kept, changed, model.kinship, c, others, held, names)
         if done is None:
-            done = kin_kept.Weighed(c, others, names, tuple(_weigh(model, c, held, names, others)))
+            done = memory_arc105.Weighed(c, others, names, tuple(_weigh(model, c, held, names, others)))
         elif moved:  # lines moved: what is reported stands, its messages name the new lines
-            done = kin_kept.Weighed(c, others, names,
-                                    tuple(_weigh(model, c, held, [d.member or "" for d in done.found], others)))
+            done = memory_arc105.Weighed(c, others, names,
+                                         tuple(_weigh(model, c, held, [d.member or "" for d in done.found], others)))
         weighed[(c.path, c.subject)] = done
         found += done.found
-    kin_kept.keep(model, weighed)
-    return found
+    return found, memory_arc105.remembered(model, weighed)
 
 
 def _weigh(model: Model, c: Collection, held: AbstractSet[str], names: Sequence[str],
@@ -266,6 +272,7 @@ RULE = Rule(
         )),
     ),
     check=check,
+    check_again=check_again,
     severity="warning",
     fix="add",
     one_per_pair=True,

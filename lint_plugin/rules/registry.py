@@ -8,14 +8,15 @@ Adding a rule is adding a module; nothing here changes.
 from __future__ import annotations
 
 import importlib
-from typing import Dict, List, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Model
 from .codes import CODES, rule_modules
 from .rule import Rule
 
-__all__ = ["BY_CODE", "CODES", "RULES", "check", "explain", "rules_table"]
+__all__ = ["BY_CODE", "CODES", "RULES", "RuleMemory", "check", "check_again", "explain", "rules_table"]
 
 
 def _collect() -> Tuple[Rule, ...]:
@@ -40,6 +41,27 @@ if frozenset(BY_CODE) != CODES:  # pragma: no cover - both are read from the sam
 def check(model: Model) -> List[Diagnostic]:
     """Every rule that checks the resolved model, in registry order: pure, no I/O."""
     return [d for rule in RULES if rule.check is not None for d in rule.check(model)]
+
+
+@dataclass(frozen=True)
+class RuleMemory:
+    """What the rules stage of one run leaves for the next (its part of `RunMemory`): by code, the value
+    each rule with a `check_again` returned."""
+
+    by_code: Mapping[str, Any] = field(default_factory=dict)
+
+
+def check_again(model: Model, memory: RuleMemory) -> Tuple[List[Diagnostic], RuleMemory]:
+    """`check`, each rule taking what it left last time; and what this run leaves."""
+    found: List[Diagnostic] = []
+    left: Dict[str, Any] = {}
+    for rule in RULES:
+        if rule.check_again is not None:
+            diagnostics, left[rule.code] = rule.check_again(model, memory.by_code.get(rule.code))
+            found += diagnostics
+        elif rule.check is not None:
+            found += rule.check(model)
+    return found, RuleMemory(left)
 
 
 def explain(code: str) -> str:

@@ -8,7 +8,7 @@ drift from the behaviour.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional, Tuple
 
 from ..diagnostics import Diagnostic
 
@@ -16,7 +16,8 @@ if TYPE_CHECKING:  # the registry of codes needs no resolved model
     from ..resolve import Model
 
 Check = Callable[["Model"], Iterable[Diagnostic]]
-
+# `check` with what the rule's last check left (None at first), returning its findings and what to leave next
+CheckAgain = Callable[["Model", Any], Tuple[List[Diagnostic], Any]]
 
 
 @dataclass(frozen=True)
@@ -61,9 +62,11 @@ class Rule:
     `check` is None for a code another stage reports (a configuration error, a stale
     exemption): its module then provides the message builder that stage calls.
     `one_per_pair` rules compete for the single diagnostic a (subject, member) pair gets,
-    in registry order. `fix` says how `archsync fix` answers it: "add" the member to the
-    literal, "remove" the duplicate, or None. A new diagnostic of a `flags_damage` code
-    after a fix means the edit damaged the file, and the fix is not written.
+    in registry order. `check_again`, for a rule whose check is costly: the same findings, taking what
+    its last check weighed where nothing it read changed (the rule's part of a run's memory). `fix`
+    says how `archsync fix` answers it: "add" the member to the literal, "remove" the duplicate, or None.
+    A new diagnostic of a `flags_damage` code after a fix means the edit damaged the file, and the fix
+    is not written.
     """
 
     code: str
@@ -75,6 +78,7 @@ class Rule:
     exempt_doc: str
     examples: Tuple[Example, ...]
     check: Optional[Check] = None
+    check_again: Optional[CheckAgain] = None
     severity: str = "error"  # a key of SEVERITIES
     fix: Optional[str] = None
     one_per_pair: bool = False

@@ -1,4 +1,5 @@
-"""The files the last run chose (`selection.py`), kept by a long-lived process to choose them again cheaply.
+"""The files the last run chose (`selection.py`), left for the next run to choose again cheaply (a part of
+`RunMemory`).
 
 Choosing files reads every file's byte signals and the facts of the files it chooses; an edit in
 the editor changes one file, most often only where its lines are. The choice is a sequence of
@@ -36,47 +37,34 @@ class Choice:
     reads: Tuple[Read, ...]  # after each batch, the facts read to decide the next
 
 
-class KeptChoice:
-    """The last choice of one project, replayed while its inputs are unchanged."""
-
-    def __init__(self) -> None:
-        self._last: Optional[Choice] = None
-
-    def keep(self, choice: Optional[Choice]) -> None:
-        self._last = choice
-
-    def clear(self) -> None:
-        self._last = None
-
-    def replay(self, index: ProjectIndex, universe: FrozenSet[str], initial: AbstractSet[str]) -> bool:
-        """Choose the last run's batches again if every input says so; False when one differs (some
-        leading batches may then be chosen already: the ones the choice from the start chooses first)."""
-        last = self._last
-        if last is None or index.config != last.config or universe != last.universe or initial != last.initial:
-            return False
-        modules: List[str] = []
-        signals: List[Signals] = []
-        for module, now in index.signals():
-            modules.append(module)
-            signals.append(now)
-        if tuple(modules) != last.modules:
-            return False
-        for now, before in zip(signals, last.signals):
-            if now is not before and signal_view(now) != signal_view(before):
-                return False
-        reads: List[Read] = []
-        for batch, read in zip(last.batches, last.reads):
-            index.choose(batch)
-            again = tuple((module, index.facts_of(module)) for module, _ in read)
-            for (_, now_facts), (_, facts) in zip(again, read):
-                if now_facts is not facts and (now_facts is None or facts is None
-                                               or facts_view(now_facts) != facts_view(facts)):
-                    return False
-            reads.append(again)
-        # the same choice: kept with this run's objects, which the next run's will be compared to
-        self._last = Choice(last.config, last.modules, tuple(signals), universe, last.initial, last.batches,
-                            tuple(reads))
-        return True
+def replay(last: Optional[Choice], index: ProjectIndex, universe: FrozenSet[str],
+           initial: AbstractSet[str]) -> Optional[Choice]:
+    """Choose the last run's batches again if every input says so, and return the choice as this run made
+    it; None when one differs (some leading batches may then be chosen already: the ones the choice from
+    the start chooses first)."""
+    if last is None or index.config != last.config or universe != last.universe or initial != last.initial:
+        return None
+    modules: List[str] = []
+    signals: List[Signals] = []
+    for module, now in index.signals():
+        modules.append(module)
+        signals.append(now)
+    if tuple(modules) != last.modules:
+        return None
+    for now, before in zip(signals, last.signals):
+        if now is not before and signal_view(now) != signal_view(before):
+            return None
+    reads: List[Read] = []
+    for batch, read in zip(last.batches, last.reads):
+        index.choose(batch)
+        again = tuple((module, index.facts_of(module)) for module, _ in read)
+        for (_, now_facts), (_, facts) in zip(again, read):
+            if now_facts is not facts and (now_facts is None or facts is None
+                                           or facts_view(now_facts) != facts_view(facts)):
+                return None
+        reads.append(again)
+    # the same choice, with this run's objects, which the next run's will be compared to
+    return Choice(last.config, last.modules, tuple(signals), universe, last.initial, last.batches, tuple(reads))
 
 
 def signal_view(signals: Signals) -> Tuple[object, ...]:

@@ -1,4 +1,4 @@
-"""The last run's kinship, kept by a long-lived process and built again only for what an edit changed.
+"""The last run's kinship, left for the next run (a part of `RunMemory`), built again only for what an edit changed.
 
 Kinship (`kinship.build_kinship`) reads every file's byte signals (class edges, config uses,
 imports, classes), the registrations' names and classes, and the project's lists: a fifth of a
@@ -23,12 +23,22 @@ from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from ..project.index import ProjectIndex
 from ..project.prefilter import Signals
-from .kinship import ClassEdge, ConfigUse, Family, Kinship, ModuleClasses, build_kinship, parse_configs, parse_edges
+from .kinship import (
+    ClassEdge,
+    ConfigUse,
+    Family,
+    Kinship,
+    ModuleClasses,
+    Related,
+    build_kinship_from,
+    parse_configs,
+    parse_edges,
+)
 from .values import Registration
 
 
 @dataclass(frozen=True)
-class _Built:
+class KinshipMemory:
     """One run's kinship and the inputs it was built from."""
 
     modules: Tuple[str, ...]
@@ -37,58 +47,48 @@ class _Built:
     lists: Tuple[FrozenSet[str], ...]
     edges: Mapping[str, Tuple[ClassEdge, ...]]  # by module, in order: the modules with edges
     uses: Mapping[str, Tuple[ConfigUse, ...]]  # by module, in order: the modules with config uses
+    related: Related  # which names are related, and what that was read from
     kinship: Kinship
 
 
-class KeptKinship:
-    """The last run's kinship, for the next run of the same project."""
-
-    def __init__(self) -> None:
-        self._last: Optional[_Built] = None
-
-    def clear(self) -> None:
-        self._last = None
-
-    def kinship(self, index: ProjectIndex, registrations: Sequence[Registration], lists: Sequence[FrozenSet[str]],
-                families: Sequence[Family], siblings: Sequence[Tuple[str, str]]) -> Kinship:
-        """What `build_kinship` gives for this index, registrations, lists and stated ties (which it
-        holds as they are given: taken from this run)."""
-        pairs = list(index.signals())
-        modules = tuple(module for module, _ in pairs)
-        signals = tuple(s for _, s in pairs)
-        rows = tuple((r.name, r.implementation) for r in registrations)
-        last = self._last
-        paths: Optional[Dict[str, str]] = None
-        if last is not None and last.modules == modules and last.registrations == rows \
-                and last.lists == tuple(lists):
-            changed = [i for i, (now, before) in enumerate(zip(signals, last.signals)) if now is not before]
-            if all(_view(signals[i]) == _view(last.signals[i]) for i in changed):
-                paths = {module: rel for rel, module in index.module_by_path().items()}
-                edges, uses = dict(last.edges), dict(last.uses)
-                for i in changed:
-                    module, path = modules[i], paths[modules[i]]
-                    if module in edges:
-                        edges[module] = parse_edges(path, signals[i].bases)
-                    if module in uses:
-                        uses[module] = parse_configs(path, signals[i].configs)
-                kinship = dataclasses.replace(_with_lines(last.kinship, edges, uses), families=tuple(families),
-                                              siblings=tuple(siblings))
-                self._last = _Built(modules, signals, rows, last.lists, edges, uses, kinship)
-                return kinship
-        paths = paths or {module: rel for rel, module in index.module_by_path().items()}
-        edges, uses = {}, {}
-        found: List[ModuleClasses] = []
-        for module, signal in pairs:
-            if signal.bases:
-                edges[module] = parse_edges(paths[module], signal.bases)
-            if signal.configs:
-                uses[module] = parse_configs(paths[module], signal.configs)
-            if signal.classes:  # a module that defines no class builds no model on a backbone
-                found.append(ModuleClasses(paths[module], signal.imported, signal.classes))
-        kinship = build_kinship(registrations, [e for t in edges.values() for e in t], lists, found,
-                                [u for t in uses.values() for u in t], families, siblings)
-        self._last = _Built(modules, signals, rows, tuple(lists), edges, uses, kinship)
-        return kinship
+def kinship_with(last: Optional[KinshipMemory], index: ProjectIndex, registrations: Sequence[Registration],
+                 lists: Sequence[FrozenSet[str]], families: Sequence[Family],
+                 siblings: Sequence[Tuple[str, str]]) -> Tuple[Kinship, KinshipMemory]:
+    """What `build_kinship` gives for this index, registrations, lists and stated ties (which it holds as
+    they are given: taken from this run), from `last` where it still holds; and what to keep of it."""
+    pairs = list(index.signals())
+    modules = tuple(module for module, _ in pairs)
+    signals = tuple(s for _, s in pairs)
+    rows = tuple((r.name, r.implementation) for r in registrations)
+    paths: Optional[Dict[str, str]] = None
+    if last is not None and last.modules == modules and last.registrations == rows and last.lists == tuple(lists):
+        changed = [i for i, (now, before) in enumerate(zip(signals, last.signals)) if now is not before]
+        if all(_view(signals[i]) == _view(last.signals[i]) for i in changed):
+            paths = {module: rel for rel, module in index.module_by_path().items()}
+            edges, uses = dict(last.edges), dict(last.uses)
+            for i in changed:
+                module, path = modules[i], paths[modules[i]]
+                if module in edges:
+                    edges[module] = parse_edges(path, signals[i].bases)
+                if module in uses:
+                    uses[module] = parse_configs(path, signals[i].configs)
+            kinship = dataclasses.replace(_with_lines(last.kinship, edges, uses), families=tuple(families),
+                                          siblings=tuple(siblings))
+            return kinship, KinshipMemory(modules, signals, rows, last.lists, edges, uses, last.related, kinship)
+    paths = paths or {module: rel for rel, module in index.module_by_path().items()}
+    edges, uses = {}, {}
+    found: List[ModuleClasses] = []
+    for module, signal in pairs:
+        if signal.bases:
+            edges[module] = parse_edges(paths[module], signal.bases)
+        if signal.configs:
+            uses[module] = parse_configs(paths[module], signal.configs)
+        if signal.classes:  # a module that defines no class builds no model on a backbone
+            found.append(ModuleClasses(paths[module], signal.imported, signal.classes))
+    kinship, related = build_kinship_from(registrations, [e for t in edges.values() for e in t], lists, found,
+                                          [u for t in uses.values() for u in t], families, siblings,
+                                          last.related if last is not None else None)
+    return kinship, KinshipMemory(modules, signals, rows, tuple(lists), edges, uses, related, kinship)
 
 
 def _with_lines(kinship: Kinship, edges: Mapping[str, Tuple[ClassEdge, ...]],

@@ -1,4 +1,5 @@
-"""ARC105's findings for each subject, kept from one check to the next while what they read is unchanged.
+"""ARC105's findings for each subject, left for the next run while what they read is unchanged (ARC105's
+part of `RunMemory`).
 
 The language server checks the whole project again after an edit that moves a file's lines, and
 ARC105's weighing of every candidate of every subject was a quarter of that. What a subject's
@@ -15,14 +16,12 @@ is reported does not change: the evidence's kinds, weights and kin are read from
 say, never from where they are; only the messages, which name path:line, do. Then the names the
 subject's findings name are weighed again, and no other (the rest stays unreported). Any other
 change to a class it reads weighs the subject again; one to what all subjects share weighs all.
-Only the last check is kept, one project at a time.
 """
 from __future__ import annotations
 
 import dataclasses
-import threading
 from dataclasses import dataclass
-from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model
@@ -53,7 +52,7 @@ _WHOLE = tuple(f.name for f in dataclasses.fields(Kinship) if f.name not in _BY_
 
 
 @dataclass(frozen=True)
-class Kept:
+class Arc105Memory:
     """The last check's findings by subject, with the inputs every subject shares."""
 
     level: str
@@ -63,15 +62,9 @@ class Kept:
     subjects: Mapping[Tuple[str, str], Weighed]  # by (path, subject)
 
 
-_LOCK = threading.Lock()
-_LAST: Dict[str, Kept] = {}  # "last": the last check's, whichever project it was
-
-
-def last_for(model: Model) -> "Tuple[Optional[Kept], Changed]":
+def earlier_for(kept: Optional[Arc105Memory], model: Model) -> "Tuple[Optional[Arc105Memory], Changed]":
     """The last check's findings if every input the subjects share is unchanged, and the classes whose
     kinship entries changed since (a subject reading one of them is weighed again)."""
-    with _LOCK:
-        kept = _LAST.get("last")
     if kept is None or kept.level != model.config.kinship or kept.multimodal != model.multimodal \
             or kept.registered != model.registered.keys():
         return None, _NOTHING
@@ -86,13 +79,13 @@ def last_for(model: Model) -> "Tuple[Optional[Kept], Changed]":
     return kept, Changed(frozenset(said), frozenset((classes | configs) - said))
 
 
-def keep(model: Model, subjects: Mapping[Tuple[str, str], Weighed]) -> None:
-    with _LOCK:
-        _LAST["last"] = Kept(model.config.kinship, frozenset(model.registered), model.multimodal, model.kinship,
-                             subjects)
+def remembered(model: Model, subjects: Mapping[Tuple[str, str], Weighed]) -> Arc105Memory:
+    """What this check weighed, for the next one."""
+    return Arc105Memory(model.config.kinship, frozenset(model.registered), model.multimodal, model.kinship,
+                        subjects)
 
 
-def reusable(kept: Optional[Kept], changed: Changed, kinship: Kinship, collection: Collection,
+def reusable(kept: Optional[Arc105Memory], changed: Changed, kinship: Kinship, collection: Collection,
              others: Tuple[Collection, ...], held: AbstractSet[str], names: Tuple[str, ...]
              ) -> "Tuple[Optional[Weighed], bool]":
     """The subject's kept findings, if they were weighed from what it holds and reads now; and whether

@@ -1,4 +1,4 @@
-"""Per-file records a long-lived process keeps between runs of one project (the language server).
+"""The per-file records one run of a project leaves for the next (the language server's part of `RunMemory`).
 
 The index cache makes a run cheap by reading every record back from JSON and checking every
 file's size and mtime; a process that checks the same project on every keystroke can keep the
@@ -9,6 +9,7 @@ kept by content: it is reused only while the buffer holds the bytes it was made 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Dict, Iterable, Mapping, Optional, Tuple
 
 from .cache import CachedFile
@@ -16,15 +17,15 @@ from .discovery import SourceFile
 from .stamps import Stamp
 
 
-class KeptRecords:
+@dataclass(frozen=True)
+class RecordMemory:
     """The records of one project's last run, by path, for the next run's index (`known`)."""
 
-    def __init__(self) -> None:
-        self._files: Dict[str, Tuple[Stamp, CachedFile]] = {}  # as on disk, with the stamp read under
-        self._buffers: Dict[str, CachedFile] = {}  # of open buffers' texts, checked by digest when reused
+    files: Mapping[str, Tuple[Stamp, CachedFile]] = field(default_factory=dict)  # as on disk, with their stamp
+    buffers: Mapping[str, CachedFile] = field(default_factory=dict)  # open buffers', checked by digest when reused
 
     def __bool__(self) -> bool:
-        return bool(self._files or self._buffers)
+        return bool(self.files or self.buffers)
 
     def known(self, files: Iterable[SourceFile], overrides: Mapping[str, bytes],
               stamps: Mapping[str, Stamp]) -> Dict[str, CachedFile]:
@@ -33,39 +34,34 @@ class KeptRecords:
         for source in files:
             rel = source.rel
             if rel in overrides:
-                record = self._buffers.get(rel)
+                record = self.buffers.get(rel)
                 if record is None:
-                    kept = self._files.get(rel)  # a buffer just opened holds what is on disk, most often
+                    kept = self.files.get(rel)  # a buffer just opened holds what is on disk, most often
                     record = kept[1] if kept is not None else None
                 if record is not None:
                     found[rel] = record
                 continue
-            kept = self._files.get(rel)
+            kept = self.files.get(rel)
             if kept is not None and kept[0] == stamps.get(rel):
                 found[rel] = kept[1]
         return found
 
-    def keep(self, records: Iterable[Tuple[str, CachedFile]], overrides: Mapping[str, bytes],
-             stamps: Mapping[str, Stamp]) -> None:
-        """Keep what a run leaves (every readable file's record): files under the stamps taken
-        before the run read them, buffers by content. A file the stamps do not hold (created since
-        they were taken) is not kept, nor is one the run no longer reads: the next run reads it.
+    def after(self, records: Iterable[Tuple[str, CachedFile]], overrides: Mapping[str, bytes],
+              stamps: Mapping[str, Stamp]) -> "RecordMemory":
+        """What a run leaves (every readable file's record): files under the stamps taken before the
+        run read them, buffers by content. A file the stamps do not hold (created since they were
+        taken) is not kept, nor is one the run no longer reads: the next run reads it.
         """
         files: Dict[str, Tuple[Stamp, CachedFile]] = {}
         buffers: Dict[str, CachedFile] = {}
         for rel, record in records:
             if rel in overrides:
                 buffers[rel] = record
-                on_disk = self._files.get(rel)
+                on_disk = self.files.get(rel)
                 if on_disk is not None:
                     files[rel] = on_disk  # for when the buffer is closed (if the file has not changed)
                 continue
             stamp: Optional[Stamp] = stamps.get(rel)
             if stamp is not None:
                 files[rel] = (stamp, record)
-        self._files, self._buffers = files, buffers  # a closed buffer's record is of no more use
-
-    def clear(self) -> None:
-        """Forget everything (another configuration: every record may read differently)."""
-        self._files.clear()
-        self._buffers.clear()
+        return RecordMemory(files, buffers)  # a closed buffer's record is of no more use
