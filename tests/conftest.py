@@ -1,8 +1,13 @@
-"""The one harness: driving the real `archsync`, `flake8` and other programs as subprocesses.
+"""The one harness: `archsync` and `flake8` as a user runs them, in this process or in a real one.
 
-End-to-end tests run the installed console script (`archsync`, next to the running
-interpreter) or `python -m flake8`, exactly as a user would, and look at stdout, stderr
-and the exit code. In-process tests (rules, extraction, the editor) import the engine.
+`archsync(...)` and `flake8(...)` call the front ends' own entry points in this process (the
+CLI's `main(argv)`, flake8's `main(argv)` with the plugin it loads), in the directory given, with
+the environment given, and return what they printed and the exit code: the same engine, the
+same output, a hundredth of the time. `archsync_process(...)` and `flake8_process(...)` run the
+installed console script and `python -m flake8` as subprocesses, for the promises only a process
+can keep (exit codes of a process killed by a signal, permissions, start-up imports, file locks,
+pre-commit and git hooks, the language server): those tests are marked `e2e`. Both ways share
+`Result`, so a test reads alike whichever it uses.
 
 The fixture trees are never checked in place: the tool may write a cache into the
 project it checks, so the whole `fixtures/` directory is copied once per session
@@ -12,7 +17,9 @@ their own (`tree`).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import dataclasses
+import io
 import json
 import os
 import re
@@ -22,7 +29,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import pytest
 
@@ -120,15 +127,89 @@ def run(args: Sequence[PathLike], cwd: PathLike, *, prefix: Sequence[PathLike] =
     return result
 
 
-def archsync(*args: PathLike, cwd: PathLike, **options) -> Result:
-    """Run the installed `archsync` console script."""
+def archsync_process(*args: PathLike, cwd: PathLike, **options) -> Result:
+    """Run the installed `archsync` console script in a process of its own."""
     assert ARCHSYNC.exists(), f"console script not installed next to {sys.executable}"
     return run([ARCHSYNC, *args], cwd, **options)
 
 
-def flake8(*args: PathLike, cwd: PathLike, select: str = "ARC", **options) -> Result:
-    """Run real flake8 (isolated from any user or project flake8 configuration)."""
+def flake8_process(*args: PathLike, cwd: PathLike, select: str = "ARC", **options) -> Result:
+    """Run real flake8 (isolated from any user or project flake8 configuration) in a process of its own."""
     return run([sys.executable, "-m", "flake8", "--isolated", f"--select={select}", *args], cwd, **options)
+
+
+def archsync(*args: PathLike, cwd: PathLike, env: Optional[Dict[str, str]] = None,
+             input: Union[str, bytes, None] = None, traceback_ok: bool = False) -> Result:
+    """`archsync ARGS` run in this process: the CLI's `main`, as the console script calls it."""
+    from lint_plugin.frontends.cli import main
+
+    return _in_process("archsync", main, [str(a) for a in args], cwd, env, input, traceback_ok)
+
+
+def flake8(*args: PathLike, cwd: PathLike, select: str = "ARC", env: Optional[Dict[str, str]] = None,
+           input: Union[str, bytes, None] = None, traceback_ok: bool = False) -> Result:
+    """flake8 run in this process (isolated from any user or project flake8 configuration), one file at a
+    time unless the test gives `-j`/`--jobs`: the plugin's findings do not depend on flake8's workers."""
+    from flake8 import utils
+    from flake8.main.cli import main
+
+    words = [str(a) for a in args]
+    jobs = [] if any(w.startswith(("-j", "--jobs")) for w in words) else ["--jobs=1"]
+    utils.stdin_get_value.cache_clear()  # flake8 reads stdin once per process, and keeps it
+    try:
+        return _in_process("flake8", main, ["--isolated", f"--select={select}", *jobs, *words], cwd, env, input,
+                           traceback_ok)
+    finally:
+        utils.stdin_get_value.cache_clear()
+
+
+def _in_process(program: str, main: Callable[[List[str]], int], argv: List[str], cwd: PathLike,
+                env: Optional[Dict[str, str]], stdin: Union[str, bytes, None], traceback_ok: bool) -> Result:
+    """Call `main(argv)` as a process would run it: in `cwd`, with `env` added to the environment, `stdin`
+    as its input, and its standard streams captured as bytes (a pipe: no terminal)."""
+    out, err = _Captured(), _Captured()
+    data = stdin.encode("utf-8", "surrogatepass") if isinstance(stdin, str) else (stdin or b"")
+    with _process_like(Path(cwd), env or {}, io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), out, err):
+        try:
+            code = main(argv)
+        except SystemExit as stop:  # argparse's errors and --help, flake8's own exits
+            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    result = Result((program, *argv), code, out.text(), err.text())
+    if not traceback_ok:
+        assert "Traceback" not in result.stderr, str(result)
+        assert "Traceback" not in result.stdout, str(result)
+    return result
+
+
+class _Captured(io.TextIOWrapper):
+    """A standard stream written to memory, as a pipe takes it (UTF-8, no terminal)."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8", errors="strict", newline=None, write_through=True)
+
+    def text(self) -> str:
+        self.flush()
+        return self.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def _process_like(cwd: Path, env: Dict[str, str], stdin: io.TextIOWrapper, out: _Captured,
+                  err: _Captured) -> Iterator[None]:
+    """The directory, environment and standard streams of a process started as `run` starts one."""
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved = (sys.stdin, sys.stdout, sys.stderr, sys.__stdout__)
+    os.environ.pop("PYTHONPATH", None)
+    os.environ.update(env)
+    os.chdir(cwd)
+    # a terminal's width is read from the process's own stdout: here, the captured one (no terminal)
+    sys.stdin, sys.stdout, sys.stderr, sys.__stdout__ = stdin, out, err, out
+    try:
+        yield
+    finally:
+        sys.stdin, sys.stdout, sys.stderr, sys.__stdout__ = saved
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
 
 
 def flake8_lines(result: Result) -> List[str]:
@@ -157,6 +238,22 @@ def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+@pytest.fixture(autouse=True)
+def _tiers(request, monkeypatch):
+    """A test that starts a process is marked `e2e`: the fast tier (`-m 'not e2e'`) starts none."""
+    started: List[object] = []
+    start = subprocess.Popen.__init__
+
+    def counted(self, *args, **options):
+        started.append(args[0] if args else options.get("args"))
+        start(self, *args, **options)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", counted)
+    yield
+    if started and request.node.get_closest_marker("e2e") is None:
+        pytest.fail(f"starts a process ({started[0]!r}) but is not marked e2e", pytrace=False)
 
 
 @pytest.fixture
@@ -266,8 +363,8 @@ def as_reported(diagnostics) -> List[dict]:
 
 
 def cold_report(tree: PathLike) -> List[dict]:
-    """A cold `archsync check --no-cache --format json` of `tree`, in its own process: nothing a long-lived
-    process keeps (module-level state included) can stand in for what it computes."""
+    """A cold `archsync check --no-cache --format json` of `tree`: nothing a long-lived caller keeps can
+    stand in for what it computes (no module keeps run state: `test_run_memory.py` holds that)."""
     result = archsync("check", "--no-cache", "--format", "json", "--exit-zero", cwd=tree)
     found = json.loads(result.stdout)["diagnostics"]
     for item in found:

@@ -19,7 +19,18 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, REPO, archsync, as_nobody, flake8, sigint_default, write
+from conftest import (
+    EXIT_CLEAN,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    REPO,
+    archsync,
+    archsync_process,
+    as_nobody,
+    flake8,
+    sigint_default,
+    write,
+)
 
 ARCHSYNC = Path(sys.executable).with_name("archsync")
 MODELS = ("class Qwen3_5ForCausalLM:\n    pass\n\n\nclass Qwen3_5ForConditionalGeneration:\n    pass\n\n\n"
@@ -71,6 +82,7 @@ def _python312() -> str:
     pytest.skip("no Python 3.12 on this machine")
 
 
+@pytest.mark.e2e
 def test_the_cache_of_one_python_does_not_decide_for_another(tmp_path):
     """A file valid on 3.12 (a `type` statement) and a SyntaxError on 3.11: each reports what it parses."""
     root = project(tmp_path, pkg__lists="type Arch = str\n\n_X_ARCHS = {\"Qwen3_5ForConditionalGeneration\"}\n")
@@ -146,6 +158,7 @@ def test_a_file_in_the_idna_encoding_is_reported_and_left_alone(tmp_path):
     assert shown.lines[0].endswith(f"[no automatic fix: {refused}]"), shown
 
 
+@pytest.mark.e2e
 def test_a_path_in_a_directory_one_may_not_read_is_an_error_not_a_traceback(tmp_path):
     nobody = as_nobody()
     locked = tmp_path / "locked"
@@ -153,7 +166,7 @@ def test_a_path_in_a_directory_one_may_not_read_is_an_error_not_a_traceback(tmp_
     locked.chmod(0o700)
     tmp_path.chmod(0o755)
     for args, stdin in (([locked / "f.py"], None), (["--stdin-filename", locked / "f.py", "-"], "x\n")):
-        result = archsync("check", *args, cwd="/", prefix=nobody, input=stdin)
+        result = archsync_process("check", *args, cwd="/", prefix=nobody, input=stdin)
         assert (result.returncode, result.stderr) == (EXIT_ERROR, f"archsync: error: {locked / 'f.py'}: "
                                                                   "Permission denied\n"), result
 
@@ -253,6 +266,7 @@ def _slow_project(tmp_path: Path) -> Path:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT")
+@pytest.mark.e2e
 def test_ctrl_c_at_any_moment_of_a_cold_run_stops_it_quietly(tmp_path):
     """Ctrl-C reaches the whole process group (workers included): no traceback, no hang, and the process
     ends killed by SIGINT (what a shell needs to stop a loop; it reports 130), or finished first (1)."""
@@ -283,6 +297,7 @@ def test_ctrl_c_at_any_moment_of_a_cold_run_stops_it_quietly(tmp_path):
 
 
 @pytest.mark.skipif(os.name != "posix" or not shutil.which("bash"), reason="a POSIX shell and SIGINT")
+@pytest.mark.e2e
 def test_ctrl_c_stops_the_shell_script_that_runs_archsync(tmp_path):
     """A shell goes on after a command that exits 130 and stops only after one that died of SIGINT."""
     root = _slow_project(tmp_path)

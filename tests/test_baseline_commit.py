@@ -14,6 +14,8 @@ import pytest
 
 from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, SGLANG_BUG, archsync, copy_tree, write
 
+pytestmark = pytest.mark.e2e  # every test here runs a real process
+
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
 MODEL_CONFIG = "sglang/srt/configs/model_config.py"
 NEW_DUPLICATE = (f"{OVERRIDES}:47:9: ARC301 'KimiLinearForCausalLM' is listed twice in _MAMBA_RADIX_CACHE_ARCHS "

@@ -25,7 +25,7 @@ from typing import Sequence, Tuple
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_FINDINGS, Result, archsync, unprivileged
+from conftest import EXIT_CLEAN, EXIT_FINDINGS, Result, archsync, archsync_process, unprivileged
 from lint_plugin import __version__
 from lint_plugin.config import load_config
 from lint_plugin.project.cache import IndexCache
@@ -90,17 +90,24 @@ def assert_valid_cache(root: Path) -> None:
 
 
 def survives(root: Path, *, writable: bool = True, prefix: Sequence[str] = (), max_warnings: int = 1) -> Result:
-    """Same result as --no-cache, at most one warning, and (if writable) a valid cache afterwards."""
-    baseline = archsync("check", "--no-cache", cwd=root, prefix=prefix)
+    """Same result as --no-cache, at most one warning, and (if writable) a valid cache afterwards (run as
+    another user, or without the right to bypass permissions, under `prefix`: then in a process)."""
+
+    def check(*args: str) -> Result:
+        if prefix:
+            return archsync_process("check", *args, cwd=root, prefix=prefix)
+        return archsync("check", *args, cwd=root)
+
+    baseline = check("--no-cache")
     assert baseline.warnings == [], baseline
-    result = archsync("check", cwd=root, prefix=prefix)
+    result = check()
     assert result.stdout == baseline.stdout, (result, baseline)
     assert result.returncode == baseline.returncode, (result, baseline)
     assert len(result.warnings) <= max_warnings, f"more than one warning:\n{result}"
     assert result.others == baseline.others and SUMMARY.fullmatch(result.others[0]), (result, baseline)
     if writable:
         assert_valid_cache(root)
-        again = archsync("check", cwd=root, prefix=prefix)
+        again = check()
         assert (again.stdout, again.returncode, again.warnings) == (baseline.stdout, baseline.returncode, []), again
     return result
 
@@ -265,6 +272,7 @@ def test_another_configurations_content_under_our_name_is_rejected(project):
 
 # -- where the cache lives -----------------------------------------------------------------------
 
+@pytest.mark.e2e
 def test_a_file_cached_unparsed_that_becomes_unreadable_when_it_is_needed_is_arc902(project, tmp_path):
     """Found by mypy: a file whose cached record has no facts, chosen in a later run and unreadable then,
     crashed the file-choice pass (AttributeError) instead of being reported."""
@@ -276,7 +284,7 @@ def test_a_file_cached_unparsed_that_becomes_unreadable_when_it_is_needed_is_arc
     (project / "pkg" / "late.py").write_text("class LateForCausalLM:\n    pass\n\n\nEntryClass = LateForCausalLM\n")
     gate.chmod(0o000)  # its size and mtime stay: the cached record is trusted and holds no facts
     try:
-        result = archsync("check", cwd=project, prefix=prefix)
+        result = archsync_process("check", cwd=project, prefix=prefix)
     finally:
         gate.chmod(0o644)
     assert result.lines == [
@@ -286,6 +294,7 @@ def test_a_file_cached_unparsed_that_becomes_unreadable_when_it_is_needed_is_arc
     ], result
 
 
+@pytest.mark.e2e
 def test_read_only_empty_cache_directory(project, tmp_path):
     prefix = unprivileged(tmp_path)
     directory = project / ".archsync_cache"
@@ -299,6 +308,7 @@ def test_read_only_empty_cache_directory(project, tmp_path):
         directory.chmod(0o755)
 
 
+@pytest.mark.e2e
 def test_read_only_cache_directory_with_a_stale_cache(project, tmp_path):
     """The cache is read, cannot be rewritten, and the edited file still wins."""
     prefix = unprivileged(tmp_path)
@@ -316,6 +326,7 @@ def test_read_only_cache_directory_with_a_stale_cache(project, tmp_path):
     assert path.read_bytes() == before, "the read-only cache changed"
 
 
+@pytest.mark.e2e
 def test_read_only_project(project, tmp_path):
     """No cache directory and a read-only project root: one warning, the same result."""
     prefix = unprivileged(tmp_path)
@@ -401,6 +412,7 @@ def _full_disk_prefix(tmp_path: Path) -> Tuple[str, ...]:
 
 
 @pytest.mark.parametrize("seeded", [False, True], ids=["empty-full-disk", "full-disk-holding-an-old-cache"])
+@pytest.mark.e2e
 def test_full_disk(project, tmp_path, seeded):
     prefix = _full_disk_prefix(tmp_path)
     mount_point = project / "cachefs"  # cache directories live inside the project
@@ -423,7 +435,7 @@ def test_full_disk(project, tmp_path, seeded):
     env = {"CACHE": str(mount_point), "SEED": str(seed) if seeded else "", "LISTING": str(tmp_path / "listing"),
            "AFTER": str(after)}
     baseline = archsync("check", "--no-cache", cwd=project)
-    result = archsync("check", cwd=project, prefix=prefix, env=env)
+    result = archsync_process("check", cwd=project, prefix=prefix, env=env)
     assert (result.stdout, result.returncode) == (baseline.stdout, baseline.returncode), (result, baseline)
     assert result.others == baseline.others, result
     assert len(result.warnings) == 1 and "cache not written" in result.warnings[0], result
@@ -525,12 +537,13 @@ def test_no_cache_neither_reads_nor_writes(project):
 def test_repeated_runs_in_one_process_follow_edits(project):
     """An editor integration (LSP) calls the engine again and again in one process: nothing kept
     in memory (facts, the text read for `# noqa`) may outlive an edit of the file it came from."""
+    from lint_plugin.pipeline import Request
     from lint_plugin.pipeline import run as engine_run
 
     overrides = project / "pkg" / "overrides.py"
 
     def codes():
-        return [(d.path, d.code) for d in engine_run(project).diagnostics]
+        return [(d.path, d.code) for d in engine_run(Request((project,))).diagnostics]
 
     assert codes() == [("pkg/overrides.py", "ARC101")]
     overrides.write_text(GUARDED.rstrip("\n") + "  # noqa: ARC101\n")

@@ -94,6 +94,7 @@ def _on_a_terminal(root, no_color):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal")
+@pytest.mark.e2e
 def test_color_auto_colours_on_a_terminal_unless_no_color(root):
     """The issue's "no colour on a terminal": `--color auto`, the default, colours a terminal's output."""
     assert _on_a_terminal(root, no_color=False) == (

@@ -19,10 +19,14 @@ import time
 from pathlib import Path
 from typing import List
 
+import pytest
+
 from lint_plugin import __version__
 from lint_plugin.config import load_config
 from lint_plugin.project.cache import IndexCache
 from lint_plugin.project.cache_paths import PYTHON
+
+pytestmark = pytest.mark.e2e  # every test here runs a real process
 
 ARCHSYNC = Path(sys.executable).parent / "archsync"
 ROUNDS = 20

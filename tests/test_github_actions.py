@@ -15,9 +15,12 @@ import sys
 from pathlib import Path
 from typing import Dict, List
 
+import pytest
 import yaml
 
 from conftest import REPO, write
+
+pytestmark = pytest.mark.e2e  # every test here runs a real process
 
 BIN = Path(sys.executable).parent
 NEW_DRIFT = '_NEW_ARCHS = ["FalconH1ForCausalLM", "FalconH1ForCausalLM"]\n'

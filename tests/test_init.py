@@ -20,6 +20,7 @@ from conftest import (
     FIXTURES,
     SOURCE_FIXTURES,
     archsync,
+    archsync_process,
     copy_tree,
     unprivileged,
     write,
@@ -277,6 +278,7 @@ def test_a_read_only_pyproject_is_refused_untouched(tmp_path):
     assert pyproject.read_text() == '[project]\nname = "x"\n'
 
 
+@pytest.mark.e2e
 def test_a_directory_one_may_not_write_in_is_an_error_and_gets_no_file(tmp_path):
     if any((parent / "pyproject.toml").exists() for parent in tmp_path.resolve().parents):
         pytest.skip("a pyproject.toml above the temporary directory would be the project's")
@@ -285,7 +287,7 @@ def test_a_directory_one_may_not_write_in_is_an_error_and_gets_no_file(tmp_path)
     write(root / "models.py", MODELS)
     root.chmod(0o555)
     try:
-        result = archsync("init", cwd=root, prefix=prefix)
+        result = archsync_process("init", cwd=root, prefix=prefix)
     finally:
         root.chmod(0o755)
     assert (result.returncode, result.stdout) == (EXIT_ERROR, ""), result

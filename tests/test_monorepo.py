@@ -131,6 +131,7 @@ def test_one_project_views_ask_for_one_project(repo, command):
     assert inside_python.returncode == EXIT_CLEAN, inside_python
 
 
+@pytest.mark.e2e
 def test_a_baseline_and_recorded_exemptions_work_project_by_project(repo, monkeypatch):
     """From the root: each project is compared with its own tree at REV, and records in its own pyproject.toml."""
     from test_baseline_commit import commit_all

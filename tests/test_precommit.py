@@ -177,6 +177,7 @@ def test_manifest_defines_both_hooks_judging_the_whole_project():
         assert hook["require_serial"] is True, hook
 
 
+@pytest.mark.e2e
 def test_try_repo_fails_on_the_seed_bug_with_the_four_findings(workspace):
     project = workspace.project("sglang_qwen3_5/bug", "bug-all-files")
     result = workspace.try_repo("archsync", "--all-files", cwd=project)
@@ -197,6 +198,7 @@ def test_try_repo_fails_on_the_seed_bug_with_the_four_findings(workspace):
     ], result
 
 
+@pytest.mark.e2e
 def test_try_repo_judges_the_whole_project_when_only_a_models_file_is_staged(workspace):
     project = workspace.project("sglang_qwen3_5/bug", "bug-staged")
     model = project / "sglang/srt/models/qwen3_next.py"
@@ -225,6 +227,7 @@ def _write_config(project: Path, workspace: Workspace) -> None:
     _git("add", ".pre-commit-config.yaml", cwd=project, env=workspace.env)
 
 
+@pytest.mark.e2e
 def test_config_recipe_passes_on_the_fixed_tree_and_catches_a_models_only_commit(workspace):
     project = workspace.project("sglang_qwen3_5/fixed", "fixed")
     _write_config(project, workspace)
@@ -261,6 +264,7 @@ def test_config_recipe_passes_on_the_fixed_tree_and_catches_a_models_only_commit
     ], broken
 
 
+@pytest.mark.e2e
 def test_fix_hook_edits_the_whitelists_then_the_check_hook_passes(workspace):
     project = workspace.project("sglang_qwen3_5/bug", "bug-fix")
     _write_config(project, workspace)
@@ -299,6 +303,7 @@ RECIPE_HOOK = {"system": "archsync", "python": "archsync", "repository": CHECK_H
 
 
 @pytest.mark.parametrize("kind", ["system", "python", "repository"])
+@pytest.mark.e2e
 def test_each_readme_recipe_fails_a_commit_that_drifts_and_passes_once_fixed(workspace, kind):
     project = workspace.project("sglang_qwen3_5/bug", f"recipe-{kind}")
     env = dict(workspace.env)

@@ -32,7 +32,17 @@ from typing import Dict, List, Sequence, Tuple
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Result, archsync, flake8, flake8_lines
+from conftest import (
+    EXIT_CLEAN,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    Result,
+    archsync,
+    archsync_process,
+    flake8,
+    flake8_lines,
+    flake8_process,
+)
 
 MODELS = (
     "class Qwen3_5ForCausalLM:\n    pass\n\n\n"
@@ -331,16 +341,18 @@ def _write_big(path: Path, head: str, line: str) -> None:
     assert path.stat().st_size >= TWENTY_MB
 
 
+@pytest.mark.e2e
 def test_twenty_megabytes_of_code_without_names_is_skipped(project):
     """20 MB of statements that hold no name: the byte prefilter skips it (not parsed)."""
     _write_big(project / "pkg" / "big.py", "", 'value_0 = [1, 2, 3, {"k": "payload"}]  # filler\n')
     for args in (("check",), ("check",)):
-        assert_check(archsync(*args, cwd=project, timeout=240), [
+        assert_check(archsync_process(*args, cwd=project, timeout=240), [
             "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
             "but missing from X_ARCHS",
         ])
 
 
+@pytest.mark.e2e
 def test_twenty_megabyte_file_that_holds_names_is_analysed(project):
     """A guarded collection followed by 20 MB of comments: parsed and analysed, no blow-up."""
     head = 'BIG_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'
@@ -352,11 +364,12 @@ def test_twenty_megabyte_file_that_holds_names_is_analysed(project):
         "but missing from X_ARCHS",
     ]
     for args in (("check",), ("check",)):  # cold, then warm from the cache
-        assert_check(archsync(*args, cwd=project, timeout=240), expected)
-    result = flake8(".", cwd=project, timeout=240)
+        assert_check(archsync_process(*args, cwd=project, timeout=240), expected)
+    result = flake8_process(".", cwd=project, timeout=240)
     assert flake8_lines(result) == expected and result.returncode == EXIT_FINDINGS, result
 
 
+@pytest.mark.e2e
 def test_many_findings_in_one_file_stay_linear(project):
     """20,000 unregistered names in one guarded literal: 20,000 ARC201 lines, promptly.
 
@@ -368,7 +381,7 @@ def test_many_findings_in_one_file_stay_linear(project):
     count = 20_000
     body = "".join(f'    "Unknown{i}ForCausalLM",\n' for i in range(count))
     (project / "pkg" / "many.py").write_text(f"MANY_ARCHS = frozenset({{  # noqa: E501\n{body}}})\n")
-    result = archsync("check", "--no-cache", cwd=project, timeout=15)
+    result = archsync_process("check", "--no-cache", cwd=project, timeout=15)
     assert result.returncode == EXIT_FINDINGS, result
     arc201 = [line for line in result.lines if " ARC201 " in line]
     assert len(arc201) == count, result
@@ -407,6 +420,7 @@ def _unprivileged_prefix(probe: Path) -> Tuple[str, ...]:
     return _NO_DAC
 
 
+@pytest.mark.e2e
 def test_unreadable_file_is_arc902(project, tmp_path):
     prefix = _unprivileged_prefix(tmp_path / "probe")
     secret = project / "pkg" / "secret.py"
@@ -419,9 +433,9 @@ def test_unreadable_file_is_arc902(project, tmp_path):
             "pkg/secret.py:1:1: ARC902 file not analysed: cannot read: Permission denied",
         ]
         for args in (("check",), ("check", "--no-cache"), ("check",)):
-            assert_check(archsync(*args, cwd=project, prefix=prefix), expected)
+            assert_check(archsync_process(*args, cwd=project, prefix=prefix), expected)
         # flake8 cannot read it either and reports E902 itself; the plugin still reports the rest.
-        result = flake8(".", cwd=project, select="ARC,E902", prefix=prefix)
+        result = flake8_process(".", cwd=project, select="ARC,E902", prefix=prefix)
         lines = flake8_lines(result)
         assert [line for line in lines if " ARC" in line] == [
             "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
@@ -432,6 +446,7 @@ def test_unreadable_file_is_arc902(project, tmp_path):
         secret.chmod(0o644)
 
 
+@pytest.mark.e2e
 def test_unreadable_directory_is_skipped(project, tmp_path):
     prefix = _unprivileged_prefix(tmp_path / "probe")
     closed = project / "pkg" / "closed"
@@ -440,7 +455,7 @@ def test_unreadable_directory_is_skipped(project, tmp_path):
     closed.chmod(0)
     try:
         for args in (("check",), ("check", "--no-cache")):
-            assert_check(archsync(*args, cwd=project, prefix=prefix), [
+            assert_check(archsync_process(*args, cwd=project, prefix=prefix), [
                 "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
                 "but missing from X_ARCHS",
             ])
@@ -450,6 +465,7 @@ def test_unreadable_directory_is_skipped(project, tmp_path):
 
 # -- symlinks ----------------------------------------------------------------------------------
 
+@pytest.mark.e2e
 def test_symlink_loops_and_dangling_links_do_not_hang(project):
     pkg = project / "pkg"
     os.symlink(".", pkg / "self_loop")  # directory loop
@@ -462,11 +478,11 @@ def test_symlink_loops_and_dangling_links_do_not_hang(project):
     nested.mkdir()
     os.symlink("../../pkg", nested / "again")
     for args in (("check",), ("check", "--no-cache")):
-        assert_check(archsync(*args, cwd=project, timeout=60), [
+        assert_check(archsync_process(*args, cwd=project, timeout=60), [
             "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
             "but missing from X_ARCHS",
         ])
-    result = flake8(".", cwd=project, timeout=60)
+    result = flake8_process(".", cwd=project, timeout=60)
     assert flake8_lines(result) == [
         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
         "but missing from X_ARCHS",
@@ -522,6 +538,7 @@ def test_file_symlink_out_of_the_tree_is_not_followed(project, tmp_path):
 
 # -- special files and odd names ----------------------------------------------------------------
 
+@pytest.mark.e2e
 def test_fifo_and_device_files_do_not_hang(project):
     """A named pipe called `*.py`, a `*.py` link to /dev/zero, and the same for pyproject.toml's
     neighbours: never opened (reading either would block or never end). flake8 itself blocks on a
@@ -530,20 +547,21 @@ def test_fifo_and_device_files_do_not_hang(project):
     os.symlink("/dev/zero", project / "pkg" / "zero.py")
     os.symlink("/dev/urandom", project / "pkg" / "random.py")
     for args in (("check",), ("check", "--no-cache"), ("check",)):
-        assert_check(archsync(*args, cwd=project, timeout=60), [
+        assert_check(archsync_process(*args, cwd=project, timeout=60), [
             "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
             "but missing from X_ARCHS",
         ])
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "directory"])
+@pytest.mark.e2e
 def test_pyproject_that_is_not_a_regular_file_does_not_hang(project, kind):
     """Not a configuration file: the defaults apply (the same result as an empty [tool.archsync])."""
     pyproject = project / "pyproject.toml"
     pyproject.unlink()
     {"fifo": lambda: os.mkfifo(pyproject), "dev-zero": lambda: os.symlink("/dev/zero", pyproject),
      "directory": lambda: pyproject.mkdir()}[kind]()
-    assert_check(archsync("check", "--no-cache", cwd=project, timeout=60), [
+    assert_check(archsync_process("check", "--no-cache", cwd=project, timeout=60), [
         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
         "but missing from X_ARCHS",
     ])
@@ -670,18 +688,19 @@ if sys.version_info < (3, 10):  # 3.9's parser reads a flat 50,000-term chain; t
 
 
 @pytest.mark.parametrize("name", sorted(DEEP_EXPECTED))
+@pytest.mark.e2e
 def test_deeply_nested_code(project, name):
     expected, expected_by_flake8 = DEEP_EXPECTED[name]
     (project / "pkg" / "deep.py").write_text(_deep_sources()[name])
     for args in (("check",), ("check", "--no-cache")):
-        assert_check(archsync(*args, cwd=project, timeout=120), expected)
+        assert_check(archsync_process(*args, cwd=project, timeout=120), expected)
     # flake8 parses every file itself before calling plugins; on a 50k-deep `a+a` chain its own
     # ast.parse raises RecursionError (an upstream flake8 limitation). Whatever flake8 does, no
     # frame of ours may be in a traceback.
     # (pyflakes, run by flake8 whatever --select says, also gives up on a 1000-term union.)
     # One flake8 process: its RecursionError ends a parallel run through `Pool.terminate()`, which
     # once hung past the timeout under load (the pool's own race, not ours).
-    result = flake8("--jobs=1", ".", cwd=project, timeout=120, traceback_ok=True)
+    result = flake8_process("--jobs=1", ".", cwd=project, timeout=120, traceback_ok=True)
     assert "lint_plugin" not in result.stderr, result
     failures = [line for line in result.lines if "failed during execution" in line]
     assert not any("ARC" in line or "archsync" in line for line in failures), result

@@ -34,6 +34,8 @@ import pytest
 import lint_plugin
 from conftest import ARCHSYNC, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Result, flake8_lines, run
 
+pytestmark = pytest.mark.e2e  # every test here runs a real process
+
 FLAKE8 = Path(sys.executable).parent / "flake8"
 
 MODELS = (

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from conftest import ARCHSYNC, EXIT_FINDINGS, SGLANG_BUG, run
+
+pytestmark = pytest.mark.e2e  # every test here runs a real process
 
 NOT_FOR_A_CHECK = ("multiprocessing", "pickle", "socket", "subprocess", "tempfile", "hashlib", "_hashlib", "ctypes",
                    "secrets", "difflib", "shutil", "glob", "textwrap", "libcst", "lint_plugin.fix",

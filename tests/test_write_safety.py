@@ -27,6 +27,7 @@ from conftest import (
     EXIT_FINDINGS,
     SGLANG_FIXED,
     archsync,
+    archsync_process,
     as_nobody,
     set_config,
     sigint_default,
@@ -71,6 +72,7 @@ def test_an_editor_saving_by_rename_in_the_last_instant_is_kept(tmp_path):
     assert target.read_bytes() == b"X_ARCHS = {'A', 'C'}\n"
 
 
+@pytest.mark.e2e
 def test_a_concurrent_append_during_archsync_fix_is_never_lost(tree):
     """Loop the real `archsync fix` against a real appender until an append lands mid-run."""
     root = tree("sglang_qwen3_5/bug")
@@ -78,8 +80,8 @@ def test_a_concurrent_append_during_archsync_fix_is_never_lost(tree):
     pristine = path.read_bytes()
     fixed = (SGLANG_FIXED / OVERRIDES).read_bytes()
     started = time.monotonic()
-    assert archsync("fix", "--diff", "--no-cache", cwd=root).returncode == EXIT_FINDINGS
-    duration = time.monotonic() - started  # how long a run takes on this machine: aim inside it
+    assert archsync_process("fix", "--diff", "--no-cache", cwd=root).returncode == EXIT_FINDINGS
+    duration = time.monotonic() - started  # how long a process's run takes on this machine: aim inside it
     deadline = time.monotonic() + RACE_SECONDS
     last_chance = time.monotonic() + 4 * RACE_SECONDS  # a loaded machine: keep aiming until one lands
     trials = refused = 0
@@ -225,6 +227,7 @@ def test_a_hard_linked_file_is_not_replaced(tree, tmp_path):
 # -- interrupted writes ---------------------------------------------------------------------------
 
 @posix_only
+@pytest.mark.e2e
 def test_a_fix_killed_or_interrupted_at_any_moment_leaves_the_old_or_the_new_file_and_no_temporary(tree):
     root = tree("sglang_qwen3_5/bug")
     path = root / OVERRIDES
@@ -292,6 +295,7 @@ def test_a_fixed_file_keeps_its_owner_and_mode(tree):
 
 
 @posix_only
+@pytest.mark.e2e
 def test_a_file_owned_by_someone_else_is_not_replaced_by_a_user_who_cannot_give_it_back(tree, tmp_path):
     nobody = as_nobody()
     shared = Path(tempfile.mkdtemp(prefix="archsync-owner-"))  # a place the other user can reach
@@ -305,7 +309,7 @@ def test_a_file_owned_by_someone_else_is_not_replaced_by_a_user_who_cannot_give_
     os.chown(path, 0, 0)
     path.chmod(0o666)  # writable by all, owned by root: a rename by nobody would make it nobody's
     before = path.read_bytes()
-    result = archsync("fix", "--no-cache", cwd=root, prefix=nobody)
+    result = archsync_process("fix", "--no-cache", cwd=root, prefix=nobody)
     assert f"archsync: {OVERRIDES}: owned by another user; replacing it would change its owner; not written" \
         in result.err_lines, result
     assert path.read_bytes() == before and path.stat().st_uid == 0
