@@ -17,8 +17,8 @@ from typing import Optional, Sequence
 import pytest
 
 from lint_plugin.diagnostics import FixRequest
-from lint_plugin.fix import editor as fixer
-from lint_plugin.fix.editor import FixResult, TextEdit, apply_fixes
+from lint_plugin.fix.editor import FixResult, TextEdit, add_member, apply_fixes
+from lint_plugin.fix.editor.edits import compose, splice, touch
 
 
 def AddMember(collection, line, name, peers=()):
@@ -530,7 +530,7 @@ def test_bare_cr_line_ends():
 
 
 def test_an_edit_that_does_not_parse_returns_the_original(monkeypatch):
-    monkeypatch.setattr(fixer, "_quote", lambda name, style: '"' + name)
+    monkeypatch.setattr(add_member, "_quote", lambda name, style: '"' + name)
     source = b'X = {"A"}\nY = {"B"}\n'
     requests = [AddMember("X", 1, "C"), AddMember("Y", 2, "D")]
     result = apply_fixes(source, requests)
@@ -735,11 +735,11 @@ def test_edits_of_several_rounds_compose_against_the_original():
             for _ in range(rng.randint(1, 3)):
                 start = rng.randint(0, len(text))
                 edit = (start, min(len(text), start + rng.choice([0, 0, 1, 3])), rng.choice(["", "X", "Y\n"]))
-                if not any(fixer._touch(edit, other) for other in planned):
+                if not any(touch(edit, other) for other in planned):
                     planned.append(edit)
-            composed = fixer._compose(composed, text, planned)
-            text = fixer._splice(text, planned)
-            assert fixer._splice(original, composed) == text
+            composed = compose(composed, text, planned)
+            text = splice(text, planned)
+            assert splice(original, composed) == text
             assert all(a[1] < b[0] for a, b in zip(composed, composed[1:]))
 
 

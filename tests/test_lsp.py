@@ -493,7 +493,7 @@ def test_an_engine_crash_is_logged_and_publishes_nothing(monkeypatch):
     def crash(*args):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr(lsp, "_run_engine", crash)
+    monkeypatch.setattr(lsp.checking, "_run_engine", crash)
     try:
         asyncio.run(server.check(Path("/p"), 0))
         asyncio.run(server.check(Path("/p"), 0))
@@ -909,7 +909,7 @@ def test_the_poller_logs_an_error_once_and_goes_on(monkeypatch):
         polls.append(root)
         raise OSError("disk gone")
 
-    monkeypatch.setattr(lsp, "stamps", failing)
+    monkeypatch.setattr(lsp.watching, "stamps", failing)
 
     async def run() -> None:
         poller = asyncio.get_running_loop().create_task(server.poll())
@@ -1092,7 +1092,7 @@ def test_the_cyclic_collector_waits_while_checks_follow_one_another(monkeypatch)
 
     from lint_plugin.frontends import lsp
 
-    monkeypatch.setattr(lsp, "COLLECT_AFTER", 0.05)
+    monkeypatch.setattr(lsp.checking, "COLLECT_AFTER", 0.05)
     server = lsp.ArchsyncLanguageServer()
     seen = []
 

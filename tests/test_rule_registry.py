@@ -112,6 +112,8 @@ def test_priority_is_registry_order_among_rules_that_compete_for_a_pair():
 
 def test_every_front_end_gives_a_code_the_same_severity(tmp_path):
     """The editor, GitHub annotations and SARIF say error, warning or note alike, from the registry."""
+    from lsprotocol.types import DiagnosticSeverity
+
     from lint_plugin.frontends.formats import render
 
     positions = lsp.Positions("X = 1\n")
@@ -121,7 +123,7 @@ def test_every_front_end_gives_a_code_the_same_severity(tmp_path):
     for rule in RULES:
         d = Diagnostic("a.py", 1, 1, rule.code, "m")
         editor, github, sarif = words[rule.severity]
-        assert lsp.to_lsp(d, positions).severity == getattr(lsp.types.DiagnosticSeverity, editor), rule.code
+        assert lsp.to_lsp(d, positions).severity == getattr(DiagnosticSeverity, editor), rule.code
         assert render("github", [d], tmp_path).startswith(f"::{github} "), rule.code
         assert json.loads(render("sarif", [d], tmp_path))["runs"][0]["results"][0]["level"] == sarif, rule.code
         seen.add(rule.severity)

@@ -1,0 +1,133 @@
+"""Planning an add: the literal to add to, the new element's text (quotes, and a mapping's value,
+copied from its neighbours), and its place: after its peer, in sorted order, or last."""
+from __future__ import annotations
+
+import ast
+import bisect
+import keyword
+from typing import List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from ...diagnostics import FixRequest
+from .containers import Container, container_of
+from .document import Document
+from .edits import NEWLINE, Edit
+from .layout import insert_after, insert_before, insert_empty
+from .locate import dotted_name, locate_literals
+from .results import Refuse
+
+
+def plan_add(doc: Document, request: FixRequest, offset: int, added: Set[Tuple[str, str]]) -> List[Edit]:
+    nodes, decorator, span = locate_literals(doc, request, offset)
+    containers = [container_of(doc.text, span, node, decorator) for node in nodes]
+    name, label = request.name, request.target
+    if any(name in container.keys() for container in containers):
+        return []
+    try:
+        name.encode(doc.encoding)
+    except UnicodeError:
+        raise Refuse(f"{name!r} cannot be written in this file's encoding ({doc.encoding})") from None
+    container, anchor = containers[-1], None
+    for peer in request.peers:
+        hits = [(c, i) for c in containers for i, item in enumerate(c.items) if item.key == peer]
+        if hits:
+            container, anchor = hits[0]
+            while anchor + 1 < len(container.items) and (label, container.items[anchor + 1].key) in added:
+                anchor += 1  # after the names added before this one, not between them and the peer
+            break
+    element = _element_text(doc.text, container, anchor, name, label, containers)
+    if anchor is not None:
+        return insert_after(doc.text, container, anchor, element)
+    slot = _sorted_slot(container, name)
+    if slot is not None:
+        where, index = slot
+        if where == "after":
+            return insert_after(doc.text, container, index, element)
+        return insert_before(doc.text, container, index, element)
+    items = container.items
+    if container.kind == "args":  # a new positional argument goes before any keyword argument
+        positional = [i for i, item in enumerate(items) if item.key is not None]
+        if positional:
+            return insert_after(doc.text, container, positional[-1], element)
+        if items:
+            return insert_before(doc.text, container, 0, element)
+    elif items:
+        return insert_after(doc.text, container, len(items) - 1, element)
+    return insert_empty(container, element)
+
+
+def _element_text(text: str, container: Container, anchor: Optional[int], name: str, label: str,
+                  containers: Sequence[Container]) -> str:
+    """The source text of the new element, in the style of its neighbours."""
+    if container.kind not in ("dict", "kwargs"):
+        return _quote(name, _style(container, anchor, containers))
+    if anchor is None:
+        raise Refuse(f"{label} maps names to values, and with no peer entry to copy archsync "
+                      f"cannot tell what {name!r} should map to")
+    peer = container.items[anchor]
+    between = text[peer.between[0]:peer.between[1]]
+    value = text[peer.between[1]:peer.end]
+    if peer.value is None or not _simple(peer.value) or NEWLINE.search(value):
+        raise Refuse(f"{label}: the value of {peer.key!r} is not a simple name, attribute or constant, "
+                      f"so archsync cannot derive the value for {name!r}")
+    if container.kind == "kwargs":
+        if not name.isidentifier() or keyword.iskeyword(name):
+            raise Refuse(f"{name!r} is not a valid keyword argument for the dict(...) call of {label}")
+        return name + (between if "#" not in between and not NEWLINE.search(between) else "=") + value
+    key = _quote(name, _style(container, anchor, containers))
+    return key + (between if "#" not in between and not NEWLINE.search(between) else ": ") + value
+
+
+def _simple(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary)):
+        return True
+    if isinstance(node, cst.Attribute):
+        return dotted_name(node) is not None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return isinstance(node.expression, (cst.Integer, cst.Float))
+    return False
+
+
+def _style(container: Container, anchor: Optional[int],
+           containers: Sequence[Container]) -> Optional[cst.SimpleString]:
+    """The string to copy quotes from: the peer's, else the first in the literal."""
+    if anchor is not None and container.items[anchor].string is not None:
+        return container.items[anchor].string
+    for candidate in [container, *containers]:
+        for item in candidate.items:
+            if item.string is not None:
+                return item.string
+    return None
+
+
+def _quote(name: str, style: Optional[cst.SimpleString]) -> str:
+    """`name` as a string literal with the prefix and quotes of `style`."""
+    if style is not None:
+        prefix = "".join(c for c in style.prefix if c in "rRuU")
+        text = f"{prefix}{style.quote}{name}{style.quote}"
+        try:
+            if ast.literal_eval(text) == name and "\n" not in text and "\r" not in text:
+                return text
+        except (SyntaxError, ValueError):
+            pass
+        quote = style.quote[0]
+    else:
+        quote = '"'
+    text = repr(name)
+    if quote == '"' and "'" not in name and '"' not in name and text.startswith("'"):
+        text = '"' + text[1:-1] + '"'
+    return text
+
+
+def _sorted_slot(container: Container, name: str) -> Optional[Tuple[str, int]]:
+    """Where `name` goes if the string members are sorted (plainly or ignoring case)."""
+    members = [(i, item.key) for i, item in enumerate(container.items) if item.key is not None]
+    if len(members) < 2:
+        return None
+    for fold in (str, str.casefold):
+        keys = [fold(key) for _, key in members]
+        if all(a <= b for a, b in zip(keys, keys[1:])):
+            position = bisect.bisect_right(keys, fold(name))
+            return ("before", members[0][0]) if position == 0 else ("after", members[position - 1][0])
+    return None

@@ -1,0 +1,124 @@
+"""`apply_fixes`: requests planned in rounds against the current text, the result checked by both
+parsers, and the edits composed against the original text."""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Sequence, Set, Tuple, TypeVar
+
+import libcst as cst
+
+from ...diagnostics import FixRequest
+from .add_member import plan_add
+from .document import Document
+from .edits import Edit, compose, splice, text_edit, touch
+from .form_feeds import leading_form_feeds, with_form_feeds
+from .remove_duplicate import plan_remove
+from .results import DID_NOT_PARSE, TOO_DEEP, FixResult, Refusal, Refuse
+
+
+def apply_fixes(source: bytes, requests: Sequence[FixRequest]) -> FixResult:
+    """Apply what can be applied; every byte not part of an edit is kept as it was.
+
+    Requests are planned against the current text in rounds: requests whose edits would
+    touch an edit already planned in this round wait for the next one, so each edit is
+    computed on text that already holds the earlier ones (idempotent and order-stable).
+    """
+    requests = tuple(requests)
+    feeds, masked = leading_form_feeds(source)
+    if feeds:  # libcst does not keep a form feed that starts a line: edit without them, then put them back
+        return with_form_feeds(source, feeds, _apply(masked, requests))
+    return _apply(source, requests)
+
+
+def _apply(source: bytes, requests: Tuple[FixRequest, ...]) -> FixResult:
+    try:
+        doc = Document.parse(source)
+    except Refuse as exc:
+        return FixResult(source, (), tuple(Refusal(r, str(exc)) for r in requests), ())
+    original, original_starts = doc.text, doc.starts
+    applied: Dict[int, FixRequest] = {}
+    refused: Dict[int, Refusal] = {}
+    composed: List[Edit] = []  # against the original text
+    added: Set[Tuple[str, str]] = set()  # (collection, name) added so far: kept in request order
+    pending = list(enumerate(requests))
+    while pending:
+        planned: List[Edit] = []
+        deferred = []
+        for index, request in pending:
+            try:
+                edits = _plan(doc, request, _current_offset(original_starts, composed, request), added)
+            except Refuse as exc:
+                refused[index] = Refusal(request, str(exc))
+                continue
+            except RecursionError:
+                refused[index] = Refusal(request, TOO_DEEP)
+                continue
+            if not edits:
+                continue
+            if any(touch(a, b) for a in edits for b in planned):
+                deferred.append((index, request))
+                continue
+            planned.extend(edits)
+            applied[index] = request
+            if request.action == "add":
+                added.add((request.target, request.name))
+        if not planned:
+            break
+        composed = compose(composed, doc.text, planned)
+        try:
+            doc = doc.edited(planned)
+        except (Refuse, RecursionError):
+            return _internal_error(source, requests)
+        pending = deferred
+    if not applied:
+        return FixResult(source, (), _in_order(refused), ())
+    try:
+        data = doc.text.encode(doc.encoding)
+        cst.parse_module(data)
+        ast.parse(data)
+    except Exception:  # whatever the parsers raise, the edit is not trusted
+        return _internal_error(source, requests)
+    if splice(original, composed) != doc.text:  # pragma: no cover - guards the composition
+        return _internal_error(source, requests)
+    text_edits = tuple(text_edit(original, original_starts, edit) for edit in composed)
+    return FixResult(data, _in_order(applied), _in_order(refused), text_edits)
+
+
+def _plan(doc: Document, request: FixRequest, offset: int, added: Set[Tuple[str, str]]) -> List[Edit]:
+    if request.action == "add":
+        return plan_add(doc, request, offset, added)
+    return plan_remove(doc, request, offset)
+
+
+def _current_offset(starts: List[int], composed: List[Edit], request: FixRequest) -> int:
+    """Where the request's original position is now, after the edits of earlier rounds."""
+    if request.action not in ("add", "remove"):
+        raise Refuse(f"unknown fix action {request.action!r}")
+    line = request.line
+    column = request.column if request.action == "remove" else 1
+    if not isinstance(line, int) or not 1 <= line <= len(starts):
+        raise Refuse(f"line {line} is not in the file")
+    line_end = starts[line] - 1 if line < len(starts) else None  # a stale column stays on its line
+    offset = starts[line - 1] + max(column, 1) - 1
+    if line_end is not None:
+        offset = min(offset, line_end)
+    delta = 0
+    for start, end, text in composed:
+        if end <= offset:
+            delta += len(text) - (end - start)
+        elif start <= offset:  # rewritten by an earlier round: look where the rewrite begins
+            return start + delta
+        else:
+            break
+    return offset + delta
+
+
+def _internal_error(source: bytes, requests: Sequence[FixRequest]) -> FixResult:
+    return FixResult(source, (), tuple(Refusal(r, DID_NOT_PARSE) for r in requests), ())
+
+
+_T = TypeVar("_T")
+
+
+def _in_order(by_index: Dict[int, _T]) -> Tuple[_T, ...]:
+    return tuple(by_index[i] for i in sorted(by_index))

@@ -1,0 +1,180 @@
+"""Finding the literal a request names: the assignment, membership test or decorator at its line,
+and within it the parts that are literals archsync can edit, or a refusal saying why there are none."""
+from __future__ import annotations
+
+from typing import Iterator, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from ...diagnostics import FixRequest
+from ...extract.shapes import COLLECTION_CALLS, SET_METHODS
+from .document import Document, Span
+from .results import Refuse
+
+
+def walk(root: Optional[cst.CSTNode]) -> Iterator[Tuple[cst.CSTNode, str]]:
+    """Every node under `root`, with the dotted name of the classes and functions around it."""
+    stack = [(root, "")] if root is not None else []
+    while stack:
+        node, scope = stack.pop()
+        yield node, scope
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            scope = f"{scope}.{node.name.value}" if scope else node.name.value
+        stack.extend((child, scope) for child in reversed(node.children))
+
+
+def _assigned(node: cst.CSTNode) -> Tuple[List[str], Optional[cst.BaseExpression]]:
+    """The plain names an assignment statement binds, and the value it binds them to."""
+    if isinstance(node, cst.Assign):
+        return [t.target.value for t in node.targets if isinstance(t.target, cst.Name)], node.value
+    if isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name):
+        return [node.target.value], node.value
+    return [], None
+
+
+def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[List[cst.CSTNode], bool, Span]:
+    """The literal nodes `request` may edit, whether they are a decorator's arguments, and spans."""
+    root, span = doc.root_at(offset)
+    line, label = doc.line_of(offset), request.target
+    if label.startswith("@"):
+        decorator_name, _, function = label[1:].partition(":")
+        for node, _ in walk(root):
+            if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) or not _same_name(node.name.value, function):
+                continue
+            for decorator in node.decorators:
+                call = decorator.decorator
+                func = call.func if isinstance(call, cst.Call) else call
+                if _same_name(dotted_name(func) or "", decorator_name) and doc.line_of(span(decorator)[0]) == line:
+                    if not isinstance(call, cst.Call):
+                        raise Refuse(f"@{decorator_name} on {function} has no argument list to add "
+                                      f"{request.name!r} to")
+                    return [call], True, span
+        raise Refuse(f"no @{decorator_name}(...) decorator on {function} at line {request.line}")
+    if "#" in label:  # "<function>#<n>": a literal in a name test, or a local one it tests
+        function = label.rpartition("#")[0]
+        # `x in [...]`, not `"A" in x` (a name tested against a string or a list of them)
+        tests = [(target.comparator, scope) for node, scope in walk(root) if isinstance(node, cst.Comparison)
+                 and not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString))
+                 for target in node.comparisons if isinstance(target.operator, (cst.In, cst.NotIn))
+                 and on_line(doc, span, target.comparator, line)]
+        tests += [(value, scope) for node, scope in walk(root) for value in [_assigned(node)[1]]
+                  if value is not None and _assigned(node)[0] and doc.line_of(span(node)[0]) == line]
+        tests.sort(key=lambda t: (doc.line_of(_outer(span, t[0])[0]) != line, not _same_name(t[1], function)))
+        if not tests and any(isinstance(node, (cst.Comparison, cst.Call)) and on_line(doc, span, node, line)
+                             for node, _ in walk(root)):
+            raise Refuse(f"{label} tests one name at a time (`==`, `startswith`, `\"A\" in arch`), not a literal "
+                          f"list archsync can edit; add a test for {request.name!r} by hand")
+        if not tests:
+            raise Refuse(f"no membership test against a literal at line {request.line}")
+        return _leaves(doc, tests[0][0], label), False, span
+    name = label.rpartition(".")[2].partition("@")[0]  # `X@2`: another arm's binding of `X`, found by its line
+    for node, _ in walk(root):
+        names, value = _assigned(node)
+        if name in names and value is not None and doc.line_of(span(node)[0]) == line:
+            return _leaves(doc, value, label), False, span
+    raise Refuse(f"no assignment to {label} at line {request.line}")
+
+
+def _outer(span: Span, node: cst.CSTNode) -> Tuple[int, int]:
+    """The node's offsets including its parentheses (libcst's positions leave them out)."""
+    lpar, rpar = getattr(node, "lpar", ()), getattr(node, "rpar", ())
+    start, end = span(node)
+    return (span(lpar[0])[0] if lpar else start, span(rpar[-1])[1] if rpar else end)
+
+
+def on_line(doc: Document, span: Span, node: cst.CSTNode, line: int) -> bool:
+    start, end = _outer(span, node)
+    return doc.line_of(start) <= line <= doc.line_of(end)
+
+
+def _same_name(found: str, wanted: str) -> bool:
+    return found == wanted or found.rpartition(".")[2] == wanted.rpartition(".")[2]
+
+
+def _leaves(doc: Document, node: cst.BaseExpression, label: str) -> List[cst.CSTNode]:
+    """The literal nodes written in this expression that can be edited, or a refusal."""
+    if isinstance(node, (cst.Set, cst.List, cst.Tuple, cst.Dict)):
+        return [node]
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        raise Refuse(f"{label} is built by a comprehension, not a literal archsync can edit")
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitOr, cst.Add)):
+        return _editable_parts(doc, [node.left, node.right], node, label)
+    if isinstance(node, cst.Call):
+        fname = dotted_name(node.func)
+        simple = all(arg.keyword is None and not arg.star for arg in node.args)
+        if fname in COLLECTION_CALLS and simple and len(node.args) <= 1:
+            if not node.args:
+                if fname == "sorted":
+                    raise Refuse(f"{label} is built by a call to sorted() with no argument")
+                return [node]
+            arg = node.args[0].value
+            if isinstance(arg, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                raise Refuse(f"{label} is built by a comprehension, not a literal archsync can edit")
+            try:
+                return _leaves(doc, arg, label)
+            except Refuse:
+                raise Refuse(f"{label} is built by a call to {fname}() of `{_short(doc, arg)}`, "
+                              "not a literal archsync can edit") from None
+        first = node.args[0] if node.args else None
+        if fname == "dict" and all(arg.keyword is not None or arg.star == "**" for arg in node.args[1:]) and (
+                first is None or first.star != "*"):
+            # dict(mapping, **kwargs): the mapping when it is a literal, and the keywords
+            inner = [first.value] if first and not first.star and isinstance(first.value, cst.Dict) else []
+            keywords = any(arg.keyword is not None for arg in node.args)
+            return inner + ([node] if keywords or not inner else [])
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in SET_METHODS:
+            return _editable_parts(doc, [node.func.value] + [arg.value for arg in node.args], node, label)
+        called = fname or _short(doc, node.func)
+        raise Refuse(f"{label} is built by a call to {called}(), not a literal archsync can edit")
+    if isinstance(node, (cst.Name, cst.Attribute)):
+        dotted = dotted_name(node) or _short(doc, node)
+        origin = _imported_from(doc.module, dotted.partition(".")[0])
+        where = f"it is imported from {origin}" if origin else f"`{dotted}` is not a literal"
+        raise Refuse(f"{label} is bound to `{dotted}` and {where}; add the name where `{dotted}` is defined")
+    raise Refuse(f"{label} is built by `{_short(doc, node)}`, not a literal archsync can edit")
+
+
+def _editable_parts(doc: Document, parts: Sequence[cst.BaseExpression], whole: cst.CSTNode,
+                    label: str) -> List[cst.CSTNode]:
+    leaves: List[cst.CSTNode] = []
+    for part in parts:
+        try:
+            leaves.extend(_leaves(doc, part, label))
+        except Refuse:
+            pass
+    if not leaves:
+        raise Refuse(f"{label} is built by `{_short(doc, whole)}`, which has no literal part archsync can edit")
+    return leaves
+
+
+def _imported_from(module: cst.Module, name: str) -> Optional[str]:
+    for stmt in module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                base = "." * len(small.relative) + (dotted_name(small.module) or "")
+                for alias in small.names:
+                    local = alias.asname.name if alias.asname else alias.name
+                    if isinstance(local, cst.Name) and local.value == name:
+                        return base
+            elif isinstance(small, cst.Import):
+                for alias in small.names:
+                    local = alias.asname.name if alias.asname else alias.name
+                    if (dotted_name(local) or "").partition(".")[0] == name:
+                        return dotted_name(alias.name)
+    return None
+
+
+def dotted_name(node: Optional[cst.CSTNode]) -> Optional[str]:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        inner = dotted_name(node.value)
+        return f"{inner}.{node.attr.value}" if inner else None
+    return None
+
+
+def _short(doc: Document, node: cst.CSTNode) -> str:
+    text = " ".join(doc.module.code_for_node(node).split())
+    return text if len(text) <= 60 else text[:57] + "..."
