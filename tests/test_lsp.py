@@ -1006,7 +1006,7 @@ def test_every_published_result_equals_a_cold_check_of_the_saved_buffers(tmp_pat
         assert any("'Qwen3_5ExtraForCausalLM' is matched" in d["message"] for d in found[OVERRIDES]), found
         agree(session.change(OVERRIDES, "# moved\n# down\n" + text[OVERRIDES]), "lines moved")
         # the file the predicate is imported from: the results resolved through it move with it, and
-        # the session's kept resolution of everything else stands (`resolve/kept.py`)
+        # the session's kept resolution of everything else stands (`resolve/memory_resolutions.py`)
         found = agree(session.change(MODEL_CONFIG, "# moved\n" + text[MODEL_CONFIG]),
                       "lines moved in the file the predicate comes from")
         assert any("model_config.py:19)" in d["message"] for d in found[OVERRIDES]), found

@@ -3,7 +3,7 @@
 A session keeps the configuration, the discovered files, every file's record and the last run
 between checks. Each step below changes something (a buffer, a file on disk, pyproject.toml), then
 the session's report is compared with a cold `archsync check --no-cache` of a copy of the tree in
-which every open buffer is saved (`archsync check --no-cache`, in its own process): diagnostic by diagnostic,
+which every open buffer is saved (`archsync check --no-cache`): diagnostic by diagnostic,
 their fixes included. It runs once with the watcher's stamps taken before each check (as the
 server's poller keeps them) and once without a watcher (the session stamps the project itself).
 The steps also say which way the session answered: the last run's findings reported again
@@ -184,7 +184,7 @@ def test_every_check_equals_a_cold_run_through_edits(editor):
     editor.expect(reused=True)
 
     # A noqa written on disk into a file with findings that no buffer holds, then taken out: the
-    # noqa lookups the session kept were of the text before (`report/noqa_kept.py`)
+    # noqa lookups the session kept were of the text before (`report/memory_noqa.py`)
     del editor.buffers[OVERRIDES]  # closed with unsaved edits: the file stands in again
     before = editor.expect(reused=False)
     assert before
@@ -223,7 +223,7 @@ CHAIN = {  # a collection built from one built from a third, two collections and
 
 
 def test_resolution_kept_between_checks_is_what_a_cold_run_resolves(editor):
-    """The session keeps the last run's resolution (`resolve/kept.py`): each check below changes a file
+    """The session keeps the last run's resolution (`resolve/memory_resolutions.py`): each check below changes a file
     that other results were resolved through (a chain of imports, a cycle of collections, a cycle of
     predicates), by moving its lines (the same facts elsewhere) or by changing what it holds."""
     for rel, text in CHAIN.items():
@@ -285,7 +285,7 @@ def kin_editor(request, tmp_path):
 
 def test_kept_findings_name_the_lines_an_edit_moved_classes_to(kin_editor):
     """The session keeps the files it chose, the kinship and ARC105's findings between checks
-    (`resolve/kept_choice.py`, `resolve/kept_kinship.py`, `rules/kin_kept.py`). ARC105's messages name
+    (`resolve/memory_choice.py`, `resolve/memory_kinship.py`, `rules/memory_arc105.py`). ARC105's messages name
     where a class is written: lines moved in its file give the new line, while the other file's finding
     stands as it was; what a class says (a method of its own) weighs it again; a list written into a
     file no batch of the last choice held is chosen and checked."""

@@ -1,15 +1,15 @@
 """The language server's session through seeded random edits: every check equals a cold run.
 
 The session keeps the last choice of files, the kinship and ARC105's findings, and reuses what an
-edit cannot change (`resolve/kept_choice.py`, `resolve/kept_kinship.py`, `rules/kin_kept.py`).
+edit cannot change (`resolve/memory_choice.py`, `resolve/memory_kinship.py`, `rules/memory_arc105.py`).
 tests/test_session.py walks chosen edits; this one walks many random ones over the kinship
 fixtures, where messages name the path:line of classes: blank lines and comments (lines move),
 list entries removed and added, new lists, base classes changed, backbone and MoE imports added,
-classes inserted, buffers reverted. Each check is compared with a cold `pipeline.run` of a copy of the tree
-with the buffers saved, diagnostics and fixes. The cold run is the real `archsync check` in its own
-process: what the session keeps lives in module-level state too (ARC105's findings), and a cold
-run in this process would share it. With the kinship's edges kept stale, or ARC105's kept findings
-ignoring moved lines, it fails within a few steps. (These fixtures choose their files in one batch:
+classes inserted, buffers reverted. Each check is compared with a cold `archsync check` of a copy of the
+tree with the buffers saved, diagnostics and fixes, in this process: what the session keeps is its own
+value (`pipeline/memory.py`), which no cold run can see (`test_run_memory.py` holds that against real
+processes). With the kinship's edges kept stale, or ARC105's kept findings ignoring moved lines, it
+fails within a few steps. (These fixtures choose their files in one batch:
 the replayed choice of files is tested by test_session.py's chosen edits.) Seeded: a failure names
 its fixture, seed and step, and replays.
 """

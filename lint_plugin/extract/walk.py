@@ -18,7 +18,19 @@ _NESTED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.La
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.Pass, ast.Break, ast.Continue, ast.Global,
                      ast.Nonlocal})
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops"})  # expression contexts and operators: always leaves
-_FIELDS: Dict[type, Tuple[str, ...]] = {}  # per node class: the fields that may hold nodes, last first
+
+
+def _node_classes(root: type) -> Iterator[type]:
+    cls: type
+    for cls in root.__subclasses__():
+        yield cls
+        yield from _node_classes(cls)
+
+
+# per node class: the fields that may hold nodes, last first
+_FIELDS: Dict[type, Tuple[str, ...]] = {
+    kind: tuple(reversed([f for f in kind._fields if f not in _LEAF_FIELDS]))  # type: ignore[attr-defined]
+    for kind in _node_classes(ast.AST)}
 
 
 def acted_on(function: ast.AST) -> Iterator[ast.AST]:
@@ -32,10 +44,7 @@ def acted_on(function: ast.AST) -> Iterator[ast.AST]:
             continue
         if kind in ACTED_ON:
             yield node
-        fields = _FIELDS.get(kind)
-        if fields is None:
-            fields = _FIELDS[kind] = tuple(reversed([f for f in kind._fields if f not in _LEAF_FIELDS]))
-        for name in fields:
+        for name in _FIELDS[kind]:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in reversed(value):

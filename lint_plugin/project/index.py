@@ -33,7 +33,7 @@ class ProjectIndex:
 
     Use it as a context manager while choosing files: the worker pool lives until exit.
     `known` are records a long-lived caller kept from its last run (the language server,
-    `project/kept.py`), by path: a file's is taken as its bytes now without a stat (the caller's
+    `project/memory.py`), by path: a file's is taken as its bytes now without a stat (the caller's
     watcher vouches for it); an open buffer's is reused only if its digest is the buffer's.
     """
 
