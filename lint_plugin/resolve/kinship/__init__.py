@@ -1,0 +1,80 @@
+"""What belongs together, read from the code itself: kinship between registered architectures.
+
+A list that holds one architecture usually means "this implementation", and another
+architecture that runs the same code is what it forgot. The evidence, strongest first:
+
+- one implementation: a registry binds both names to one class (vLLM's
+  `"MistralForCausalLM": ("llama", "LlamaForCausalLM")`), or one is an alias of the other
+  (`MistralForCausalLM = LlamaForCausalLM`);
+- a subclass of a held class that defines no method of its own runs that class's code
+  (`class MistralForCausalLM(LlamaForCausalLM): pass`); one that overrides methods shares less;
+  the base of a held subclass says little (the subclass may be why the list exists), unless the
+  subclass adds mixture-of-experts layers and the list holds dense models too (read from imports);
+- classes built on one base (`class DeepseekV3ForCausalLM(DeepseekV2ForCausalLM)` beside
+  `class GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)`);
+- a backbone: the module of one model imports another's backbone from that model's module
+  (`from .qwen3 import Qwen3Model` in the module of `Qwen3VLForConditionalGeneration`): it
+  builds its language model on the other's decoder stack, by composition instead of a subclass;
+- a config class: two model classes built with one config class (`config: Qwen3MoeConfig` in
+  `__init__`, `config_class = X`) read the same kind of checkpoint; weak alone, and only for a
+  config class that names a model and builds a few served classes;
+- name variants: the dense and the mixture-of-experts model of one stem (`Qwen3VL` /
+  `Qwen3VLMoe`), a stem and its numbered version (`BailingMoe` / `BailingMoeV2`);
+- a gap: a generation of a lineage between two the subject holds (`Gemma3` where `Gemma2` and
+  `Gemma3n` are held): the list skipped one;
+- co-occurrence: names that appear together in most of the project's lists (PR-Miner's
+  itemsets: support, and the confidence that a list holding one holds the other);
+- a slip: a list that writes one name twice and lacks a spelling variant of it (a copied line
+  whose rename was never finished);
+- a namesake: a list of the same name in another module holds the name beside names this one
+  holds (weighed by the rule, which sees the collections: `namesakes.py`).
+
+Two ties the project states outright are special cases with rules of their own: a family (a
+predicate such as `is_qwen3_5()` matches both names: ARC101) and a sibling pair (the configured
+suffixes, `XForConditionalGeneration` / `XForCausalLM`: ARC104). `declared` names them, so
+`archsync why` shows every tie; ARC105 weighs the rest.
+
+Classes come from byte signals (`Signals.bases`, `Signals.configs`), so model files read for their registrations
+alone still say what they subclass. Nothing is imported or run.
+"""
+from __future__ import annotations
+
+from .build import Related, RelatedInputs, build_kinship, build_kinship_from, related_inputs
+from .evidence import (
+    BACKBONE,
+    CONFIG_CLASS,
+    COOCCURRENCE,
+    FAMILY,
+    GAP,
+    IMPLEMENTATION,
+    MAX_CONFIG_USERS,
+    MIN_CONFIDENCE,
+    MIN_SUPPORT,
+    MIN_TOGETHER,
+    NAMESAKE,
+    ROOT_BASES,
+    SHARED_BASE,
+    SIBLING,
+    SLIP,
+    SUBCLASS,
+    VARIANT,
+    Backbone,
+    ClassEdge,
+    ConfigUse,
+    Evidence,
+    Family,
+    ModuleClasses,
+    parse_configs,
+    parse_edges,
+)
+from .model import Kinship
+from .names import gaps, missing_siblings, sibling_pair, siblings_of, slips
+from .score import confidence, corroborated
+
+__all__ = [
+    "BACKBONE", "CONFIG_CLASS", "COOCCURRENCE", "FAMILY", "GAP", "IMPLEMENTATION", "MAX_CONFIG_USERS", "MIN_CONFIDENCE",
+    "MIN_SUPPORT", "MIN_TOGETHER", "NAMESAKE", "ROOT_BASES", "SHARED_BASE", "SIBLING", "SLIP", "SUBCLASS", "VARIANT",
+    "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs",
+    "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "parse_configs",
+    "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips",
+]

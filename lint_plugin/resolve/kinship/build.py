@@ -1,0 +1,103 @@
+"""Building a project's kinship, and which of its names some evidence may tie together (`related`)."""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import Counter
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+
+from ..values import Registration
+from .code import backbones, experts, shared_configs
+from .evidence import MIN_CONFIDENCE, MIN_SUPPORT, ROOT_BASES, ClassEdge, ConfigUse, Family, ModuleClasses
+from .model import Kinship
+from .names import variant_keys
+
+RelatedInputs = Tuple[object, ...]  # all that which names are related reads of a kinship (`related_inputs`)
+Related = Tuple[RelatedInputs, Mapping[str, FrozenSet[str]]]  # those inputs, and what they gave
+
+
+def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
+                  lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
+                  configs: Iterable[ConfigUse] = (), families: Sequence[Family] = (),
+                  siblings: Sequence[Tuple[str, str]] = ()) -> Kinship:
+    """Kinship from the registrations, the class edges of the project, the lists it keeps, its modules,
+    the config classes its model classes are built with, and the ties it states (families, siblings)."""
+    return build_kinship_from(registrations, edges, lists, modules, configs, families, siblings)[0]
+
+
+def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
+                       lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
+                       configs: Iterable[ConfigUse] = (), families: Sequence[Family] = (),
+                       siblings: Sequence[Tuple[str, str]] = (), earlier: Optional[Related] = None
+                       ) -> Tuple[Kinship, Related]:
+    """`build_kinship`, with which names are related taken from `earlier` (a run's, kept for the next) when
+    what they are read from is the same: a language server's check after an edit that moved lines or
+    changed a list of no registered name asks again with the same inputs. Returns what to keep, too."""
+    implementations: Dict[str, str] = {}
+    registered_class: Dict[str, str] = {}
+    for r in registrations:
+        if r.name in registered_class:
+            continue
+        implementations[r.name] = r.implementation
+        registered_class[r.name] = r.implementation.rpartition(":")[2] if r.implementation else r.name
+    classes: Dict[str, List[ClassEdge]] = {}
+    for edge in edges:
+        classes.setdefault(edge.child, []).append(edge)
+    appears: Counter[str] = Counter()
+    together: Counter[Tuple[str, str]] = Counter()
+    for held in lists:
+        names = sorted(held)
+        appears.update(names)
+        together.update(itertools.permutations(names, 2))
+    kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
+                      registered_class, dict(appears), dict(together),
+                      backbones=backbones(set(registered_class.values()), classes, modules),
+                      configs=shared_configs(set(registered_class.values()), configs),
+                      experts=experts(set(registered_class.values()), classes, modules),
+                      families=tuple(families), siblings=tuple(siblings))
+    inputs = related_inputs(kinship)
+    related = earlier[1] if earlier is not None and earlier[0] == inputs else related_of(kinship)
+    return dataclasses.replace(kinship, related=related), (inputs, related)
+
+
+def related_inputs(kinship: Kinship) -> RelatedInputs:
+    """All that `related_of` reads: of the edges, their bases; of the backbones, all; of the configs, the class."""
+    return (tuple(kinship.registered_class.items()), tuple(kinship.implementations.items()),
+            tuple((cls, tuple(e.base for e in edges)) for cls, edges in kinship.classes.items()),
+            kinship.together, kinship.appears,
+            tuple(kinship.backbones.items()),
+            tuple((c, u.config) for c, u in kinship.configs.items()))
+
+
+def related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
+    names = list(kinship.registered_class)
+    built_on: Dict[str, List[str]] = {}  # class -> the classes built on its backbone
+    for ties in kinship.backbones.values():
+        for tie in ties:
+            built_on.setdefault(tie.owner, []).append(tie.child)
+    groups: Dict[Tuple[str, str], List[str]] = {}
+    for name in names:
+        cls = kinship.registered_class[name]
+        keys = [("class", cls)]
+        if name in kinship.implementations:
+            keys.append(("implementation", kinship.implementations[name]))
+        keys += [("base", e.base) for e in kinship.classes.get(cls, ()) if e.base not in ROOT_BASES]
+        keys += [("base", cls)]  # a name is kin to the names whose class subclasses its own
+        keys += [("variant", key) for key in variant_keys(name)]
+        keys += [("backbone", f"{tie.owner}->{cls}") for tie in kinship.backbones.get(cls, ())]
+        keys += [("backbone", f"{cls}->{child}") for child in built_on.get(cls, ())]
+        if cls in kinship.configs:
+            keys.append(("config", kinship.configs[cls].config))
+        for key in keys:
+            groups.setdefault(key, []).append(name)
+    related: Dict[str, Set[str]] = {name: set() for name in names}
+    for members in groups.values():
+        if 1 < len(members) <= 50:  # a base every model shares (`nn.Module`) ties nothing
+            for name in members:
+                related[name].update(members)
+    for (kin, name), both in kinship.together.items():
+        support = kinship.appears.get(kin, 0)
+        if support >= MIN_SUPPORT and both / support >= MIN_CONFIDENCE and kin in related and name in related:
+            related[kin].add(name)
+            related[name].add(kin)
+    return {name: frozenset(kin - {name}) for name, kin in related.items() if len(kin) > 1}

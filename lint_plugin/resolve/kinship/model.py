@@ -1,0 +1,189 @@
+"""`Kinship`: what belongs together in one project, and the evidence that ties a name to what a list holds."""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Tuple
+
+from .evidence import (
+    BACKBONE,
+    CONFIG_CLASS,
+    COOCCURRENCE,
+    FAMILY,
+    IMPLEMENTATION,
+    MIN_CONFIDENCE,
+    MIN_SUPPORT,
+    ROOT_BASES,
+    SHARED_BASE,
+    SIBLING,
+    SUBCLASS,
+    VARIANT,
+    Backbone,
+    ClassEdge,
+    ConfigUse,
+    Evidence,
+    Family,
+)
+from .names import TASK, VARIANT_WEIGHTS, gaps, sibling_pair, variant
+
+_NONE: FrozenSet[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Kinship:
+    """Implementations, class edges and list company of the registered names."""
+
+    implementations: Mapping[str, str] = field(default_factory=dict)  # name -> `module:Class` when written
+    classes: Mapping[str, Tuple[ClassEdge, ...]] = field(default_factory=dict)  # class -> edges it is the child of
+    registered_class: Mapping[str, str] = field(default_factory=dict)  # name -> the class that serves it
+    appears: Mapping[str, int] = field(default_factory=dict)  # name -> lists holding it
+    together: Mapping[Tuple[str, str], int] = field(default_factory=dict)  # (a, b) -> lists holding both
+    related: Mapping[str, FrozenSet[str]] = field(default_factory=dict)  # name -> names any evidence ties to it
+    # class -> the backbones its module imports from another model's module, with that model's class
+    backbones: Mapping[str, Tuple["Backbone", ...]] = field(default_factory=dict)
+    # registered class -> the config class it is built with, where that config builds a few served models only
+    configs: Mapping[str, ConfigUse] = field(default_factory=dict)
+    # served class -> does its code build mixture-of-experts layers (its module or a base's imports one)
+    experts: Mapping[str, bool] = field(default_factory=dict)
+    families: Tuple[Family, ...] = ()  # the families ARC101 holds collections to
+    siblings: Tuple[Tuple[str, str], ...] = ()  # the suffix pairs ARC104 completes (`siblings`)
+
+    def candidates(self, held: Iterable[str]) -> FrozenSet[str]:
+        """Names some evidence ties to a held name, not held themselves: the only ones worth weighing."""
+        held = frozenset(held)
+        return frozenset().union(*(self.related.get(n, frozenset()) for n in held)) - held
+
+    def is_alias(self, name: str) -> bool:
+        """A second spelling of a served class: registered to a class of another registered name, or `X = Y`."""
+        cls = self.registered_class.get(name, name)
+        if cls != name and self.registered_class.get(cls) == cls:
+            return True
+        return any(edge.methods < 0 for edge in self.classes.get(cls, ()))
+
+    def declared(self, name: str, held: Iterable[str]) -> List[Evidence]:
+        """Ties the project states outright: a family that matches `name` and a held name (ARC101's case),
+        and a held name of which `name` is the configured sibling (ARC104's case).
+
+        Their rules decide them, with guards of their own and no threshold; ARC105 does not weigh
+        them again. Weight 1.0: nothing is inferred.
+        """
+        held = frozenset(held) - {name}
+        found = []
+        for family in self.families:
+            matched = sorted(held & family.names)
+            if name in family.names and matched:
+                found.append(Evidence(FAMILY, 1.0, matched[0], f"is matched by {family.where}, as "
+                                                               f"{', '.join(map(repr, matched))} the subject holds"))
+        for kin in sorted(held):
+            pair = sibling_pair(name, kin, self.siblings)
+            if pair:
+                found.append(Evidence(SIBLING, 1.0, kin, f"is the sibling of '{kin}' (the suffixes {pair[0]} "
+                                                         f"and {pair[1]} of `siblings`)"))
+        return found
+
+    def evidence(self, name: str, held: Iterable[str]) -> List[Evidence]:
+        """Every piece of evidence tying `name` to a held name, strongest first.
+
+        Weighed for each candidate of each subject, against each name it holds (most pairs share
+        nothing): what is `name`'s alone is looked up once, not once a pair.
+        """
+        held = set(held) - {name}
+        held_classes = frozenset(self.registered_class.get(h, h) for h in held)
+        composed = self._composes(held_classes)
+        mine, cls = self.implementations.get(name), self.registered_class.get(name, name)
+        bases = self._bases.get(cls, _NONE)
+        ties = self.backbones.get(cls, ()) if composed else ()
+        found: List[Evidence] = []
+        for kin in sorted(held):
+            if mine and mine == self.implementations.get(kin):
+                found.append(Evidence(IMPLEMENTATION, 0.9, kin, f"runs the same implementation as '{kin}' ({mine})"))
+            kin_cls = self.registered_class.get(kin, kin)
+            if cls != kin_cls:
+                kin_bases = self._bases.get(kin_cls, _NONE)
+                if kin_cls in bases or cls in kin_bases or not bases.isdisjoint(kin_bases):  # else no edge ties them
+                    adds_experts = self._adds_experts(cls, kin_cls, held_classes)
+                    found += self._classes(cls, kin_cls, kin, held_classes, adds_experts)
+            for tie in ties:
+                if tie.owner == kin_cls:
+                    # The decoder stack is the other model's code: weaker than a thin subclass (the child
+                    # adds its own encoder and forward), as strong as what a subclass that overrides shares.
+                    found.append(Evidence(BACKBONE, 0.7, kin, f"builds on the backbone of '{kin}' (imports "
+                                                              f"{tie.backbone} from {tie.path})"))
+            use, kin_use = self.configs.get(cls), self.configs.get(kin_cls)
+            if use and kin_use and use.config == kin_use.config and cls != kin_cls:
+                # Weak alone: a config class says what the checkpoint holds, not what code runs it.
+                found.append(Evidence(CONFIG_CLASS, 0.25, kin, f"is built with the same config class {use.config} "
+                                                               f"as '{kin}' ({kin_use.path}:{kin_use.line})"))
+            spelt = variant(name, kin)
+            if spelt:
+                weight, text = VARIANT_WEIGHTS[spelt]
+                found.append(Evidence(VARIANT, weight, kin, text.format(kin=kin)))
+            support = self.appears.get(kin, 0)
+            if support >= MIN_SUPPORT and self.together.get((kin, name), 0) / support >= MIN_CONFIDENCE:
+                # Weak alone (replayed history confirmed none of the findings it made by itself), it
+                # corroborates what the code says: the project treats the two alike.
+                both = self.together.get((kin, name), 0)
+                found.append(Evidence(COOCCURRENCE, 0.25, kin,
+                                      f"appears with '{kin}' in {both} of the {support} lists that hold it"))
+        found += gaps(name, held)
+        return sorted(found, key=lambda e: (-e.weight, e.kind, e.kin))
+
+    def _composes(self, held_classes: FrozenSet[str]) -> bool:
+        """Does a subject hold a model beside the model whose backbone it builds on (`Qwen3VLMoe` and `Qwen3Moe`)?
+
+        Then it treats a composed model as its backbone, and a missing one is drift. A subject that
+        holds none may list composed models for what they add (a vision tower, a backend's own
+        reader), and a backbone says nothing there.
+        """
+        return any(tie.owner in held_classes for cls in held_classes for tie in self.backbones.get(cls, ()))
+
+    def _adds_experts(self, cls: str, kin_cls: str, held_classes: FrozenSet[str]) -> bool:
+        """Does held `kin_cls` add MoE layers to its base `cls`, in a subject that also holds dense models?
+
+        A list that holds a subclass may exist for what the subclass adds (a list of MoE models holds
+        `Glm4vMoe` and not its dense base), so the base of a held subclass weighs little. Where the
+        subclass adds mixture-of-experts layers and the subject holds dense models too, the experts
+        are not why it is held: it is held for the code it shares with its base. Which held models
+        are dense is read from the code (the modules' imports), not the spelling: `Qwen3Next` and
+        `DeepseekV3` are MoE models. That the subclass adds experts and nothing else takes both: its
+        code builds MoE layers and its name is the base's MoE variant. A module that defines a dense
+        and a MoE model imports MoE layers for both, and a subclass may add something else the list
+        is about (`Qwen3_5ForConditionalGeneration` adds hybrid linear-attention layers to Qwen3-VL,
+        which is why the mamba lists hold it).
+        """
+        if not self.experts.get(kin_cls) or self.experts.get(cls, True) or variant(kin_cls, cls) != "moe":
+            return False
+        return any(self.experts.get(h) is False for h in held_classes if h != kin_cls)
+
+    @functools.cached_property
+    def _bases(self) -> Dict[str, FrozenSet[str]]:
+        """Each class's bases: most pairs of names share no edge, and this says so without walking them."""
+        return {cls: frozenset(e.base for e in edges) for cls, edges in self.classes.items()}
+
+    def _classes(self, cls: str, kin_cls: str, kin: str, held_classes: FrozenSet[str],
+                 adds_experts: bool = False) -> Iterable[Evidence]:
+        for edge in self.classes.get(cls, ()):
+            if edge.base == kin_cls:
+                where = f"{edge.path}:{edge.line}"
+                if edge.methods < 0:
+                    yield Evidence(IMPLEMENTATION, 0.9, kin, f"is an alias of '{kin}' (`{cls} = {kin_cls}` at {where})")
+                elif edge.methods == 0:
+                    yield Evidence(SUBCLASS, 0.85, kin, f"runs the code of '{kin}' (`class {cls}({kin_cls})` "
+                                                        f"defines no method, at {where})")
+                else:
+                    yield Evidence(SUBCLASS, 0.6, kin, f"subclasses '{kin}' (`class {cls}({kin_cls})` at {where})")
+        for edge in self.classes.get(kin_cls, ()):
+            if edge.base == cls and adds_experts:
+                # The held subclass adds experts the subject does not select: it is held for the code it
+                # shares with its base, which says as much of the base as a subclass says of its own base.
+                yield Evidence(SUBCLASS, 0.85 if edge.methods == 0 else 0.6, kin,
+                               f"is the base of '{kin}' (`class {kin_cls}({cls})` at {edge.path}:{edge.line}), "
+                               f"which adds mixture-of-experts layers, and the subject holds dense models")
+            elif edge.base == cls:
+                yield Evidence(SUBCLASS, 0.25, kin, f"is the base of '{kin}' (`class {kin_cls}({cls})` at "
+                                                   f"{edge.path}:{edge.line})")
+        shared = {e.base for e in self.classes.get(cls, ())} & {e.base for e in self.classes.get(kin_cls, ())}
+        # a base that is itself held says it once, as a subclass: not again through each of its children
+        for base in sorted(b for b in shared if (b in self.classes or TASK.search(b)) and b not in held_classes
+                           and b not in ROOT_BASES):
+            yield Evidence(SHARED_BASE, 0.25, kin, f"shares the base class {base} with '{kin}'")
