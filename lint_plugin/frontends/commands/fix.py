@@ -11,9 +11,7 @@ from typing import List, Optional, Sequence
 from . import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 
 # `_fix_project` moved here from cli.py as it was, and calls these by the names they had there
-from .analysis import analyse as _analyse
-from .analysis import requested_codes
-from .analysis import within as _within
+from .analysis import analyse, requested_codes, within
 
 
 def run_fix(args: argparse.Namespace) -> int:
@@ -54,11 +52,11 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
     from ...report.escape import printable
     from ..formats import display_path, render
 
-    report = _analyse(args, project)
+    report = analyse(args, project)
     if isinstance(report, int):
         return report
     # edits only in files under PATH (a diagnostic may be fixed in another file than its own)
-    editable = {id(d) for d in _within(report.root, Path(args.path), [d.fix for d in report.diagnostics if d.fix])}
+    editable = {id(d) for d in within(report.root, Path(args.path), [d.fix for d in report.diagnostics if d.fix])}
     scope = tuple(d for d in report.diagnostics if d.fix is not None and id(d.fix) in editable)
     outcome = fix_command.plan(report, select, ignore, among=scope)
     if all(f.after == f.before for f in outcome.files):  # nothing re-checked: what remains is all of it
@@ -74,17 +72,17 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
         written, problems = fix_command.write(report.root, outcome)
         if len(written) < len(changed):  # what was not written is still to do: check again
             changed = [f for f in changed if f.path in written]
-            again = _analyse(args, project)
+            again = analyse(args, project)
             if not isinstance(again, int):
                 outcome = dataclasses.replace(outcome, remaining=again.diagnostics)
-        remaining = _within(report.root, Path(args.path), outcome.remaining)
+        remaining = within(report.root, Path(args.path), outcome.remaining)
         sys.stdout.write(render("text", remaining, report.root))
     sys.stdout.flush()
     fix_command.report_lines(outcome)
     for problem in problems:
         print(printable(f"archsync: {problem}"), file=sys.stderr)
     fixed = sum(len(f.fixed) for f in changed)
-    remaining = _within(report.root, Path(args.path), outcome.remaining)
+    remaining = within(report.root, Path(args.path), outcome.remaining)
     if args.diff:  # nothing was written: what the diff shows is still to do
         code = EXIT_FINDINGS if changed or remaining or problems else EXIT_CLEAN
     else:
