@@ -5,8 +5,9 @@ this repository (committed or not) is copied and committed into a temporary repo
 first. pre-commit then builds its own virtualenv and pip-installs that commit into it, as
 it would for a user: this needs a package index for the dependencies (libcst, flake8).
 
-`pre-commit try-repo` builds a fresh environment on every call; `pre-commit run` and `git commit`
-with a `.pre-commit-config.yaml` build each once into the module's one PRE_COMMIT_HOME.
+`pre-commit run` and `git commit` with a `.pre-commit-config.yaml` build each hook environment once
+into the module's one PRE_COMMIT_HOME (`try-repo` would build a fresh one on every call: the hooks are
+run through a configuration naming the same repository and commit instead).
 
 The README's pre-commit section shows three recipes; each is run here as the README writes it,
 with only its placeholders replaced (this repository's path for its URL or clone, a real tag
@@ -138,8 +139,12 @@ class Workspace:
                         + str(result) + (log.read_text() if log.exists() else ""))
         return result
 
-    def try_repo(self, hook: str, *args: str, cwd: Path) -> Result:
-        return self.pre_commit("try-repo", str(self.hooks), hook, *args, cwd=cwd)
+    def run_hook(self, hook: str, *args: str, cwd: Path) -> Result:
+        """`pre-commit run HOOK` with a configuration outside the project that names this repository's commit."""
+        config = self.base / f"run-{hook}.yaml"
+        config.write_text(f"repos:\n  - repo: {self.hooks}\n    rev: {self.rev}\n    hooks:\n      - id: {hook}\n",
+                          encoding="utf-8")
+        return self.pre_commit("run", "--config", str(config), hook, *args, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -178,9 +183,9 @@ def test_manifest_defines_both_hooks_judging_the_whole_project():
 
 
 @pytest.mark.e2e
-def test_try_repo_fails_on_the_seed_bug_with_the_four_findings(workspace):
+def test_the_hook_fails_on_the_seed_bug_with_the_four_findings(workspace):
     project = workspace.project("sglang_qwen3_5/bug", "bug-all-files")
-    result = workspace.try_repo("archsync", "--all-files", cwd=project)
+    result = workspace.run_hook("archsync", "--all-files", cwd=project)
     assert_no_traceback(result)
     assert result.returncode == 1, result
     assert status_line(result, CHECK_HOOK).endswith("Failed"), result
@@ -199,12 +204,12 @@ def test_try_repo_fails_on_the_seed_bug_with_the_four_findings(workspace):
 
 
 @pytest.mark.e2e
-def test_try_repo_judges_the_whole_project_when_only_a_models_file_is_staged(workspace):
+def test_the_hook_judges_the_whole_project_when_only_a_models_file_is_staged(workspace):
     project = workspace.project("sglang_qwen3_5/bug", "bug-staged")
     model = project / "sglang/srt/models/qwen3_next.py"
     model.write_text(model.read_text(encoding="utf-8") + "\n# a comment-only change\n", encoding="utf-8")
     _git("add", "sglang/srt/models/qwen3_next.py", cwd=project, env=workspace.env)
-    result = workspace.try_repo("archsync", cwd=project)  # staged files only: one models file
+    result = workspace.run_hook("archsync", cwd=project)  # staged files only: one models file
     assert_no_traceback(result)
     assert result.returncode == 1, result
     assert status_line(result, CHECK_HOOK).endswith("Failed"), result
