@@ -19,6 +19,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import dataclasses
+import functools
 import io
 import json
 import os
@@ -56,6 +57,10 @@ SGLANG_FIXED = _apply_patch(Path(shutil.copytree(SGLANG_BUG, FIXTURES / "sglang_
 ARCHSYNC = Path(sys.executable).parent / "archsync"
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+# How long a race test keeps aiming random moments at a run (Ctrl-C, a kill, a concurrent write): the
+# suite's default keeps it fast; a soak run sets ARCHSYNC_RACE_SECONDS higher.
+RACE_SECONDS = float(os.environ.get("ARCHSYNC_RACE_SECONDS", "4"))
 
 PathLike = Union[str, Path]
 
@@ -238,6 +243,15 @@ def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+@functools.lru_cache(maxsize=None)
+def grammatical_python():
+    """hypothesmith's strategy for Python from the CPython grammar. Building its parser takes seconds: the
+    test modules share one, built on first draw (`hypothesis.strategies.deferred`), never at collection."""
+    import hypothesmith
+
+    return hypothesmith.from_grammar()
 
 
 @pytest.fixture(autouse=True)

@@ -23,6 +23,7 @@ from conftest import (
     EXIT_CLEAN,
     EXIT_ERROR,
     EXIT_FINDINGS,
+    RACE_SECONDS,
     REPO,
     archsync,
     archsync_process,
@@ -272,7 +273,7 @@ def test_ctrl_c_at_any_moment_of_a_cold_run_stops_it_quietly(tmp_path):
     ends killed by SIGINT (what a shell needs to stop a loop; it reports 130), or finished first (1)."""
     root = _slow_project(tmp_path)
     rng = random.Random(130)
-    deadline = time.monotonic() + float(os.environ.get("ARCHSYNC_RACE_SECONDS", "8"))
+    deadline = time.monotonic() + RACE_SECONDS
     interrupted = 0
     while time.monotonic() < deadline:
         run = subprocess.Popen([str(ARCHSYNC), "check", "--no-cache"], cwd=root, stdout=subprocess.DEVNULL,

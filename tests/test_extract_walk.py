@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import grammatical_python
 from lint_plugin.extract.context import ModuleContext
 from lint_plugin.extract.walk import ACTED_ON, acted_on
 
@@ -101,7 +102,7 @@ def test_the_walk_matches_the_plain_walk_on_odd_shapes(source):
 @pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed (pip install hypothesmith)")
 @settings(max_examples=200, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
-@given(st.builds(lambda s: s, hypothesmith.from_grammar() if hypothesmith else st.just("")))
+@given(st.builds(lambda s: s, st.deferred(grammatical_python)))
 def test_the_walk_matches_the_plain_walk_on_generated_python(source):
     try:
         tree = ast.parse(source)

@@ -34,6 +34,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from conftest import grammatical_python
 from lint_plugin.config import Config
 from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.pipeline import Request, run_with
@@ -227,7 +228,7 @@ def test_extractor_survives_arbitrary_bytes(data):
 
 @pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed (pip install hypothesmith)")
 @fuzz_settings("hypothesmith")
-@given(st.builds(lambda source: source, hypothesmith.from_grammar() if hypothesmith else st.just("")))
+@given(st.builds(lambda source: source, st.deferred(grammatical_python)))
 def test_extractor_survives_grammatical_python(source):
     facts = extract(_encode(source))
     assert facts.path == "m.py"

@@ -25,6 +25,7 @@ from conftest import (
     EXIT_CLEAN,
     EXIT_ERROR,
     EXIT_FINDINGS,
+    RACE_SECONDS,
     SGLANG_FIXED,
     archsync,
     archsync_process,
@@ -36,7 +37,6 @@ from lint_plugin.project.writer import WriteRefused, replace_checked
 
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
 ARCHSYNC = Path(sys.executable).with_name("archsync")
-RACE_SECONDS = float(os.environ.get("ARCHSYNC_RACE_SECONDS", "8"))
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="directory descriptors and signals")
 
