@@ -97,7 +97,11 @@ RULE = Rule(
              "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\"Qwen3NextForCausalLM\", "
              "\"Qwen3_5ForConditionalGeneration\"})\n"),
         ), ("arg_groups/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-            "(configs/model_config.py:1) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",)),
+            "(configs/model_config.py:1) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",), corrected=(
+            ("arg_groups/overrides.py",
+             "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\"Qwen3NextForCausalLM\", "
+             "\"Qwen3_5ForConditionalGeneration\", \"Qwen3_5ForCausalLM\"})\n"),
+        )),
         Example("a whitelist that holds the whole family", (
             _MODELS, _PREDICATE,
             ("arg_groups/overrides.py", "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\n"
@@ -114,4 +118,5 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
+    settings=("guard", "families", "registries", "universe-from", "name-pattern", "config-maps", "cover", "exempt"),
 )
