@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -107,13 +106,16 @@ def test_modules_are_named_after_their_code_and_name():
     assert [rule.code for rule in RULES] == sorted(BY_CODE)
 
 
-def test_the_readme_table_is_the_registry(tmp_path):
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    table = re.search(r"<!-- rules-table -->\n(.*?)<!-- /rules-table -->", readme, re.S)
-    assert table is not None, "README.md has no <!-- rules-table --> section"
+def test_the_markdown_table_is_the_registry_and_the_readme_links_to_it_rather_than_copying_it(tmp_path):
+    """One table: `archsync rules --format markdown` prints it, docs/rules/README.md holds it with links
+    (tests/test_docs.py keeps that page generated), and the README points there."""
     printed = archsync("rules", "--format", "markdown", cwd=tmp_path)
     assert printed.stdout == rules.rules_table()
-    assert table.group(1) == printed.stdout, "paste `archsync rules --format markdown` into README.md"
+    index = (REPO / "docs/rules/README.md").read_text(encoding="utf-8")
+    assert rules.rules_table(pages=True) in index
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "](docs/rules/README.md)" in readme
+    assert "| `ARC101` |" not in readme, "the README links to the table of codes; it holds no copy"
 
 
 def test_archsync_rules_lists_the_registry_in_priority_order(tmp_path):
@@ -143,13 +145,15 @@ def test_explain_shows_the_examples_and_their_output(tmp_path):
     result = archsync("explain", "arc104", cwd=tmp_path)
     assert result.returncode == EXIT_CLEAN, result
     assert result.stdout == rules.explain("ARC104")
-    assert "Example: a whitelist of text and multimodal models with the multimodal Gemma 3 but not the text-only " \
-           "one\n" in result.stdout
-    assert "    # layers/attention.py\n    SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", " \
-           "\"Gemma2ForCausalLM\"]\n" in result.stdout
-    assert "    $ archsync check\n    layers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from " \
-           "SLIDING_WINDOW_ARCHS" in result.stdout
-    assert "    (nothing: archsync check exits 0)\n" in result.stdout
+    assert "### Reported: a whitelist of text and multimodal models with the multimodal Gemma 3 but not the " \
+           "text-only one\n" in result.stdout
+    assert "`layers/attention.py`:\n\n```python\nSLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", " \
+           "\"Gemma2ForCausalLM\"]\n```\n" in result.stdout
+    assert "`archsync check` prints:\n\n```text\nlayers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing " \
+           "from SLIDING_WINDOW_ARCHS" in result.stdout
+    assert "### Accepted: both variants held\n\nThe same `models/gemma3.py` as in the first example, and:\n\n" \
+           in result.stdout
+    assert "\n\n`archsync check` prints nothing.\n\n" in result.stdout
 
 
 def test_explain_an_unknown_code_is_an_error(tmp_path):

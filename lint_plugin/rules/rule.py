@@ -29,7 +29,7 @@ class Severity:
     Any finding shown still makes `archsync check` exit 1.
     """
 
-    name: str  # as `archsync rules` and the README table say it
+    name: str  # as `archsync rules` and the table of codes (docs/rules/README.md) say it
     lsp: int  # LSP DiagnosticSeverity: 1 error, 2 warning, 3 information
     github: str  # workflow command
     sarif: str  # result level
