@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import List
 
 import pytest
 
@@ -101,3 +102,64 @@ def test_the_configuration_page_names_every_key_with_type_default_and_example():
     assert "## `kinship`\n\nHow much kinship evidence ARC105 needs: `strong`, `all` or `off`.\n\n" in page
     assert ("- Type: string, one of `strong`, `all`, `off`\n- Default: `\"strong\"`\n"
             "- Changes: [ARC105](rules/ARC105.md)\n\n```toml\n[tool.archsync]\nkinship = \"all\"\n```\n") in page
+
+
+# == links ======================================================================================================
+
+HAND_WRITTEN = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted(DOCS.glob("*.md")), DOCS / "rules/README.md"]
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+_FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+
+
+def _anchors(path: Path) -> List[str]:
+    """GitHub's anchors for a page's headings: lower case, punctuation dropped, spaces as `-`."""
+    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
+    return [re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+            for heading in re.findall(r"^#{1,6} (.*)$", text, re.M)]
+
+
+@pytest.mark.parametrize("page", HAND_WRITTEN, ids=[str(p.relative_to(REPO)) for p in HAND_WRITTEN])
+def test_every_relative_link_leads_to_a_file_and_heading_that_exist(page):
+    text = _FENCE.sub("", page.read_text(encoding="utf-8"))
+    for target in _LINK.findall(text):
+        if re.match(r"[a-z]+:", target):
+            continue  # https:, mailto:
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path).resolve() if path else page
+        assert linked.exists(), f"{page.relative_to(REPO)}: {target}"
+        if anchor:
+            assert anchor in _anchors(linked), f"{page.relative_to(REPO)}: {target}"
+
+
+def test_the_anchor_rule_is_githubs():
+    assert _anchors(DOCS / "configuration.md")[:3] == ["configuration-reference", "src", "exclude"]
+    assert "universe-from" in _anchors(DOCS / "configuration.md")
+
+
+# == the README =================================================================================================
+
+README = REPO / "README.md"
+
+
+def test_the_readme_opens_with_the_two_commands():
+    text = README.read_text(encoding="utf-8")
+    assert re.findall(r"```sh\n(.*?)\n```", text, re.S)[:2] == [
+        "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/archsync check fixtures/sglang_qwen3_5/bug",
+        "python3 -m venv .venv && .venv/bin/pip install -q -e \".[test]\" && .venv/bin/python -m pytest -q",
+    ]
+
+
+def test_the_readme_stays_below_25_kb_and_its_table_of_contents_lists_its_sections():
+    text = _FENCE.sub("", README.read_text(encoding="utf-8"))
+    assert len(README.read_bytes()) < 25_000
+    sections = re.findall(r"^## (.*)$", text, re.M)
+    contents = text.split("\n## Contents\n", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^- \[([^]]+)\]\(#[^)]+\)$", contents, re.M)  # the link test checks each anchor
+    assert listed == [section for section in sections if section != "Contents"]
+
+
+def test_the_deep_sections_moved_to_docs_are_linked_from_the_readme():
+    text = README.read_text(encoding="utf-8")
+    for page in ("what-it-checks", "command-line", "configuration", "projects", "editors", "how-it-works",
+                 "performance", "safety"):
+        assert f"](docs/{page}.md)" in text, page

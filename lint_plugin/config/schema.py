@@ -170,7 +170,8 @@ KEYS: Tuple[Key, ...] = (
     Key("cover", TABLES, "collections that must hold every name of some families (ARC101)",
         "Each `[[tool.archsync.cover]]` table says each collection holds all of each family, without "
         "ARC101's overlap test (a collection is otherwise asked to complete a family only when it already "
-        "holds part of it). This is how a type family (`hybrid_gdn_config()`) is held to a whitelist.",
+        "holds part of it). This is how a type family (`hybrid_gdn_config()`) is held to a whitelist. The "
+        "collections must each match exactly one module-level collection, as for `mirror`.",
         example='[[tool.archsync.cover]]\ncollections = ["_MAMBA_RADIX_CACHE_ARCHS"]\n'
                 'families = ["hybrid_gdn_config", "mamba2_config"]\n',
         fields=(

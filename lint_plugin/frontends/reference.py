@@ -60,8 +60,9 @@ def configuration_page() -> str:
         "see [projects and monorepos](projects.md)). Nothing needs configuring to start: every key has a "
         "working default, and `archsync init` writes a starter table from what it finds. Keys may be written "
         "with `-` or `_`.",
-        "A mistake is an error that names the file and the key path: `archsync` prints it and exits 2, the "
-        "flake8 plugin reports it as ARC900. No setting is silently ignored: a key *held to the project* "
+        "A mistake (an unknown key, a wrong type, a missing reason, an unknown pack) is an error that names the "
+        "file and the key path: `archsync` prints it and exits 2, the flake8 plugin reports it as ARC900. No "
+        "setting is silently ignored: a key *held to the project* "
         "below must match something there, and an entry that matches nothing is an error with the nearest "
         "names found where it is most likely a typo, a warning where it is harmless. What a rule pack "
         "(`extends`) says is never held to the project.",
