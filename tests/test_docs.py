@@ -106,7 +106,8 @@ def test_the_configuration_page_names_every_key_with_type_default_and_example():
 
 # == links ======================================================================================================
 
-HAND_WRITTEN = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted(DOCS.glob("*.md")), DOCS / "rules/README.md"]
+HAND_WRITTEN = [REPO / "README.md", REPO / "CONTRIBUTING.md", REPO / "CHANGELOG.md", *sorted(DOCS.glob("*.md")),
+                DOCS / "rules/README.md"]
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 _FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 
@@ -163,3 +164,21 @@ def test_the_deep_sections_moved_to_docs_are_linked_from_the_readme():
     for page in ("what-it-checks", "command-line", "configuration", "projects", "editors", "how-it-works",
                  "performance", "safety"):
         assert f"](docs/{page}.md)" in text, page
+
+
+# == the release ================================================================================================
+
+
+def test_the_changelog_opens_with_an_empty_unreleased_section_then_this_version():
+    """The version lives in lint_plugin/__init__.py; the changelog's latest release and its links name it."""
+    from lint_plugin import __version__
+
+    text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.findall(r"^## \[([^]]+)\](.*)$", text, re.M)
+    assert releases[:2] == [("Unreleased", ""), (__version__, " - 2026-12-04")], releases
+    unreleased = text.split("## [Unreleased]\n", 1)[1].split("\n## ", 1)[0]
+    assert unreleased.strip() == ""
+    assert re.findall(r"^\[([^]]+)\]: (\S+)$", text, re.M) == [
+        ("Unreleased", f"https://github.com/OWNER/flake8-archsync/compare/v{__version__}...HEAD"),
+        (__version__, f"https://github.com/OWNER/flake8-archsync/releases/tag/v{__version__}"),
+    ]
