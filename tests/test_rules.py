@@ -467,10 +467,11 @@ CODES = [
 def test_explain_arc101(tmp_path):
     result = archsync("explain", "ARC101", cwd=tmp_path)
     assert result.returncode == EXIT_CLEAN, result
-    assert result.stdout.splitlines()[0] == (
-        "ARC101 family-member-missing: a guarded collection holds part of a family but not all of it"), result
-    for part in ("What:", "Why:", "Example:", "Fix:", "Exempt:"):
-        assert part in result.stdout, (part, result)
+    assert result.stdout.split("\n\n")[:2] == [
+        "# ARC101 family-member-missing", "A guarded collection holds part of a family but not all of it."], result
+    for part in ("## What it reports", "## Why it matters", "## Examples", "## How to fix it", "## Settings",
+                 "## Exempting a finding"):
+        assert f"\n\n{part}\n\n" in result.stdout, (part, result)
 
 
 def test_explain_an_unknown_code(tmp_path):
@@ -492,5 +493,5 @@ def test_every_listed_code_is_explained(tmp_path, code, name, summary):
     assert listed[code].split(None, 2)[2] == summary, listed[code]
     result = archsync("explain", code, cwd=tmp_path)
     assert result.returncode == EXIT_CLEAN, result
-    assert result.stdout.splitlines()[0] == f"{code} {name}: {summary}", result
-    assert "What:" in result.stdout and "Fix:" in result.stdout, result
+    assert result.stdout.split("\n\n")[:2] == [f"# {code} {name}", f"{summary[0].upper()}{summary[1:]}."], result
+    assert "\n\n## What it reports\n\n" in result.stdout and "\n\n## How to fix it\n\n" in result.stdout, result

@@ -12,7 +12,7 @@ import posixpath
 import re
 import sys
 from pathlib import Path
-from typing import AbstractSet, Any, Callable, Dict, Optional, Set, Tuple
+from typing import AbstractSet, Any, Callable, Dict, Optional, Tuple
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -20,15 +20,15 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 from .packs import pack_path
+from .schema import BY_NAME, KEYS, PAIRS, STRING, STRINGS, TABLES
 from .settings import DEFAULT_REGISTRIES, Config, ConfigError, Cover, Exemption, Mirror, Subset
 
-_LIST_KEYS = ("src", "exclude", "guard", "families", "registries", "extends", "config-maps", "universe-from",
-              "select", "ignore")
-_STR_KEYS = ("name-pattern", "cache-dir", "kinship")
-KINSHIP_LEVELS = ("strong", "all", "off")
-_HELD_TO_MATCHING = ("src", "guard", "families", "registries", "config_maps", "siblings",
-                     "name_pattern")  # resolve.unmatched
-_KNOWN = _LIST_KEYS + _STR_KEYS + ("mirror", "subset", "exempt", "cover", "siblings")
+# The key lists, from the one table of keys (`schema.py`), which the reference page is generated from too.
+_LIST_KEYS = tuple(key.name for key in KEYS if key.kind == STRINGS)
+_STR_KEYS = tuple(key.name for key in KEYS if key.kind == STRING)
+_HELD_TO_MATCHING = tuple(key.field_name for key in KEYS if key.matched)  # resolve.unmatched
+_KNOWN = tuple(key.name for key in KEYS)
+_TABLE_FIELDS = {key.name: frozenset(f.name for f in key.fields) for key in KEYS if key.kind == TABLES}
 
 
 def find_root(start: Path) -> Path:
@@ -116,9 +116,8 @@ class _Validator:
 
     def __init__(self, codes: Optional[AbstractSet[str]]) -> None:
         self.codes = codes
-        self.readers: Dict[str, Tuple[str, _TableReader]] = {
-            "mirror": ("mirrors", _mirror), "subset": ("subsets", _subset),
-            "exempt": ("exemptions", self._exemption), "cover": ("covers", _cover),
+        self.readers: Dict[str, _TableReader] = {
+            "mirror": _mirror, "subset": _subset, "exempt": self._exemption, "cover": _cover,
         }
 
     def table(self, table: Any, source: str, prefix: str, text: str, from_pack: bool, label: str) -> Dict[str, Any]:
@@ -152,8 +151,9 @@ class _Validator:
             elif key in _STR_KEYS:
                 if not isinstance(value, str) or not value:
                     raise ConfigError(f"{where}: expected a non-empty string, got {_describe(value)}")
-                if key == "kinship" and value not in KINSHIP_LEVELS:
-                    raise ConfigError(f"{where}: expected one of {', '.join(map(repr, KINSHIP_LEVELS))}, "
+                choices = BY_NAME[key].choices
+                if choices and value not in choices:
+                    raise ConfigError(f"{where}: expected one of {', '.join(map(repr, choices))}, "
                                       f"got {value!r}")
                 if key == "cache-dir":
                     _inside_project(value, where, allow_root=False)
@@ -163,13 +163,13 @@ class _Validator:
                     except re.error as exc:
                         raise ConfigError(f"{where}: invalid regular expression: {exc}") from None
                 values[key.replace("-", "_")] = value
-            elif key == "siblings":
-                values["siblings"] = _sibling_pairs(value, where)
+            elif key in BY_NAME and BY_NAME[key].kind == PAIRS:
+                values[BY_NAME[key].field_name] = _sibling_pairs(value, where)
             elif key in self.readers:
                 if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
                     raise ConfigError(f"{where}: expected an array of tables ([[{dotted}]])")
-                field_name, reader = self.readers[key]
-                values[field_name] = tuple(
+                reader = self.readers[key]
+                values[BY_NAME[key].field_name] = tuple(
                     reader(item, f"{where}[{i}]", _table_line(text, dotted, i), from_pack, f"{label}: {dotted}[{i}]")
                     for i, item in enumerate(value))
             else:
@@ -178,7 +178,7 @@ class _Validator:
         return values
 
     def _exemption(self, item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Exemption:
-        _only_keys(item, where, {"subject", "members", "codes", "reason"})
+        _only_keys(item, where, _TABLE_FIELDS["exempt"])
         subject = _required(item, "subject", where)
         if not isinstance(subject, str):
             raise ConfigError(f"{where}.subject: expected a string, got {_describe(subject)}")
@@ -195,7 +195,7 @@ class _Validator:
 
 
 def _mirror(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Mirror:
-    _only_keys(item, where, {"collections", "families"})
+    _only_keys(item, where, _TABLE_FIELDS["mirror"])
     collections = _strings(_required(item, "collections", where), f"{where}.collections")
     if len(collections) < 2:
         raise ConfigError(f"{where}.collections: a mirror needs at least two collections")
@@ -204,7 +204,7 @@ def _mirror(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin
 
 
 def _cover(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Cover:
-    _only_keys(item, where, {"collections", "families"})
+    _only_keys(item, where, _TABLE_FIELDS["cover"])
     collections = _strings(_required(item, "collections", where), f"{where}.collections")
     families = _strings(_required(item, "families", where), f"{where}.families")
     if not collections or not families:
@@ -213,7 +213,7 @@ def _cover(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin:
 
 
 def _subset(item: Dict[str, Any], where: str, line: int, from_pack: bool, origin: str) -> Subset:
-    _only_keys(item, where, {"of", "in"})
+    _only_keys(item, where, _TABLE_FIELDS["subset"])
     of = _required(item, "of", where)
     into = _required(item, "in", where)
     for key, value in (("of", of), ("in", into)):
@@ -255,7 +255,7 @@ def _required(item: Dict[str, Any], key: str, where: str) -> Any:
     return item[key]
 
 
-def _only_keys(item: Dict[str, Any], where: str, allowed: Set[str]) -> None:
+def _only_keys(item: Dict[str, Any], where: str, allowed: AbstractSet[str]) -> None:
     for key in item:
         if key not in allowed:
             raise ConfigError(f"{where}.{key}: unknown key (known keys: {', '.join(sorted(allowed))})")

@@ -209,7 +209,7 @@ def _parser() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParse
 
     rules = commands.add_parser("rules", allow_abbrev=False, help="list every rule code")
     rules.add_argument("--format", choices=("text", "markdown"), default="text",
-                       help="markdown prints the table the README holds")
+                       help="markdown prints the table of docs/rules/README.md")
     rules.set_defaults(handler=_handler("rule_docs", "run_rules"))
 
     explain = commands.add_parser("explain", allow_abbrev=False, help="print a rule's documentation")

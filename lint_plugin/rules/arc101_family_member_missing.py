@@ -85,11 +85,13 @@ RULE = Rule(
     why="A new variant lands in the predicate and the registry but not in the whitelist; the server takes the "
         "wrong branch at launch (SGLang PR #35297).",
     fix_doc="Add the name to the collection (`archsync fix` does it where the collection is a literal).",
-    exempt_doc="`# noqa: ARC101` on the reported line, or\n"
-               "    [[tool.archsync.exempt]]\n"
-               "    subject = \"_MAMBA_EXTRA_BUFFER_ARCHS\"\n"
-               "    members = [\"Qwen3_5ForCausalLM\"]\n"
-               "    reason = \"why this difference is intended\"",
+    exempt_doc="`# noqa: ARC101` on the reported line, or an exemption in `pyproject.toml`:\n\n"
+               "```toml\n"
+               "[[tool.archsync.exempt]]\n"
+               "subject = \"_MAMBA_EXTRA_BUFFER_ARCHS\"\n"
+               "members = [\"Qwen3_5ForCausalLM\"]\n"
+               "reason = \"why this difference is intended\"\n"
+               "```",
     examples=(
         Example("a whitelist of hybrid models that holds the multimodal Qwen3.5 but not its text-only twin", (
             _MODELS, _PREDICATE,
@@ -97,7 +99,11 @@ RULE = Rule(
              "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\"Qwen3NextForCausalLM\", "
              "\"Qwen3_5ForConditionalGeneration\"})\n"),
         ), ("arg_groups/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-            "(configs/model_config.py:1) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",)),
+            "(configs/model_config.py:1) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",), corrected=(
+            ("arg_groups/overrides.py",
+             "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\"Qwen3NextForCausalLM\", "
+             "\"Qwen3_5ForConditionalGeneration\", \"Qwen3_5ForCausalLM\"})\n"),
+        )),
         Example("a whitelist that holds the whole family", (
             _MODELS, _PREDICATE,
             ("arg_groups/overrides.py", "_MAMBA_EXTRA_BUFFER_ARCHS = frozenset({\n"
@@ -114,4 +120,5 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
+    settings=("guard", "families", "registries", "universe-from", "name-pattern", "config-maps", "cover", "exempt"),
 )

@@ -66,7 +66,10 @@ RULE = Rule(
             ("cache.py", "RADIX_CACHE_ARCHS = frozenset({\"KimiLinearForCausalLM\", \"Qwen3NextForCausalLM\"})\n"
                          "EXTRA_BUFFER_ARCHS = frozenset({\"Qwen3NextForCausalLM\"})\n"),
         ), ("cache.py:2:1: ARC102 'KimiLinearForCausalLM' is in RADIX_CACHE_ARCHS (cache.py:1) but missing from "
-            "EXTRA_BUFFER_ARCHS, which must mirror it (pyproject.toml: tool.archsync.mirror[0])",)),
+            "EXTRA_BUFFER_ARCHS, which must mirror it (pyproject.toml: tool.archsync.mirror[0])",), corrected=(
+            ("cache.py", "RADIX_CACHE_ARCHS = frozenset({\"KimiLinearForCausalLM\", \"Qwen3NextForCausalLM\"})\n"
+                         "EXTRA_BUFFER_ARCHS = frozenset({\"Qwen3NextForCausalLM\", \"KimiLinearForCausalLM\"})\n"),
+        )),
         Example("mirrors that agree", (
             _CONFIG, _MODELS,
             ("cache.py", "RADIX_CACHE_ARCHS = frozenset({\"Qwen3NextForCausalLM\"})\n"
@@ -76,4 +79,5 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
+    settings=("mirror", "exempt"),
 )

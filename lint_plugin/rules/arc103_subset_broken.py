@@ -56,7 +56,10 @@ RULE = Rule(
             ("cache.py", "RADIX_CACHE_ARCHS = frozenset({\"Qwen3NextForCausalLM\"})\n"
                          "EXTRA_BUFFER_ARCHS = frozenset({\"KimiLinearForCausalLM\", \"Qwen3NextForCausalLM\"})\n"),
         ), ("cache.py:2:1: ARC103 'KimiLinearForCausalLM' is in EXTRA_BUFFER_ARCHS but not in RADIX_CACHE_ARCHS "
-            "(pyproject.toml: tool.archsync.subset[0])",)),
+            "(pyproject.toml: tool.archsync.subset[0])",), corrected=(
+            ("cache.py", "RADIX_CACHE_ARCHS = frozenset({\"Qwen3NextForCausalLM\", \"KimiLinearForCausalLM\"})\n"
+                         "EXTRA_BUFFER_ARCHS = frozenset({\"KimiLinearForCausalLM\", \"Qwen3NextForCausalLM\"})\n"),
+        )),
         Example("every name of an allow-list must be registered", (
             ("pyproject.toml", "[tool.archsync]\n\n[[tool.archsync.subset]]\nof = \"SERVED\"\nin = \"registered\"\n"),
             _MODELS,
@@ -66,4 +69,5 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
+    settings=("registries", "universe-from", "subset", "exempt"),
 )

@@ -70,7 +70,10 @@ RULE = Rule(
                                     "\"Gemma2ForCausalLM\"]\n"),
         ), ("layers/attention.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from SLIDING_WINDOW_ARCHS, which holds "
             "its sibling 'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at "
-            "models/gemma3.py:5)",)),
+            "models/gemma3.py:5)",), corrected=(
+            ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", "
+                                    "\"Gemma3ForCausalLM\", \"Gemma2ForCausalLM\"]\n"),
+        )),
         Example("both variants held", (
             _MODELS,
             ("layers/attention.py", "SLIDING_WINDOW_ARCHS = [\"Gemma3ForConditionalGeneration\", "
@@ -85,4 +88,5 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
+    settings=("guard", "families", "registries", "universe-from", "siblings", "exempt"),
 )

@@ -261,7 +261,10 @@ RULE = Rule(
                                     "FUSED_QKV_ARCHS = [\"LlamaForCausalLM\", \"MistralForCausalLM\"]\n"),
         ), ("layers/rope.py:1:1: ARC105 'MistralForCausalLM' may belong in SCALED_ROPE_ARCHS: it runs the code "
             "of 'LlamaForCausalLM' (`class MistralForCausalLM(LlamaForCausalLM)` defines no method, at "
-            "models/llama.py:6) (confidence 0.85)",)),
+            "models/llama.py:6) (confidence 0.85)",), corrected=(
+            ("layers/rope.py", "SCALED_ROPE_ARCHS = [\"LlamaForCausalLM\", \"MistralForCausalLM\", "
+                               "\"PhiForCausalLM\"]\n"),
+        )),
         Example("both held", (
             _MODELS,
             ("layers/rope.py", "SCALED_ROPE_ARCHS = [\"LlamaForCausalLM\", \"MistralForCausalLM\"]\n"),
@@ -276,4 +279,5 @@ RULE = Rule(
     severity="warning",
     fix="add",
     one_per_pair=True,
+    settings=("guard", "registries", "universe-from", "kinship", "exempt"),
 )

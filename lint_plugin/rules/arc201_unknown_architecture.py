@@ -164,7 +164,9 @@ RULE = Rule(
             _MODELS,
             ("arg_groups/overrides.py", "_HYBRID_ARCHS = {\n    \"Qwen3NextForCasualLM\",\n}\n"),
         ), ("arg_groups/overrides.py:2:5: ARC201 'Qwen3NextForCasualLM' in _HYBRID_ARCHS is not a registered "
-            "architecture; did you mean 'Qwen3NextForCausalLM'?",)),
+            "architecture; did you mean 'Qwen3NextForCausalLM'?",), corrected=(
+            ("arg_groups/overrides.py", "_HYBRID_ARCHS = {\n    \"Qwen3NextForCausalLM\",\n}\n"),
+        )),
         Example("the name as registered", (
             _MODELS,
             ("arg_groups/overrides.py", "_HYBRID_ARCHS = {\n    \"Qwen3NextForCausalLM\",\n}\n"),
@@ -172,4 +174,5 @@ RULE = Rule(
     ),
     check=check,
     one_per_pair=True,
+    settings=("guard", "families", "registries", "universe-from", "name-pattern", "exempt"),
 )

@@ -34,11 +34,14 @@ RULE = Rule(
             ("pyproject.toml", _CONFIG), _MODELS,
             ("graphs.py", "_CUDA_GRAPH_ARCHS = [\"Gemma3ForConditionalGeneration\", \"Gemma3ForCausalLM\"]\n"),
         ), ("pyproject.toml:3:1: ARC202 exemption for 'Gemma3ForCausalLM' in _CUDA_GRAPH_ARCHS no longer suppresses "
-            "anything (pyproject.toml: tool.archsync.exempt[0]); remove it",)),
+            "anything (pyproject.toml: tool.archsync.exempt[0]); remove it",), corrected=(
+            ("pyproject.toml", "[tool.archsync]\n"),
+        )),
         Example("an exemption still in use", (
             ("pyproject.toml", _CONFIG), _MODELS,
             ("graphs.py", "_CUDA_GRAPH_ARCHS = [\"Gemma3ForConditionalGeneration\", \"Gemma2ForCausalLM\"]\n"),
         )),
     ),
     severity="warning",
+    settings=("exempt",),
 )

@@ -50,12 +50,14 @@ RULE = Rule(
          "occurrence is reported.",
     why="Usually a merge artefact; sometimes the second copy was meant to be a new variant.",
     fix_doc="Remove the duplicate (`archsync fix`), or correct it to the intended name.",
-    exempt_doc="`# noqa: ARC301` on the duplicate's line.",
+    exempt_doc="`# noqa: ARC301` on the duplicate's line, or `[[tool.archsync.exempt]]`.",
     examples=(
         Example("a name written twice", (
             ("cache.py", "_RADIX_ARCHS = [\n    \"FalconH1ForCausalLM\",\n    \"NemotronHForCausalLM\",\n"
                          "    \"FalconH1ForCausalLM\",\n]\n"),
-        ), ("cache.py:4:5: ARC301 'FalconH1ForCausalLM' is listed twice in _RADIX_ARCHS (first at line 2)",)),
+        ), ("cache.py:4:5: ARC301 'FalconH1ForCausalLM' is listed twice in _RADIX_ARCHS (first at line 2)",),
+            corrected=(("cache.py", "_RADIX_ARCHS = [\n    \"FalconH1ForCausalLM\",\n"
+                                    "    \"NemotronHForCausalLM\",\n]\n"),)),
         Example("the same name in two literals of one collection", (
             ("cache.py", "_BASE_ARCHS = [\"FalconH1ForCausalLM\"]\n"
                          "_RADIX_ARCHS = _BASE_ARCHS + [\"FalconH1ForCausalLM\"]\n"),
@@ -66,4 +68,5 @@ RULE = Rule(
     fix="remove",
     one_per_pair=True,
     flags_damage=True,
+    settings=("guard", "families", "exempt"),
 )

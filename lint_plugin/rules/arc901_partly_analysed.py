@@ -52,9 +52,13 @@ RULE = Rule(
         ), ("cache.py:3:1: ARC901 _EXTRA_ARCHS is only partly analysed: read from an environment variable by "
             "os.environ.get() (cache.py:3) (0 names read still take part)",
             "cache.py:4:1: ARC901 _RADIX_ARCHS is only partly analysed: read from an environment variable by "
-            "os.environ.get() (cache.py:3) (1 name read still takes part)")),
+            "os.environ.get() (cache.py:3) (1 name read still takes part)"), corrected=(
+            ("cache.py", "_EXTRA_ARCHS = [\"Qwen3NextForCausalLM\"]\n"
+                         "_RADIX_ARCHS = frozenset({\"KimiLinearForCausalLM\"}) | set(_EXTRA_ARCHS)\n"),
+        )),
     ),
     check=check,
     severity="information",
     flags_damage=True,
+    settings=("guard", "families", "config-maps"),
 )

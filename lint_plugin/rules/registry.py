@@ -2,7 +2,7 @@
 
 That order is the priority: when several `one_per_pair` rules speak about the same
 (subject, member), the first one here is the one reported. `archsync rules`, `explain`,
-SARIF's `rules[]`, the editor's severities and the README's table all read this registry.
+SARIF's `rules[]`, the editor's severities and the pages under docs/rules/ all read this registry.
 Adding a rule is adding a module; nothing here changes.
 """
 from __future__ import annotations
@@ -65,43 +65,18 @@ def check_again(model: Model, memory: RuleMemory) -> Tuple[List[Diagnostic], Rul
 
 
 def explain(code: str) -> str:
-    """`archsync explain CODE`: the rule's documentation with its examples and their output."""
-    import textwrap  # here, as in `_wrap`: a check prints no documentation
+    """`archsync explain CODE`: the rule's page (docs/rules/CODE.md holds the same text)."""
+    from .page import render  # here: a check prints no documentation
 
-    rule = BY_CODE[code]
-    sections = [f"{rule.code} {rule.name}: {rule.summary}", f"What: {rule.what}", f"Why: {rule.why}"]
-    for example in rule.examples:
-        shown = []
-        for path, text in example.files:
-            shown.append(f"# {path}")
-            shown.extend(text.rstrip("\n").splitlines())
-        shown.append("$ archsync check")
-        shown.extend(example.expect or ["(nothing: archsync check exits 0)"])
-        sections.append(f"Example: {example.title}\n" + textwrap.indent("\n".join(shown), "    "))
-    sections.append(f"Fix: {rule.fix_doc}")
-    if rule.exempt_doc:
-        sections.append(f"Exempt: {rule.exempt_doc}")
-    return "\n\n".join([sections[0]] + [_wrap(section) for section in sections[1:]]) + "\n"
+    return render(BY_CODE[code])
 
 
-def rules_table() -> str:
-    """The README's table of codes, in Markdown."""
+def rules_table(pages: bool = False) -> str:
+    """The table of codes, in Markdown; with `pages`, each code links to its page beside the table."""
     lines = ["| code | name | reports | severity | `archsync fix` |", "|---|---|---|---|---|"]
     for rule in RULES:
         fix = {"add": "adds the name", "remove": "removes the duplicate"}.get(rule.fix or "", "-")
-        lines.append(f"| `{rule.code}` | {rule.name} | {rule.summary} | {rule.severity} | {fix} |")
+        code = f"[`{rule.code}`]({rule.code}.md)" if pages else f"`{rule.code}`"
+        lines.append(f"| {code} | {rule.name} | {rule.summary} | {rule.severity} | {fix} |")
     return "\n".join(lines) + "\n"
 
-
-def _wrap(section: str) -> str:
-    """Wrap prose paragraphs at 92 columns; indented blocks (examples, TOML) stay as written."""
-    import textwrap
-
-    out = []
-    for paragraph in section.split("\n\n"):
-        if paragraph.startswith(("    ", "Example:")) or "\n    " in paragraph:
-            out.append(paragraph)
-        else:
-            out.append(textwrap.fill(" ".join(paragraph.split()), 92, break_long_words=False,
-                                     break_on_hyphens=False))
-    return "\n\n".join(out)

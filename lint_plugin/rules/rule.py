@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional, Tuple
 
+from ..config import schema
 from ..diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # the registry of codes needs no resolved model
@@ -29,7 +30,7 @@ class Severity:
     Any finding shown still makes `archsync check` exit 1.
     """
 
-    name: str  # as `archsync rules` and the README table say it
+    name: str  # as `archsync rules` and the table of codes (docs/rules/README.md) say it
     lsp: int  # LSP DiagnosticSeverity: 1 error, 2 warning, 3 information
     github: str  # workflow command
     sarif: str  # result level
@@ -47,12 +48,23 @@ class Example:
     """A small project (root-relative path, text) and the exact `archsync check` lines for it.
 
     A project without its own `pyproject.toml` gets an empty one. No expected line means
-    the rule stays silent: the example shows a case it accepts.
+    the rule stays silent: the example shows a case it accepts. `corrected` is the corrected
+    form of an example that fires: the files that change (path, new text), after which
+    `archsync check` prints nothing; for a rule that `archsync fix` answers, they are exactly
+    what it writes. The test suite holds both to the pipeline, so the docs show the way out too.
     """
 
     title: str
     files: Tuple[Tuple[str, str], ...]
     expect: Tuple[str, ...] = ()
+    corrected: Tuple[Tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.corrected and not self.expect:
+            raise ValueError(f"{self.title!r}: only an example that fires has a corrected form")
+        unknown = sorted({path for path, _ in self.corrected} - {path for path, _ in self.files})
+        if unknown:
+            raise ValueError(f"{self.title!r}: the corrected form changes files the example has not: {unknown}")
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,12 @@ class Rule:
     says how `archsync fix` answers it: "add" the member to the literal, "remove" the duplicate, or None.
     A new diagnostic of a `flags_damage` code after a fix means the edit damaged the file, and the fix
     is not written.
+
+    `settings` are the `[tool.archsync]` keys that change what this rule in particular
+    reports (the keys that change every run, such as `src`, are named on every page anyway);
+    they are checked against the settings schema here, so a misspelt key fails at import.
+    The rule's page (docs/rules/ARCnnn.md, `archsync explain`) and the configuration
+    reference list them.
     """
 
     code: str
@@ -83,6 +101,7 @@ class Rule:
     fix: Optional[str] = None
     one_per_pair: bool = False
     flags_damage: bool = False
+    settings: Tuple[str, ...] = ()
 
     @property
     def level(self) -> Severity:
@@ -93,3 +112,6 @@ class Rule:
             raise ValueError(f"{self.code}: severity {self.severity!r} is not one of {tuple(SEVERITIES)}")
         if self.fix not in (None, "add", "remove"):
             raise ValueError(f"{self.code}: fix {self.fix!r} is not 'add', 'remove' or None")
+        unknown = [key for key in self.settings if key not in schema.BY_NAME]
+        if unknown:
+            raise ValueError(f"{self.code}: settings {unknown} are not [tool.archsync] keys (config/schema.py)")
