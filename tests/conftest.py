@@ -246,12 +246,18 @@ def write(path: Path, text: str) -> Path:
 
 
 @functools.lru_cache(maxsize=None)
-def grammatical_python():
-    """hypothesmith's strategy for Python from the CPython grammar. Building its parser takes seconds: the
-    test modules share one, built on first draw (`hypothesis.strategies.deferred`), never at collection."""
+def _from_grammar():
     import hypothesmith
 
     return hypothesmith.from_grammar()
+
+
+def grammatical_python():
+    """hypothesmith's strategy for Python from the CPython grammar. Building its parser takes seconds: the
+    test modules share one, built on first draw, never at collection."""
+    from hypothesis import strategies
+
+    return strategies.deferred(lambda: _from_grammar())
 
 
 @pytest.fixture(autouse=True)

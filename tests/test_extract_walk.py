@@ -102,7 +102,7 @@ def test_the_walk_matches_the_plain_walk_on_odd_shapes(source):
 @pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed (pip install hypothesmith)")
 @settings(max_examples=200, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
-@given(st.builds(lambda s: s, st.deferred(grammatical_python)))
+@given(st.builds(lambda s: s, grammatical_python()))
 def test_the_walk_matches_the_plain_walk_on_generated_python(source):
     try:
         tree = ast.parse(source)

@@ -228,7 +228,7 @@ def test_extractor_survives_arbitrary_bytes(data):
 
 @pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed (pip install hypothesmith)")
 @fuzz_settings("hypothesmith")
-@given(st.builds(lambda source: source, st.deferred(grammatical_python)))
+@given(st.builds(lambda source: source, grammatical_python()))
 def test_extractor_survives_grammatical_python(source):
     facts = extract(_encode(source))
     assert facts.path == "m.py"

@@ -88,6 +88,6 @@ def test_the_same_ranges_on_odd_shapes(text):
 @pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed (pip install hypothesmith)")
 @settings(max_examples=300, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
-@given(st.builds(lambda s: s, st.deferred(grammatical_python)))
+@given(st.builds(lambda s: s, grammatical_python()))
 def test_the_same_ranges_on_generated_python(text):
     assert_same_ranges(text)

@@ -48,7 +48,7 @@ def corrected_files(example):
 
 @pytest.mark.parametrize("code, index, example", CORRECTED, ids=[f"{c}-{i}" for c, i, _ in CORRECTED])
 def test_every_corrected_form_prints_nothing(tmp_path, code, index, example):
-    report = pipeline.run(write_project(tmp_path, corrected_files(example)), use_cache=False)
+    report = pipeline.run(pipeline.Request((write_project(tmp_path, corrected_files(example)),), use_cache=False))
     assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in report.diagnostics] == []
 
 
