@@ -2,7 +2,8 @@
 
 `walk.acted_on` stands in for a walk of every node by `ast.iter_child_nodes`, and
 `ModuleContext.mentions` for a test of each line of a span: both are compared with those
-plain versions on this repository's own code, on odd shapes, and on generated Python.
+plain versions on this repository's own code, on odd shapes, and on generated Python (the walk: in
+test_fuzz.py, which generates it once for every reader it fuzzes).
 """
 from __future__ import annotations
 
@@ -14,17 +15,9 @@ from pathlib import Path
 from typing import Iterator, List
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from conftest import grammatical_python
 from lint_plugin.extract.context import ModuleContext
 from lint_plugin.extract.walk import ACTED_ON, acted_on
-
-try:
-    import hypothesmith
-except ImportError:  # pragma: no cover - depends on the environment
-    hypothesmith = None
 
 REPO = Path(__file__).resolve().parent.parent
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -99,16 +92,13 @@ def test_the_walk_matches_the_plain_walk_on_odd_shapes(source):
     assert assert_same_walks(ast.parse(source))
 
 
-@pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed (pip install hypothesmith)")
-@settings(max_examples=200, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
-@given(st.builds(lambda s: s, grammatical_python()))
-def test_the_walk_matches_the_plain_walk_on_generated_python(source):
+def assert_same_walk_of_a_body(source: str) -> None:
+    """A generated module's body made a function body (every statement can be in one): walked alike.
+    Run on grammatical Python by `test_fuzz.py`, which generates it once for every reader it fuzzes."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return
-    # a generated module-level body becomes a function body: every statement can be in one
     function = ast.FunctionDef(name="f", args=ast.arguments([], [], None, [], [], None, []), body=tree.body or
                                [ast.Pass()], decorator_list=[], lineno=1, col_offset=0)
     assert_same_walks(ast.Module(body=[function], type_ignores=[]))

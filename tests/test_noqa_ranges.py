@@ -3,7 +3,7 @@
 `noqa_ranges.RangeReader` tokenizes a file that parses only from the innermost statement holding a
 line, and only as far as asked; these in-process tests compare it, line by line, with the
 tokenization of the whole file it replaced, on this repository's code, on odd shapes, and on
-generated Python.
+generated Python (test_fuzz.py generates it, once for every reader it fuzzes).
 """
 from __future__ import annotations
 
@@ -13,16 +13,8 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from conftest import grammatical_python
 from lint_plugin.report.noqa_ranges import RangeReader
-
-try:
-    import hypothesmith
-except ImportError:  # pragma: no cover - depends on the environment
-    hypothesmith = None
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -85,9 +77,5 @@ def test_the_same_ranges_on_odd_shapes(text):
     assert_same_ranges(text)
 
 
-@pytest.mark.skipif(hypothesmith is None, reason="hypothesmith is not installed (pip install hypothesmith)")
-@settings(max_examples=300, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
-@given(st.builds(lambda s: s, grammatical_python()))
-def test_the_same_ranges_on_generated_python(text):
-    assert_same_ranges(text)
+# Grammatical Python from hypothesmith is checked with `assert_same_ranges` by test_fuzz.py, which
+# generates each program once for every reader it fuzzes.

@@ -32,9 +32,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pytest
 
 import lint_plugin
-from conftest import ARCHSYNC, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Result, flake8_lines, run
-
-pytestmark = pytest.mark.e2e  # every test here runs a real process
+from conftest import ARCHSYNC, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Result, archsync, flake8, flake8_lines, run
 
 FLAKE8 = Path(sys.executable).parent / "flake8"
 
@@ -125,6 +123,7 @@ def _assert_evil_reported(result: Result) -> None:
 
 @pytest.mark.parametrize("front_end", ["archsync", "archsync-no-cache", "archsync-show", "archsync-json",
                                        "python-m-flake8", "python-m-flake8-j4"])
+@pytest.mark.e2e
 def test_hostile_modules_are_never_executed(tmp_path, front_end):
     marker_dir = tmp_path / "markers"
     marker_dir.mkdir()
@@ -152,6 +151,7 @@ def test_hostile_modules_are_never_executed(tmp_path, front_end):
 
 
 @pytest.mark.parametrize("front_end", ["archsync", "flake8-script"])
+@pytest.mark.e2e
 def test_modules_shadowing_the_stdlib_and_our_dependencies_are_never_imported(tmp_path, front_end):
     """`ast.py`, `json.py`, `tomllib.py`, `lint_plugin/`, `flake8.py` ... in the checked directory."""
     marker_dir = tmp_path / "markers"
@@ -222,15 +222,17 @@ CONFIG_PAYLOADS = sorted(_config_payloads(Path("/x")))
 
 @pytest.mark.parametrize("name", CONFIG_PAYLOADS)
 def test_configuration_cannot_load_code(tmp_path, name):
+    """In this process: code a configuration made run would leave its marker here as well as anywhere."""
     marker = tmp_path / "markers" / "pwned"
     marker.parent.mkdir()
     body, exit_code, expected, error = _config_payloads(marker)[name]
     root = make_project(tmp_path / "proj", "[tool.archsync]\n" + body if not body.startswith("[[") else body)
-    for command in ([ARCHSYNC, "check"], [ARCHSYNC, "check", "--no-cache"],
-                    [sys.executable, "-m", "flake8", "--isolated", "--select=ARC", "."]):
-        result = run(command, root)
+    for command, result in ((["check"], lambda: archsync("check", cwd=root)),
+                            (["check", "--no-cache"], lambda: archsync("check", "--no-cache", cwd=root)),
+                            (["flake8"], lambda: flake8(".", cwd=root))):
+        result = result()
         assert not marker.exists() and markers(marker.parent) == [], f"configuration ran code\n{result}"
-        if command[0] == ARCHSYNC:
+        if command[0] == "check":
             assert result.returncode == exit_code, result
             assert result.lines == expected, result
             if exit_code == EXIT_ERROR:
@@ -280,6 +282,7 @@ def _network_tree(root: Path, modules: int = 60) -> Path:
 
 
 @pytest.mark.parametrize("front_end", ["archsync", "flake8-j2"])
+@pytest.mark.e2e
 def test_no_network_access_with_sockets_blocked(tmp_path, front_end):
     root = _network_tree(tmp_path / "proj")
     marker = tmp_path / "network-attempts"
@@ -312,6 +315,7 @@ def _strace(tmp_path: Path, trace: str, command: Sequence, cwd: Path, *options: 
 
 
 @pytest.mark.parametrize("front_end", ["archsync", "archsync-no-cache", "flake8-j2"])
+@pytest.mark.e2e
 def test_no_network_syscalls_under_strace(tmp_path, front_end):
     root = _network_tree(tmp_path / "proj")
     command = {
@@ -347,6 +351,7 @@ def _paths_of(call: str) -> List[str]:
     return re.findall(r'"((?:[^"\\]|\\.)*)"', call)
 
 
+@pytest.mark.e2e
 def test_archsync_writes_only_its_cache_and_reads_only_what_it_should(tmp_path):
     root = _network_tree(tmp_path / "proj")
     (root / "pkg" / "notes.txt").write_text("not python\n")
@@ -390,7 +395,7 @@ def test_github_format_cannot_be_used_to_inject_workflow_commands(tmp_path):
     (root / "pkg" / injected).write_text('EVIL_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n')
     (root / "pkg" / "members.py").write_text(
         'MEMBER_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Evil\\n::set-output name=x::y"})\n')
-    result = run([ARCHSYNC, "check", "--format", "github"], root)
+    result = archsync("check", "--format", "github", cwd=root)
     assert result.returncode == EXIT_FINDINGS, result
     lines = result.stdout.splitlines()
     assert lines and all(line.startswith("::error ") for line in lines), result
