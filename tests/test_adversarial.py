@@ -477,3 +477,18 @@ def test_a_form_feed_starting_a_line_does_not_make_the_file_unfixable(tmp_path):
     assert (root / "pkg/feeds.py").read_text() == source.replace(
         '"Qwen3_5ForConditionalGeneration",\n]', '"Qwen3_5ForConditionalGeneration",\n    "Qwen3_5ForCausalLM",\n]'
     ).replace('{"Qwen3_5ForConditionalGeneration"}', '{"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"}')
+
+
+def test_a_ctrl_c_while_a_class_is_made_is_an_interruption_not_an_error():
+    """Python 3.11 wraps what `__set_name__` raises in a RuntimeError; a Ctrl-C while a lazily imported
+    dataclass is defined must still end the run as interrupted, without a traceback."""
+    from lint_plugin.frontends.cli import _interrupted
+
+    class Interrupting:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    with pytest.raises(BaseException) as caught:
+        type("Made", (), {"field": Interrupting()})
+    assert _interrupted(caught.value)
+    assert not _interrupted(RuntimeError("a real error"))

@@ -53,6 +53,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_ERROR
+    except Exception as error:
+        if _interrupted(error):
+            return EXIT_INTERRUPTED
+        raise
+
+
+def _interrupted(error: BaseException) -> bool:
+    """Whether a Ctrl-C is what this error carries: Python wraps an exception raised while a class is
+    made (`__set_name__`, as a lazily imported dataclass is defined) in a RuntimeError, so the
+    KeyboardInterrupt is found only as its cause."""
+    seen = set()
+    cause: Optional[BaseException] = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _intermixed_paths(paths: List[str], extra: List[str]) -> Tuple[List[str], List[str]]:
