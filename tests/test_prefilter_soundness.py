@@ -24,9 +24,31 @@ from lint_plugin.pipeline import Request, run_with
 NAMES = ("AlphaForCausalLM", "AlphaMoeForCausalLM")
 CONSTANTS = ("ALPHA", "ALPHA_MOE")
 
-MODELS = ("class AlphaForCausalLM:\n    pass\n\n\nclass AlphaMoeForCausalLM:\n    pass\n\n\n"
-          "EntryClass = [AlphaForCausalLM, AlphaMoeForCausalLM]\n")
-WHITELIST = '_LONG_CONTEXT_ARCHS = frozenset({"AlphaForCausalLM"})\n'
+CLASSES = "class AlphaForCausalLM:\n    pass\n\n\nclass AlphaMoeForCausalLM:\n    pass\n\n\n"
+# How `pkg/models.py` registers the two: every shape the extractor reads a registration in.
+REGISTRATIONS = {
+    "EntryClass": CLASSES + "EntryClass = [AlphaForCausalLM, AlphaMoeForCausalLM]\n",
+    "registry dict": '_MODELS = {\n    "AlphaForCausalLM": ("alpha", "AlphaForCausalLM"),\n'
+                     '    "AlphaMoeForCausalLM": ("alpha", "AlphaMoeForCausalLM"),\n}\n',
+    "path strings": "MODELS = {\n    'AlphaForCausalLM': 'pkg.alpha:AlphaForCausalLM',\n"
+                    "    'AlphaMoeForCausalLM':\n        'pkg.alpha:AlphaMoeForCausalLM',\n}\n",
+    "registering calls": CLASSES + 'def setup(registry):\n'
+                                   '    registry.register_model("AlphaForCausalLM", AlphaForCausalLM)\n'
+                                   '    registry.register_model(\n        "AlphaMoeForCausalLM",\n'
+                                   '        AlphaMoeForCausalLM)\n',
+    "decorators": 'from pkg.registry import register_auto_model\n\n\n@register_auto_model("AlphaForCausalLM")\n'
+                  'class AlphaForCausalLM:\n    pass\n\n\n@register_auto_model(\n    "AlphaMoeForCausalLM",\n)\n'
+                  'class AlphaMoeForCausalLM:\n    pass\n',
+    "item stores": CLASSES + 'REGISTRY = {}\nREGISTRY["AlphaForCausalLM"] = AlphaForCausalLM\n'
+                   'REGISTRY[\'AlphaMoeForCausalLM\'] = AlphaMoeForCausalLM\n',
+    "dict keywords": CLASSES + "SUPPORTED = dict(\n    AlphaForCausalLM=AlphaForCausalLM,\n"
+                     "    AlphaMoeForCausalLM=AlphaMoeForCausalLM,\n)\n",
+}
+# Where the list that lacks a name is: a guarded name at module level, or in a class.
+WHITELISTS = {
+    "guarded": '_LONG_CONTEXT_ARCHS = frozenset({"AlphaForCausalLM"})\n',
+    "class attribute": 'class Server:\n    _LONG_CONTEXT_ARCHS = ("AlphaForCausalLM",)\n',
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,7 +75,7 @@ FORMS: Tuple[Form, ...] = (
     Form("through a tuple", "from pkg.mid import BOTH\n", "BOTH"),
     Form("through a module of a tuple", "from pkg import mid\n", "mid.BOTH"),
 )
-TESTS = ("in", "or-chain", "delegation")
+TESTS = ("in", "or-chain", "delegation", "prefix")
 # How `pkg/consts/names.py` spells the names: the bytes need not hold a name as it reads.
 SPELLINGS = {
     "plain": lambda name: f'"{name}"',
@@ -67,12 +89,14 @@ SPELLINGS = {
 }
 
 
-def _project(root: Path, first: Form, second: Form, test: str, local: bool, spelling: str = "plain") -> Path:
+def _project(root: Path, first: Form, second: Form, test: str, local: bool, spelling: str = "plain",
+             registration: str = "EntryClass", whitelist: str = "guarded") -> Path:
     files: Dict[str, str] = {
         "pyproject.toml": "",
         "pkg/__init__.py": "",
-        "pkg/models.py": MODELS,
-        "pkg/overrides.py": WHITELIST,
+        "pkg/registry.py": "def register_auto_model(name):\n    return lambda cls: cls\n",
+        "pkg/models.py": REGISTRATIONS[registration],
+        "pkg/overrides.py": WHITELISTS[whitelist],
         "pkg/consts/__init__.py": "from .names import ALPHA, ALPHA_MOE\n",
         "pkg/consts/names.py": "".join(f"{c} = {SPELLINGS[spelling](n)}\n" for c, n in zip(CONSTANTS, NAMES)),
         "pkg/mid.py": "from pkg.consts.names import ALPHA, ALPHA_MOE\n\nBOTH = (ALPHA, ALPHA_MOE)\n",
@@ -88,7 +112,9 @@ def _project(root: Path, first: Form, second: Form, test: str, local: bool, spel
     header = "" if local else "".join(imports)
     body = "".join("    " + line for line in imports) if local else ""
     arch = "config.architectures[0]"
-    if test == "in":
+    if test == "prefix":
+        check = f'    return {arch}.startswith("Alpha")\n'
+    elif test == "in":
         check = f"    return {arch} in ({', '.join(refs)},)\n"
     elif test == "or-chain":
         check = "    arch = " + arch + "\n    return " + " or ".join(
@@ -114,11 +140,15 @@ def _findings(root: Path, prefilter: bool) -> List[str]:
 @settings(max_examples=150, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(first=st.sampled_from(FORMS), second=st.sampled_from(FORMS), test=st.sampled_from(TESTS),
-       local=st.booleans(), spelling=st.sampled_from(sorted(SPELLINGS)))
-def test_the_prefilter_never_changes_a_finding(tmp_path_factory, first, second, test, local, spelling):
-    root = _project(tmp_path_factory.mktemp("project"), first, second, test, local, spelling)
+       local=st.booleans(), spelling=st.sampled_from(sorted(SPELLINGS)),
+       registration=st.sampled_from(sorted(REGISTRATIONS)), whitelist=st.sampled_from(sorted(WHITELISTS)))
+def test_the_prefilter_never_changes_a_finding(tmp_path_factory, first, second, test, local, spelling, registration,
+                                               whitelist):
+    root = _project(tmp_path_factory.mktemp("project"), first, second, test, local, spelling, registration,
+                    whitelist)
     unfiltered = _findings(root, prefilter=False)
     assert _findings(root, prefilter=True) == unfiltered, (first.name, second.name, test, local, spelling,
+                                                          registration, whitelist,
                                                           (root / "pkg/family.py").read_text())
 
 
@@ -134,4 +164,11 @@ def test_parsing_every_file_finds_the_family_whatever_the_form(tmp_path):
         root = _project(tmp_path / spelling.replace(" ", "-"), FORMS[0], FORMS[0], "in", False, spelling)
         if not any("ARC101 'AlphaMoeForCausalLM'" in line for line in _findings(root, prefilter=False)):
             missing.append(spelling)
+    for test in set(TESTS) - {"or-chain"}:  # `==` over imported constants: not read yet (issue 30, item 10)
+        for registration in REGISTRATIONS:
+            for whitelist in WHITELISTS:
+                root = _project(tmp_path / f"{test}-{registration}-{whitelist}".replace(" ", "-"), FORMS[0],
+                                FORMS[0], test, False, "plain", registration, whitelist)
+                if not any("ARC101 'AlphaMoeForCausalLM'" in line for line in _findings(root, prefilter=False)):
+                    missing.append(f"{test}, {registration}, {whitelist}")
     assert missing == []

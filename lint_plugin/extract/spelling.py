@@ -32,9 +32,12 @@ def mostly_architectures(names: Sequence[str]) -> bool:
 
 # A string that may read otherwise than its bytes spell it: name characters up to an escape, or a
 # string of name characters followed, across blanks, continuations and comments only, by another
-# string (implicit concatenation). One expression per quote character: a literal first byte.
+# string (implicit concatenation). One expression per quote character: a literal first byte. Each
+# stretch between the strings has one way to be matched (a comment runs to its line's end, a
+# continuation is one token), so a near miss costs linear time, not a choice at every blank.
+_BETWEEN = rb"(?:[ \t\f\r\n]|\\\r?\n|\\\r(?!\n)|#[^\r\n]*(?=[\r\n]|\Z))*"
 _RESPELT = tuple(re.compile(quote + rb"(?:[A-Za-z0-9_]*\\[xuUN0-7]|[A-Za-z0-9_]+" + quote +
-                            rb"(?:[ \t\f]|\\?\r?\n|#[^\n]*)*[rRbBuU]{0,2}[\"'])")
+                            _BETWEEN + rb"[rRbBuU]{0,2}[\"'])")
                  for quote in (rb'"', rb"'"))
 _PREFIX = frozenset(b"rRbBuUfF")
 _BLANK = frozenset(b" \t\f\r\n\\")
