@@ -33,6 +33,7 @@ from typing import Callable, Dict, List, Tuple
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from test_bindings import assert_bindings_cover_the_tree
 from test_extract_walk import assert_same_walk_of_a_body
 from test_noqa_ranges import assert_same_ranges
 
@@ -234,11 +235,13 @@ def test_extractor_survives_arbitrary_bytes(data):
 def test_grammatical_python_read_by_the_extractor_the_walk_and_the_noqa_reader(source):
     """Generating grammatical Python is most of the cost (about 40 ms a program), so each program is read
     every way it is fuzzed: the extractor survives it, the function-body walk visits what the plain walk
-    visits (`test_extract_walk.py`), and every line's noqa range is flake8's (`test_noqa_ranges.py`)."""
+    visits (`test_extract_walk.py`), every line's noqa range is flake8's (`test_noqa_ranges.py`), and the
+    import bindings read from its bytes hold every one the parser reads (`test_bindings.py`)."""
     facts = extract(_encode(source))
     assert facts.path == "m.py"
     assert_same_walk_of_a_body(source)
     assert_same_ranges(source)
+    assert_bindings_cover_the_tree(source)
 
 
 @fuzz_settings("shaped")

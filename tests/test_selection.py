@@ -30,7 +30,7 @@ def carrying(*predicates: PredicateFact, collections=(), known=frozenset()):
     facts = FileFacts("m.py", "m", collections=tuple(collections), predicates=predicates)
     carried = _Carried(NAME)
     carried.found.update(known)
-    return carried.add([facts, None]) | frozenset(known)
+    return carried.add([facts, None])[0] | frozenset(known)
 
 
 def test_a_predicate_of_other_things_carries_nothing():
@@ -68,7 +68,16 @@ def test_a_chosen_module_may_still_lead_out_through_an_import_or_a_star_import()
                          predicates=(predicate("is_tp", delegates=[Ref("m", "helper", 1)]),))
     starred = FileFacts("s.py", "s", star_imports=("other",),
                         predicates=(predicate("is_sp", delegates=[Ref("s", "helper", 1)]),))
-    assert _Carried(NAME).add([imported, starred]) == {"is_tp", "is_sp"}
+    assert _Carried(NAME).add([imported, starred]) == ({"is_tp", "is_sp"}, {"m", "s"})
+
+
+def test_a_module_carries_when_it_binds_a_name_that_carries_or_star_imports_one_that_does():
+    """What a file must reach, through its imports, to be chosen next (`extract/bindings.reaches`)."""
+    names = FileFacts("pkg/names.py", "pkg.names", constants=(("ALPHA", "AlphaForCausalLM", 1),))
+    reexport = FileFacts("pkg/__init__.py", "pkg", imports=(("ALPHA", "pkg.names", "ALPHA"),))
+    star = FileFacts("pkg/all.py", "pkg.all", star_imports=("pkg",))
+    other = FileFacts("pkg/util.py", "pkg.util", constants=(("GREETING", "hello, world", 1),))
+    assert _Carried(NAME).add([names, reexport, star, other]) == ({"ALPHA"}, {"pkg.names", "pkg", "pkg.all"})
 
 
 def test_a_test_of_a_collection_carries_what_the_collection_does():

@@ -23,7 +23,7 @@ from .codec import decode_facts, encode_facts
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 7  # the config class each model class is built with (`Signals.configs`)
+SCHEMA = 8  # every import binding (`Signals.imports`) instead of the identifiers tested or called
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
 
@@ -104,12 +104,12 @@ class IndexCache:
         for rel, item in document["files"].items():
             if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 13:
                 raise ValueError("bad entry")
-            (size, mtime_ns, file_digest, guarded, registers, quoted, referenced, imported, classes, bases,
+            (size, mtime_ns, file_digest, guarded, registers, quoted, imports, imported, classes, bases,
              shape_tests, configs, facts) = item
             if not (isinstance(size, int) and isinstance(mtime_ns, int) and isinstance(file_digest, str)
                     and isinstance(guarded, bool) and isinstance(registers, bool)
                     and all(isinstance(names, list) and all(isinstance(n, str) for n in names)
-                            for names in (quoted, referenced, imported, classes, bases, shape_tests, configs))):
+                            for names in (quoted, imports, imported, classes, bases, shape_tests, configs))):
                 raise ValueError("bad entry")
             partial = False
             encoded = None
@@ -119,7 +119,7 @@ class IndexCache:
                     raise ValueError("bad facts")
                 partial, encoded = facts
             entries[rel] = CachedFile(size, mtime_ns, file_digest,
-                                      Signals(guarded, registers, frozenset(quoted), frozenset(referenced),
+                                      Signals(guarded, registers, frozenset(quoted), frozenset(imports),
                                               frozenset(imported), frozenset(classes), frozenset(bases),
                                               frozenset(shape_tests), frozenset(configs)),
                                       None, partial, encoded)

@@ -265,6 +265,11 @@ class ProjectIndex:
         """What this run asked of a module: its signals (0), its registrations (1), all its facts (2)."""
         return 2 if self._chosen.get(module) or module in self._completed else 1 if module in self._chosen else 0
 
+    def package(self, module: str) -> str:
+        """The package a module's relative imports start from (itself, for a package's `__init__`)."""
+        source = self._files[module]
+        return module if source.is_package else module.rpartition(".")[0]
+
     def module_by_path(self) -> Dict[str, str]:
         return {source.rel: module for module, source in self._files.items()}
 

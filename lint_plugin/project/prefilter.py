@@ -6,8 +6,9 @@ is a registered architecture name (any name-shaped string while nothing is
 registered). Families are limited to registered names, so a predicate listing only
 unregistered strings cannot be a family, unless it tests names by shape
 (`arch.startswith("Llama")`, `"Qwen3" in arch`): those strings are kept apart, and a file
-testing a piece of a registered name is kept too. Anything else that is referenced by name
-from a kept file is parsed on demand by the index.
+testing a piece of a registered name is kept too. A file reaches another's names only through its
+imports (`extract/bindings.py`), which are read too; anything referenced from a kept file is parsed
+on demand by the index.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config
-from ..extract.spelling import embeddable
+from ..extract.bindings import import_bindings
+from ..extract.spelling import embeddable, respelt
 from .register_calls import may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
@@ -34,9 +36,9 @@ class Signals:
     # strings in the architecture-name shape, quoted or written as keywords of `dict(...)` and
     # `.update(...)` (`dict(LlamaForCausalLM="llama")`): names the file holds
     quoted: FrozenSet[str]
-    # identifiers tested by `in NAME` or called as `return NAME(` / `or NAME(`: a
-    # predicate defined here may test names that live in another file
-    referenced: FrozenSet[str] = frozenset()
+    # the import bindings of every import statement (`extract/bindings.py`): how this file may reach the
+    # names another file defines (a predicate here may test names that live there)
+    imports: FrozenSet[str] = frozenset()
     # names imported at module level (`from m import A, B as C` -> A, C): a collection built
     # here from another file's constants takes part in what a third file tests
     imported: FrozenSet[str] = frozenset()
@@ -57,7 +59,7 @@ class Signals:
 
 def stored_signals(signals: Signals) -> List[Any]:
     """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
-    return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.referenced),
+    return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.imports),
             sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests),
             sorted(signals.configs)]
 
@@ -88,9 +90,6 @@ class Prefilter:
         self.quoted = (re.compile(rb'"(%s)"' % name), re.compile(rb"'(%s)'" % name))
         self.keyword = re.compile(rb"(?<![\w.])(%s)[ \t]*=(?!=)" % (
             name if self.name_filter is None else rb"[A-Za-z_]\w*"))
-        # Literal first bytes again keep these fast (an alternation at the start is ~6x slower).
-        self.references = (re.compile(rb" in \(?\s*(?:\w+\.)*(\w+)"),
-                           re.compile(rb"return (\w+)\("), re.compile(rb" or (\w+)\("))
         # Registrations by shape (lint_plugin.extract.registrations): a registering call or decorator
         # with a string argument, a dict entry or item store binding a name to a class.
         self.shapes = (re.compile(rb"egist\w*\s*\(\s*[\[(]?\s*[\"'][A-Za-z]"), re.compile(rb"register_model\w*\s*\("),
@@ -110,8 +109,9 @@ class Prefilter:
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
             registers=any(token in data for token in self.registry_tokens)
             or self._shaped(data, bool(double), bool(single)),
-            quoted=self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)),
-            referenced=_matches(self.references, data, "ascii"),
+            quoted=self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)
+                               | frozenset(filter(self.is_name, respelt(data)))),
+            imports=import_bindings(data),
             imported=_imported_names(padded),
             classes=_matches((_CLASS,), padded, "ascii") if b"\nclass" in padded else frozenset(),
             bases=bases,

@@ -69,7 +69,7 @@ def replay(last: Optional[Choice], index: ProjectIndex, universe: FrozenSet[str]
 
 def signal_view(signals: Signals) -> Tuple[object, ...]:
     """What the choice reads of a file's signals (not its class edges, whose lines move)."""
-    return (signals.guarded, signals.registers, signals.quoted, signals.shape_tests, signals.referenced,
+    return (signals.guarded, signals.registers, signals.quoted, signals.shape_tests, signals.imports,
             signals.imported)
 
 

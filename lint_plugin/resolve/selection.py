@@ -16,6 +16,7 @@ import re
 from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..config import matches_pattern
+from ..extract.bindings import reach_of, reaches, shadowing
 from ..extract.facts import (
     CollectionFact,
     FileFacts,
@@ -61,19 +62,20 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
     first = choose([module for module, signals in index.signals()
                     if (signals.quoted and (signals.quoted & universe if universe else True))
                     or tests_a_piece(signals.shape_tests)], every=True)
-    # Until nothing changes: files that test, call or import what a chosen file defines. A
-    # constant module, a tuple of its constants in a second, the test in a third: all chosen.
+    # Until nothing changes: files whose imports reach what a chosen file defines or imports (a
+    # module sees another's names only through its imports: `extract/bindings.py`). A constant
+    # module, a tuple of its constants in a second, the test in a third: all chosen.
     carried = _Carried(index.config.name_regex.fullmatch)
-    new = carried.add(first)
-    # Each pass asks only about the names the last one added: a file naming an older one was chosen then.
-    waiting = [(module, signals.referenced, signals.imported) for module, signals in index.signals()
-               if (signals.referenced or signals.imported) and module not in chosen]
-    while new:
-        wanted = [module for module, referenced, imported in waiting
-                  if not (referenced.isdisjoint(new) and imported.isdisjoint(new))]
+    names, carriers = carried.add(first)
+    # Each pass asks only about what the last one added: a file reaching something older was chosen then.
+    shadowed = shadowing(frozenset(module.partition(".")[0] for module, _ in index.signals()))
+    waiting = [(module, reach_of(signals.imports, index.package(module), shadowed))
+               for module, signals in index.signals() if signals.imports and module not in chosen]
+    while names or carriers:
+        wanted = [module for module, reach in waiting if reaches(reach, names, carriers)]
         if not wanted:
             break
-        new = carried.add(choose(wanted))
+        names, carriers = carried.add(choose(wanted))
         waiting = [item for item in waiting if item[0] not in chosen]
     if memory is None:
         return None
@@ -142,9 +144,13 @@ class _Carried:
         self.collections: List[CollectionFact] = []
         self.predicates: List[PredicateFact] = []
         self.closed = _Closed()
+        self.bound: Dict[str, Set[str]] = {}  # chosen module -> the names it defines or imports
+        self.stars: Dict[str, Tuple[str, ...]] = {}  # chosen module -> the modules it star-imports
+        self.carriers: Set[str] = set()  # chosen modules that bind a name that carries
 
-    def add(self, chosen: Sequence[Optional[FileFacts]]) -> FrozenSet[str]:
-        """Take the facts of newly chosen files; the names that carry, not known before."""
+    def add(self, chosen: Sequence[Optional[FileFacts]]) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+        """Take the facts of newly chosen files; the names that carry and the modules that bind one (define,
+        import or star-import it), not known before."""
         before = frozenset(self.found)
         found, name_ok, closed = self.found, self.name_ok, self.closed
         for facts in chosen:
@@ -154,6 +160,10 @@ class _Carried:
             self.collections += [c for c in facts.collections if c.name not in found]
             self.predicates += [p for p in facts.predicates if p.name not in found]
             closed.add(facts)
+            self.bound.setdefault(facts.module, set()).update(
+                [name for name, _, _ in facts.constants] + [c.name for c in facts.collections]
+                + [p.name for p in facts.predicates] + [local for local, _, _ in facts.imports])
+            self.stars[facts.module] = tuple(facts.star_imports)
         while True:
             carrying = [c.name for c in self.collections if c.name not in found
                         and any(_carries(part, found, name_ok) for part in c.parts)]
@@ -164,7 +174,19 @@ class _Carried:
             found.update(carrying)
         self.collections = [c for c in self.collections if c.name not in found]
         self.predicates = [p for p in self.predicates if p.name not in found]
-        return frozenset(found - before)
+        return frozenset(found - before), self._new_carriers()
+
+    def _new_carriers(self) -> FrozenSet[str]:
+        """Chosen modules that now bind a name that carries, or star-import a module that does."""
+        before = frozenset(self.carriers)
+        self.carriers.update(module for module, names in self.bound.items() if not names.isdisjoint(self.found))
+        while True:
+            more = {module for module, stars in self.stars.items()
+                    if module not in self.carriers and not self.carriers.isdisjoint(stars)}
+            if not more:
+                break
+            self.carriers |= more
+        return frozenset(self.carriers - before)
 
 
 def _predicate_carries(predicate: PredicateFact, found: AbstractSet[str], name_ok: Callable[[str], object],

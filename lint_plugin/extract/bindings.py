@@ -1,0 +1,204 @@
+"""How a module sees another's names: its import statements, read from bytes as the extractor reads them.
+
+Python lets one module reach a name defined in another only through an import statement (a
+from-import, a module object and its attributes, a star import), and the extractor follows
+exactly those (`ModuleContext.add_import` and `ModuleContext.ref`). So the files that may take a
+name from a chosen file are the files whose imports reach it, and the byte prefilter needs no
+other description of what a file refers to: it reads the same statements from the bytes
+(`import_bindings`), at any indentation, whatever their layout (parentheses, `as`, continuation
+lines, several on a line), keeping more than the parser would (a statement in a string) but never
+less, and the selection asks `reaches`, the one rule of which imports reach what.
+
+A binding is stored as `level:module:name`: `0:a.b:` for `import a.b as x` (its dotted attributes
+reach every module under `a.b`), `2:m:X` for `from ..m import X` (relative, resolved against the
+importing module's package), `0:m:*` for a star import. `import a.b` binds the top package `a`,
+whose dotted attributes could reach any module of it, so it is stored as `^a`, with every dotted
+path the file writes from `a` (`=a.b.c.X`: it reaches the modules it passes through) rather than
+as all of `a`. The standard library's top modules (`os.path.join`) are not followed so: a project
+module of such a name (rare) is reached through its plain import as a whole (`reaches`).
+"""
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from dataclasses import dataclass
+from typing import AbstractSet, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+_WS = rb"(?:[ \t\f]|\\\r?\n)"  # blanks, and line continuations, inside a statement
+# Literal first (the engine then skips ahead to each `from` or `import`); whether the word starts a
+# statement is asked of the bytes before it (`_starts_statement`), for the few matches there are.
+_FROM = re.compile(rb"from" + _WS + rb"+(\.*[\w.]*)" + _WS + rb"+import" + _WS + rb"*"
+                   rb"(\((?:[^)#]|#[^\n]*)*\)|(?:[^\n;#\\]|\\\r?\n)*)")
+_IMPORT = re.compile(rb"import" + _WS + rb"+((?:[^\n;#\\]|\\\r?\n)*)")
+_COMMENT = re.compile(rb"#[^\n]*")
+_AS = re.compile(rb"\s+as\s+")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_INDENT = b" \t\f"
+_WORD_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+# The standard library's top modules, whose dotted paths are not worth recording (Python >= 3.10 names
+# them; on 3.9 every plain import's paths are recorded)
+_STDLIB: FrozenSet[str] = frozenset(getattr(sys, "stdlib_module_names", ()))
+_BEFORE = b"\n;:"  # a statement starts after a newline, a `;` or a compound statement's `:`
+
+
+def import_bindings(data: bytes) -> FrozenSet[str]:
+    """Every import binding the bytes may hold (`level:module:name`), a superset of what the parser reads."""
+    if b"import" not in data:
+        return frozenset()
+    found: Set[str] = set()
+    for match in _FROM.finditer(data):
+        if _starts_statement(data, match.start()):
+            found.update(_from_bindings(match.group(1), match.group(2)))
+    heads: Set[str] = set()
+    for match in _IMPORT.finditer(data):
+        if _starts_statement(data, match.start()):  # not the `import` of a from-import, nor a word in a string
+            for binding in _import_bindings(match.group(1)):
+                found.add(binding)
+                if binding[0] == "^" and binding[1:] not in _STDLIB:
+                    heads.add(binding[1:])
+    for head in heads:
+        found.update(_paths_from(data, head))
+    return frozenset(found)
+
+
+def _paths_from(data: bytes, head: str) -> Iterable[str]:
+    """`=a.b.c.X` for each dotted path the file writes from the plain-imported top package `a`."""
+    for match in _path_pattern(head).finditer(data):
+        start = match.start()
+        if start == 0 or data[start - 1] not in _WORD_OR_DOT:
+            path = match.group()
+            if b"." != path[len(head):len(head) + 1] or _GAP.search(path):  # `(pkg\n .a)`: as the parser joins it
+                path = _GAP.sub(b"", path)
+            yield "=" + path.decode("ascii", "replace")
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _path_pattern(head: str) -> "re.Pattern[bytes]":
+    return re.compile(re.escape(head.encode()) + rb"(?:" + _GAP_TEXT + rb"*\." + _GAP_TEXT + rb"*[A-Za-z_]\w*)+")
+
+
+_GAP_TEXT = rb"(?:[ \t\f\r\n]|\\\r?\n|#[^\n]*\n)"  # what may stand between the parts of a dotted path
+_GAP = re.compile(_GAP_TEXT)
+
+
+def _starts_statement(data: bytes, position: int) -> bool:
+    """Is the word at `position` the first of a statement (only indentation since a line start, `;` or `:`)?"""
+    before = position - 1
+    while before >= 0 and data[before] in _INDENT:
+        before -= 1
+    if before < 0:
+        return True
+    if data[before] == 10 and before >= 1 and data[before - 1] == 92:  # `\` then a newline: a continued line
+        return False
+    return data[before] in _BEFORE or data[before] == 13
+
+
+@functools.lru_cache(maxsize=1 << 14)  # files import the same few things, written the same way
+def _from_bindings(module: bytes, names: bytes) -> Tuple[str, ...]:
+    text = module.decode("ascii", "replace")
+    level = len(text) - len(text.lstrip("."))
+    base = text[level:]
+    if base and not _DOTTED.fullmatch(base):
+        return ()
+    return tuple(f"{level}:{base}:{name}" for name in (item.partition(" as ")[0].strip() for item in _items(names))
+                 if name == "*" or _DOTTED.fullmatch(name))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _import_bindings(names: bytes) -> Tuple[str, ...]:
+    found = []
+    for item in _items(names):
+        dotted, _, alias = item.partition(" as ")
+        dotted = dotted.strip()
+        if _DOTTED.fullmatch(dotted):
+            found.append(f"0:{dotted}:" if alias.strip() else "^" + dotted.partition(".")[0])
+    return tuple(found)
+
+
+def _items(raw: bytes) -> List[str]:
+    """The comma-separated items of an import list, comments, parentheses and continuations removed."""
+    if b"#" in raw:
+        raw = _COMMENT.sub(b"", raw)
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")
+    raw = raw.strip().strip(b"()")
+    if b" as" in raw or b"\tas" in raw or b"as\t" in raw or b"\nas" in raw:
+        raw = _AS.sub(b" as ", raw)
+    return [item.strip() for item in raw.decode("ascii", "replace").split(",") if item.strip()]
+
+
+def absolute_module(package: str, module: str, level: int) -> Optional[str]:
+    """The absolute module a (possibly relative) import names, from a module of `package`; None when a
+    relative import climbs above the top package."""
+    if level == 0:
+        return module
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts):
+        return None
+    base = parts[: len(parts) - (level - 1)]
+    if module:
+        base.append(module)
+    return ".".join(base) or None
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What one binding of a module of a known package lets it refer to: a from-imported `name`, the
+    modules at or under `prefix` (a bound module's dotted attributes), the modules a written dotted
+    `path` passes through, or all `star` holds."""
+
+    name: str = ""
+    prefix: str = ""
+    path: str = ""
+    star: bool = False
+
+
+def reach_of(bindings: Iterable[str], package: str, shadowed: AbstractSet[str] = frozenset()) -> Tuple[Reach, ...]:
+    """The bindings of a module of `package`, resolved (relative imports made absolute) once. `shadowed`:
+    the project's own top-level modules named like a standard-library one, whose paths were not recorded."""
+    found = []
+    for binding in bindings:
+        if binding[0] == "=":
+            found.append(Reach(path=binding[1:]))
+            continue
+        if binding[0] == "^":
+            if binding[1:] in shadowed:
+                found.append(Reach(prefix=binding[1:]))
+            continue
+        level_text, module, name = binding.split(":", 2)
+        base = absolute_module(package, module, int(level_text))
+        if base is None:
+            continue
+        if name == "*":
+            found.append(Reach(prefix=base, star=True))
+        else:
+            found.append(Reach(name, f"{base}.{name}" if name else base))
+    return tuple(found)
+
+
+def shadowing(top_modules: AbstractSet[str]) -> FrozenSet[str]:
+    """The project's top-level modules named like a standard-library module (`import_bindings` records no
+    dotted path from those)."""
+    return frozenset(top_modules & _STDLIB)
+
+
+def reaches(reach: Iterable[Reach], names: AbstractSet[str], carriers: AbstractSet[str]) -> bool:
+    """Can a module with these bindings refer to one of `names` (names that carry, wherever they are
+    defined) or into one of `carriers` (modules that define or import such names)?
+
+    As `ModuleContext.ref` resolves: a from-imported name is that name; a bound module (or package)
+    reaches every module under it through dotted attributes, a written dotted path the modules it passes
+    through; a star import reaches what its module holds.
+    """
+    for item in reach:
+        if item.path:
+            if any(item.path.startswith(carrier + ".") for carrier in carriers):
+                return True
+        elif item.star:
+            if item.prefix in carriers:
+                return True
+        elif item.name in names or item.prefix in carriers \
+                or any(carrier.startswith(item.prefix + ".") for carrier in carriers):
+            return True
+    return False
