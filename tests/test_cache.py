@@ -270,6 +270,29 @@ def test_another_configurations_content_under_our_name_is_rejected(project):
     ], result
 
 
+def test_a_file_python_refuses_is_cached_with_its_refusal(project):
+    """Why Python would not read a file is part of its record (the cache schema moved with it): a warm run
+    that trusts the record reports what a cold run reports, and no record holds the facts of such a file."""
+    (project / "pkg" / "latin.py").write_bytes(b'# Caf\xe9\n'
+                                               b'LATIN_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n')
+    age_files(project)
+    expected = [
+        "pkg/latin.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+        "encoding is declared before it (PEP 263)",
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ]
+    assert archsync("check", cwd=project).lines == expected
+    record = IndexCache(project, load_config(project).cache_dir, load_config(project).fingerprint()).load()
+    facts = record["pkg/latin.py"].decoded("pkg/latin.py").facts
+    assert facts is not None and facts.collections == () and facts.error == (
+        "cannot decode: byte 0xe9 on line 1 is not UTF-8, and no encoding is declared before it (PEP 263)")
+    assert archsync("check", "--no-cache", cwd=project).lines == expected
+    for path in project.rglob("result-*.json"):
+        path.unlink()  # the index's records answer, not the last report
+    assert archsync("check", cwd=project).lines == expected
+
+
 # -- where the cache lives -----------------------------------------------------------------------
 
 @pytest.mark.e2e

@@ -159,12 +159,63 @@ CASES = {
     # `archsync check` reports for the bytes on disk, not analyse flake8's re-encoded copy.
     "undecodable-latin1": Case(
         {"pkg/latin.py": b'LATIN_ARCHS = frozenset({"Caf\xe9ForCausalLM"})\n'},
-        ("pkg/latin.py:1:1: ARC902 file not analysed: syntax error at line 1: "
-         + python_says(b'LATIN_ARCHS = frozenset({"Caf\xe9ForCausalLM"})\n'),
+        ("pkg/latin.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+         "encoding is declared before it (PEP 263)",
          "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
          "but missing from X_ARCHS"),
-        ("pkg/latin.py:1:1: ARC902 file not analysed: syntax error at line 1: "
-         + python_says(b'LATIN_ARCHS = frozenset({"Caf\xe9ForCausalLM"})\n'),
+        ("pkg/latin.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+         "encoding is declared before it (PEP 263)",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS")),
+    # Python refuses to run a file whose bytes are not UTF-8 and that declares no encoding (PEP 263), even
+    # where the byte is in a comment the parser would skip: its collection is not read as if it ran.
+    "latin1-in-a-comment-without-cookie": Case(
+        {"pkg/latin_comment.py": b'# Caf\xe9 models\nCOMMENT_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'},
+        ("pkg/latin_comment.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, "
+         "and no encoding is declared before it (PEP 263)",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS"),
+        ("pkg/latin_comment.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, "
+         "and no encoding is declared before it (PEP 263)",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS")),
+    "cookie-naming-an-unknown-codec": Case(
+        {"pkg/unknown_codec.py": b'# -*- coding: klingon -*-\n'
+                                 b'KLINGON_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'},
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",
+         "pkg/unknown_codec.py:1:1: ARC902 file not analysed: cannot decode: line 1 declares an unknown encoding, "
+         "'klingon'"),
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",
+         "pkg/unknown_codec.py:1:1: ARC902 file not analysed: cannot decode: line 1 declares an unknown encoding, "
+         "'klingon'")),
+    "utf8-bom-with-a-latin1-cookie": Case(
+        {"pkg/bom_cookie.py": b'\xef\xbb\xbf# -*- coding: latin-1 -*-\n'
+                              b'BOM_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'},
+        ("pkg/bom_cookie.py:1:1: ARC902 file not analysed: cannot decode: it starts with a UTF-8 byte-order mark, "
+         "but line 1 declares 'latin-1'",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS"),
+        ("pkg/bom_cookie.py:1:1: ARC902 file not analysed: cannot decode: it starts with a UTF-8 byte-order mark, "
+         "but line 1 declares 'latin-1'",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS")),
+    # A model file Python refuses registers nothing (importing it fails), not even from its registration
+    # statements read alone: the collection naming its architecture names an unregistered one.
+    "model-file-that-python-refuses": Case(
+        {"pkg/moe.py": b"# Caf\xe9\nclass Qwen3_5MoeForCausalLM:\n    pass\n\n\nEntryClass = [Qwen3_5MoeForCausalLM]\n",
+         "pkg/moe_cache.py": b'MOE_ARCHS = frozenset({"Qwen3_5MoeForCausalLM"})\n'},
+        ("pkg/moe.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+         "encoding is declared before it (PEP 263)",
+         "pkg/moe_cache.py:1:24: ARC201 'Qwen3_5MoeForCausalLM' in MOE_ARCHS is not a registered architecture; "
+         "did you mean 'Qwen3_5ForCausalLM'?",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS"),
+        ("pkg/moe.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+         "encoding is declared before it (PEP 263)",
+         "pkg/moe_cache.py:1:24: ARC201 'Qwen3_5MoeForCausalLM' in MOE_ARCHS is not a registered architecture; "
+         "did you mean 'Qwen3_5ForCausalLM'?",
          "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
          "but missing from X_ARCHS")),
     # Columns count decoded characters: each é is one column, whatever its bytes.
