@@ -15,6 +15,7 @@ from lint_plugin.diagnostics import FixRequest
 from lint_plugin.extract.source_text import Refused, source_text
 from lint_plugin.fix.editor import apply_fixes
 from lint_plugin.project.files import encode_as_source
+from lint_plugin.report.flake8_text import flake8_text, physical_lines
 
 # bytes -> the text Python reads, or the reason archsync gives for its refusal (ARC902)
 CASES = [
@@ -83,6 +84,15 @@ def test_refused_exactly_where_python_refuses(head, body, tail):
     if not isinstance(found, Refused) and not data.endswith(b"\r"):  # the same text, line ends aside
         # (importlib translates them, and holds back a last "\r" that might start a "\r\n")
         assert found.replace("\r\n", "\n").replace("\r", "\n") == importlib.util.decode_source(data)
+
+
+def test_flake8_reads_latin1_where_python_refuses_and_universal_newlines():
+    """flake8 falls back to Latin-1 for a file Python refuses, drops a byte-order mark either way, and reads
+    "\\r\\n" and "\\r" as "\\n"; a form feed or NEL stays inside its line."""
+    assert flake8_text(b"\xef\xbb\xbf# coding: latin-1\r\nx = '\xe9'\rY = 1\x0c  # noqa\n") == \
+        "# coding: latin-1\nx = '\u00e9'\nY = 1\x0c  # noqa\n"
+    assert physical_lines("a\x85b\n\x0cc\u2028d\ne") == ["a\x85b\n", "\x0cc\u2028d\n", "e"]
+    assert physical_lines("a\n") == ["a\n"] and physical_lines("") == []
 
 
 def test_an_editors_text_is_encoded_as_the_cookie_python_finds_says():
