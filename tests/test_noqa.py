@@ -75,10 +75,7 @@ def test_noqa_later_in_a_multi_line_statement_is_read_as_flake8_reads_it():
         "srv/multiline.py:4:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
         "but missing from BRACKETED_ARCHS",
     ]
-    via_flake8 = flake8("srv/multiline.py", cwd=ROOT)
-    assert via_flake8.lines == expected, via_flake8
-    via_archsync = archsync("check", "srv/multiline.py", cwd=ROOT)
-    assert via_archsync.lines == expected, via_archsync
+    assert_both_report(ROOT, "srv/multiline.py", expected)
 
 
 def test_flake8_reads_noqa_itself_so_its_own_options_apply(tree):
@@ -115,10 +112,7 @@ def test_noqa_is_read_on_the_physical_lines_flake8_reads(tree):
         "srv/separators.py:5:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
         "but missing from REPORTED_ARCHS",
     ]
-    via_flake8 = flake8("srv/separators.py", cwd=root)
-    assert via_flake8.lines == expected, via_flake8
-    via_archsync = archsync("check", "srv/separators.py", cwd=root)
-    assert via_archsync.lines == expected, via_archsync
+    assert_both_report(root, "srv/separators.py", expected)
 
 
 def test_flake8_noqa_after_a_form_feed_is_not_a_file_level_noqa(tree):
@@ -131,7 +125,12 @@ def test_flake8_noqa_after_a_form_feed_is_not_a_file_level_noqa(tree):
         "srv/not_skipped.py:1:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
         "but missing from NOT_SKIPPED_ARCHS",
     ]
-    via_flake8 = flake8("srv/not_skipped.py", cwd=root)
+    assert_both_report(root, "srv/not_skipped.py", expected)
+
+
+def assert_both_report(root, path, expected):
+    """flake8 and `archsync check` print `expected` for `path`: they read `# noqa` alike."""
+    via_flake8 = flake8(path, cwd=root)
     assert via_flake8.lines == expected, via_flake8
-    via_archsync = archsync("check", "srv/not_skipped.py", cwd=root)
+    via_archsync = archsync("check", path, cwd=root)
     assert via_archsync.lines == expected, via_archsync
