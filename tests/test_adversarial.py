@@ -395,8 +395,8 @@ def test_a_file_that_does_not_decode_and_quotes_a_registered_name_is_reported(tm
     (root / "pkg/legacy.py").write_bytes(b'NAMES = ["Qwen3_5ForConditionalGeneration", "caf\xe9"]\n'
                                          b'if arch in NAMES:\n    pass\n')
     result = archsync("check", "--no-cache", cwd=root)
-    assert result.lines == ["pkg/legacy.py:1:1: ARC902 file not analysed: syntax error at line 1: (unicode error) "
-                            "'utf-8' codec can't decode byte 0xe9 in position 3: unexpected end of data"], result
+    assert result.lines == ["pkg/legacy.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not "
+                            "UTF-8, and no encoding is declared before it (PEP 263)"], result
 
 
 def test_each_arm_of_a_module_level_if_or_try_is_checked(tmp_path):

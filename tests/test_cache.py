@@ -25,9 +25,10 @@ from typing import Sequence, Tuple
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_FINDINGS, Result, archsync, archsync_process, unprivileged
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Result, archsync, archsync_process, flake8, unprivileged
 from lint_plugin import __version__
 from lint_plugin.config import load_config
+from lint_plugin.config.cache_dir import foreign_entries
 from lint_plugin.project.cache import IndexCache
 from lint_plugin.project.cache_paths import PYTHON
 
@@ -270,6 +271,29 @@ def test_another_configurations_content_under_our_name_is_rejected(project):
     ], result
 
 
+def test_a_file_python_refuses_is_cached_with_its_refusal(project):
+    """Why Python would not read a file is part of its record (the cache schema moved with it): a warm run
+    that trusts the record reports what a cold run reports, and no record holds the facts of such a file."""
+    (project / "pkg" / "latin.py").write_bytes(b'# Caf\xe9\n'
+                                               b'LATIN_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n')
+    age_files(project)
+    expected = [
+        "pkg/latin.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+        "encoding is declared before it (PEP 263)",
+        "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+        "but missing from X_ARCHS",
+    ]
+    assert archsync("check", cwd=project).lines == expected
+    record = IndexCache(project, load_config(project).cache_dir, load_config(project).fingerprint()).load()
+    facts = record["pkg/latin.py"].decoded("pkg/latin.py").facts
+    assert facts is not None and facts.collections == () and facts.error == (
+        "cannot decode: byte 0xe9 on line 1 is not UTF-8, and no encoding is declared before it (PEP 263)")
+    assert archsync("check", "--no-cache", cwd=project).lines == expected
+    for path in project.rglob("result-*.json"):
+        path.unlink()  # the index's records answer, not the last report
+    assert archsync("check", cwd=project).lines == expected
+
+
 # -- where the cache lives -----------------------------------------------------------------------
 
 @pytest.mark.e2e
@@ -362,6 +386,74 @@ def test_missing_cache_directory_is_created(project, cache_dir):
     assert (directory / ".gitignore").is_file() and (directory / "CACHEDIR.TAG").is_file()
 
 
+@pytest.mark.parametrize("cache_dir, contents, listed", [
+    # a source package: its `.gitignore` of `*` hid every module added to it later from git
+    ("pkg", None, "'__init__.py', 'config.py', 'models.py' and 1 more"),
+    ("docs", {"docs/guide.md": "# Guide\n"}, "'guide.md'"),
+    ("build", {"build/lib/pkg.py": "X = 1\n"}, "'lib'"),  # a directory discovery skips holds files all the same
+    (".archsync_cache", {".archsync_cache/index-0.0.0.json": "{}", ".archsync_cache/notes.txt": "mine\n"},
+     "'notes.txt'"),
+])
+def test_a_cache_directory_that_holds_project_files_is_a_configuration_error(project, cache_dir, contents, listed):
+    for rel, text in (contents or {}).items():
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text(text)
+    set_config(project, f'[tool.archsync]\ncache-dir = "{cache_dir}"\n')
+    before = sorted(p.relative_to(project).as_posix() for p in project.rglob("*"))
+    result = archsync("check", cwd=project)
+    assert result.returncode == EXIT_ERROR and result.stdout == "", result
+    assert result.err_lines == [
+        f"archsync: error: {project / 'pyproject.toml'}: tool.archsync.cache-dir: '{cache_dir}' holds files archsync "
+        f"did not write ({listed}); the cache needs a directory of its own, such as '.archsync_cache'"], result
+    assert sorted(p.relative_to(project).as_posix() for p in project.rglob("*")) == before, "something was written"
+
+
+def test_a_cache_dir_that_names_a_file_is_a_configuration_error(project):
+    (project / "setup.cfg").write_text("[metadata]\nname = demo\n")
+    set_config(project, '[tool.archsync]\ncache-dir = "setup.cfg"\n')
+    result = archsync("check", cwd=project)
+    assert result.returncode == EXIT_ERROR, result
+    assert result.err_lines == [
+        f"archsync: error: {project / 'pyproject.toml'}: tool.archsync.cache-dir: 'setup.cfg' is a file, not a "
+        f"directory; the cache needs a directory of its own"], result
+    assert (project / "setup.cfg").read_text() == "[metadata]\nname = demo\n"
+
+
+def test_markers_are_written_only_into_a_directory_archsync_made(project):
+    """An empty directory someone else made may hold the cache, but archsync writes no `.gitignore` (nor
+    CACHEDIR.TAG) there: the directory is not archsync's to hide. One it makes carries both."""
+    (project / "var" / "archsync").mkdir(parents=True)
+    set_config(project, '[tool.archsync]\ncache-dir = "var/archsync"\n')
+    for _ in range(2):  # cold, then warm from the cache it wrote
+        result = survives(project, max_warnings=0)
+        assert result.lines == [
+            "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+            "but missing from X_ARCHS",
+        ], result
+    names = sorted(os.listdir(project / "var" / "archsync"))
+    assert [n for n in names if not re.fullmatch(r"(index|result)-.+\.json", n)] == [], names
+    set_config(project, '[tool.archsync]\ncache-dir = "var/made"\n')
+    survives(project, max_warnings=0)
+    assert (project / "var" / "made" / ".gitignore").read_bytes() == b"# Created by archsync.\n*\n"
+    assert (project / "var" / "made" / "CACHEDIR.TAG").read_bytes().startswith(
+        b"Signature: 8a477f597d28d172789f06886806bc55\n")
+
+
+def test_every_file_archsync_writes_in_its_cache_directory_is_one_it_knows_as_its_own(project):
+    """The check above must never refuse the cache directory archsync filled itself: both caches, flake8's
+    report apart from the CLI's, the markers, and the writer's temporaries are names `cache_dir.py` knows."""
+    assert archsync("check", cwd=project).returncode == EXIT_FINDINGS
+    assert flake8(".", cwd=project).returncode == EXIT_FINDINGS
+    directory = project / ".archsync_cache"
+    assert sorted(re.sub(r"-[0-9a-f]{16}", "-<config>", re.sub(r"-py\d+", "-<python>", n.replace(__version__, "<v>")))
+                  for n in os.listdir(directory)) == [
+        ".gitignore", "CACHEDIR.TAG", "index-<v>-<python>-<config>.json", "result-<v>-<python>-<config>-nonoqa.json",
+        "result-<v>-<python>-<config>.json"]
+    (directory / ".index-x.json.archsync-123-0f1e.tmp").write_text("left by a killed run")
+    assert foreign_entries(str(directory)) == []
+    assert archsync("check", cwd=project).returncode == EXIT_FINDINGS
+
+
 def test_cache_path_that_is_a_file(project):
     (project / ".archsync_cache").write_text("I am a file\n")
     result = survives(project, writable=False)
@@ -390,13 +482,13 @@ def test_cache_directory_that_is_a_dangling_symlink(project):
 _FULL_DISK = r'''
 set -e
 mount -t tmpfs -o size=64k tmpfs "$CACHE"
-if [ -n "$SEED" ]; then cp -a "$SEED"/. "$CACHE"/; fi
+if [ -n "$SEED" ]; then cp -a "$SEED" "$CACHE/cache"; fi
 dd if=/dev/zero of="$CACHE/zz-fill" bs=1k 2>/dev/null || true
 set +e
 "$@"
 rc=$?
-ls -A "$CACHE" > "$LISTING"
-for f in "$CACHE"/index-*.json; do [ -e "$f" ] && cp "$f" "$AFTER"/; done
+ls -A "$CACHE" "$CACHE/cache" > "$LISTING" 2>/dev/null
+for f in "$CACHE"/cache/index-*.json; do [ -e "$f" ] && cp "$f" "$AFTER"/; done
 exit $rc
 '''
 
@@ -415,12 +507,12 @@ def _full_disk_prefix(tmp_path: Path) -> Tuple[str, ...]:
 @pytest.mark.e2e
 def test_full_disk(project, tmp_path, seeded):
     prefix = _full_disk_prefix(tmp_path)
-    mount_point = project / "cachefs"  # cache directories live inside the project
+    mount_point = project / "cachefs"  # cache directories live inside the project; the cache is its "cache"
     mount_point.mkdir()
     after = tmp_path / "after"
     after.mkdir()
     seed = project / "seed"
-    set_config(project, '[tool.archsync]\ncache-dir = "cachefs"\n')
+    set_config(project, '[tool.archsync]\ncache-dir = "cachefs/cache"\n')
     if seeded:
         # An old cache for a tree whose guarded file has changed since: it is read, and cannot be replaced.
         set_config(project, '[tool.archsync]\ncache-dir = "seed"\n')
@@ -429,7 +521,7 @@ def test_full_disk(project, tmp_path, seeded):
             "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
             "but missing from X_ARCHS",
         ]
-        set_config(project, '[tool.archsync]\ncache-dir = "cachefs"\n')
+        set_config(project, '[tool.archsync]\ncache-dir = "cachefs/cache"\n')
         (project / "pkg" / "overrides.py").write_text(
             'X_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"})\n')
     env = {"CACHE": str(mount_point), "SEED": str(seed) if seeded else "", "LISTING": str(tmp_path / "listing"),

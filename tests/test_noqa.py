@@ -75,10 +75,7 @@ def test_noqa_later_in_a_multi_line_statement_is_read_as_flake8_reads_it():
         "srv/multiline.py:4:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
         "but missing from BRACKETED_ARCHS",
     ]
-    via_flake8 = flake8("srv/multiline.py", cwd=ROOT)
-    assert via_flake8.lines == expected, via_flake8
-    via_archsync = archsync("check", "srv/multiline.py", cwd=ROOT)
-    assert via_archsync.lines == expected, via_archsync
+    assert_both_report(ROOT, "srv/multiline.py", expected)
 
 
 def test_flake8_reads_noqa_itself_so_its_own_options_apply(tree):
@@ -97,3 +94,43 @@ def test_flake8_reads_noqa_itself_so_its_own_options_apply(tree):
         text = (root / path).read_text(encoding="utf-8")
         statement = text.splitlines()[int(number) - 1:int(number) + 4]
         assert any("noqa" in part.lower() for part in statement) or "flake8: noqa" in text.lower(), line
+
+
+def test_noqa_is_read_on_the_physical_lines_flake8_reads(tree):
+    """flake8 reads a file's lines as `readlines` splits them: at "\\n", "\\r\\n" and "\\r", the breaks Python's
+    line numbers count. A form feed, a vertical tab, "\\x1c"-"\\x1e", NEL, U+2028 and U+2029 (where
+    `str.splitlines` also breaks) are characters inside a line: a `# noqa` after one is on the reported line,
+    and the lines after one keep their numbers."""
+    root = tree("shapes/noqa")
+    (root / "srv/separators.py").write_text(
+        '"""Whitelists on lines that hold characters `str.splitlines` breaks at."""\n'
+        '# NEL \x85, line \u2028 and paragraph \u2029 separators, FS GS RS \x1c\x1d\x1e, a vertical tab \x0b\n'
+        'FORM_FEED_ARCHS = frozenset({"OscarForCausalLM"})\x0c  # noqa: ARC101\n'
+        'AFTER_ARCHS = frozenset({"OscarForCausalLM"})  # noqa: ARC101\n'
+        'REPORTED_ARCHS = frozenset({"OscarForCausalLM"})\n', encoding="utf-8")
+    expected = [
+        "srv/separators.py:5:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
+        "but missing from REPORTED_ARCHS",
+    ]
+    assert_both_report(root, "srv/separators.py", expected)
+
+
+def test_flake8_noqa_after_a_form_feed_is_not_a_file_level_noqa(tree):
+    """`# flake8: noqa` exempts a file only at the start of one of flake8's lines; after a form feed it is
+    not (flake8 warns that it is on a line with code), though `str.splitlines` would start a line there."""
+    root = tree("shapes/noqa")
+    (root / "srv/not_skipped.py").write_text('NOT_SKIPPED_ARCHS = frozenset({"OscarForCausalLM"})\x0c# flake8: noqa\n',
+                                            encoding="utf-8")
+    expected = [
+        "srv/not_skipped.py:1:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
+        "but missing from NOT_SKIPPED_ARCHS",
+    ]
+    assert_both_report(root, "srv/not_skipped.py", expected)
+
+
+def assert_both_report(root, path, expected):
+    """flake8 and `archsync check` print `expected` for `path`: they read `# noqa` alike."""
+    via_flake8 = flake8(path, cwd=root)
+    assert via_flake8.lines == expected, via_flake8
+    via_archsync = archsync("check", path, cwd=root)
+    assert via_archsync.lines == expected, via_archsync

@@ -20,8 +20,10 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def whole_file_ranges(text: str) -> Dict[int, str]:
-    """The mapping as it was computed before: the whole file tokenized at once."""
-    lines = text.splitlines(keepends=True)
+    """The mapping as flake8 computes it (`FileProcessor._noqa_line_mapping`): the whole file tokenized at
+    once, joining flake8's lines, which `readlines` splits at "\n" alone (never at "\f", "\x85", "\u2028"
+    or the others where `str.splitlines` also splits)."""
+    lines = io.StringIO(text).readlines()
     mapping: Dict[int, str] = {}
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
@@ -64,6 +66,7 @@ ODD = [
     "def f():\n\tif x:\n\t\treturn 1\n\x0cdef g():\n    return 2\n",
     "s = 'line \\\ncontinued'  # noqa\nt = 1\n",
     "x = '\u2028'  # noqa\ny = '\x0c'\nz = 1\n",
+    "x = 1\x0c  # noqa\ny = 2  # noqa: \x85 E501\n# \x1c\x1d\x1e\x0b\u2029\nz = (3,  # noqa\n     4)\n",
     "x = f'''{\n1}'''  # noqa\n",
     "def broken(:\n    pass  # noqa\n",  # does not parse: tokenized whole
     "x = 1\r\ny = 2  # noqa\r\n",

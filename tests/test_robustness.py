@@ -36,6 +36,7 @@ from conftest import (
     EXIT_CLEAN,
     EXIT_ERROR,
     EXIT_FINDINGS,
+    REPO,
     Result,
     archsync,
     archsync_process,
@@ -159,12 +160,63 @@ CASES = {
     # `archsync check` reports for the bytes on disk, not analyse flake8's re-encoded copy.
     "undecodable-latin1": Case(
         {"pkg/latin.py": b'LATIN_ARCHS = frozenset({"Caf\xe9ForCausalLM"})\n'},
-        ("pkg/latin.py:1:1: ARC902 file not analysed: syntax error at line 1: "
-         + python_says(b'LATIN_ARCHS = frozenset({"Caf\xe9ForCausalLM"})\n'),
+        ("pkg/latin.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+         "encoding is declared before it (PEP 263)",
          "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
          "but missing from X_ARCHS"),
-        ("pkg/latin.py:1:1: ARC902 file not analysed: syntax error at line 1: "
-         + python_says(b'LATIN_ARCHS = frozenset({"Caf\xe9ForCausalLM"})\n'),
+        ("pkg/latin.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+         "encoding is declared before it (PEP 263)",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS")),
+    # Python refuses to run a file whose bytes are not UTF-8 and that declares no encoding (PEP 263), even
+    # where the byte is in a comment the parser would skip: its collection is not read as if it ran.
+    "latin1-in-a-comment-without-cookie": Case(
+        {"pkg/latin_comment.py": b'# Caf\xe9 models\nCOMMENT_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'},
+        ("pkg/latin_comment.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, "
+         "and no encoding is declared before it (PEP 263)",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS"),
+        ("pkg/latin_comment.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, "
+         "and no encoding is declared before it (PEP 263)",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS")),
+    "cookie-naming-an-unknown-codec": Case(
+        {"pkg/unknown_codec.py": b'# -*- coding: klingon -*-\n'
+                                 b'KLINGON_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'},
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",
+         "pkg/unknown_codec.py:1:1: ARC902 file not analysed: cannot decode: line 1 declares an unknown encoding, "
+         "'klingon'"),
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",
+         "pkg/unknown_codec.py:1:1: ARC902 file not analysed: cannot decode: line 1 declares an unknown encoding, "
+         "'klingon'")),
+    "utf8-bom-with-a-latin1-cookie": Case(
+        {"pkg/bom_cookie.py": b'\xef\xbb\xbf# -*- coding: latin-1 -*-\n'
+                              b'BOM_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n'},
+        ("pkg/bom_cookie.py:1:1: ARC902 file not analysed: cannot decode: it starts with a UTF-8 byte-order mark, "
+         "but line 1 declares 'latin-1'",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS"),
+        ("pkg/bom_cookie.py:1:1: ARC902 file not analysed: cannot decode: it starts with a UTF-8 byte-order mark, "
+         "but line 1 declares 'latin-1'",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS")),
+    # A model file Python refuses registers nothing (importing it fails), not even from its registration
+    # statements read alone: the collection naming its architecture names an unregistered one.
+    "model-file-that-python-refuses": Case(
+        {"pkg/moe.py": b"# Caf\xe9\nclass Qwen3_5MoeForCausalLM:\n    pass\n\n\nEntryClass = [Qwen3_5MoeForCausalLM]\n",
+         "pkg/moe_cache.py": b'MOE_ARCHS = frozenset({"Qwen3_5MoeForCausalLM"})\n'},
+        ("pkg/moe.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+         "encoding is declared before it (PEP 263)",
+         "pkg/moe_cache.py:1:24: ARC201 'Qwen3_5MoeForCausalLM' in MOE_ARCHS is not a registered architecture; "
+         "did you mean 'Qwen3_5ForCausalLM'?",
+         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS"),
+        ("pkg/moe.py:1:1: ARC902 file not analysed: cannot decode: byte 0xe9 on line 1 is not UTF-8, and no "
+         "encoding is declared before it (PEP 263)",
+         "pkg/moe_cache.py:1:24: ARC201 'Qwen3_5MoeForCausalLM' in MOE_ARCHS is not a registered architecture; "
+         "did you mean 'Qwen3_5ForCausalLM'?",
          "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
          "but missing from X_ARCHS")),
     # Columns count decoded characters: each é is one column, whatever its bytes.
@@ -327,6 +379,36 @@ def test_bad_file_next_to_healthy_ones(project, name):
     assert arc == list(case.flake8), result
     assert e9 == sorted(case.flake8_e9), result
     assert result.returncode == EXIT_FINDINGS, result
+
+
+# The README's flake8 section says where the two front ends differ, and that this is the only place.
+README_SAYS = ("A file flake8 cannot parse or read is flake8's own `E999` or `E902`, and flake8 calls no plugin on\n"
+               "it: its `ARC902` is printed only by `archsync check` (select `E9` too, `--select=ARC,E9`, to see\n"
+               "flake8's). That is the one difference.")
+
+
+def test_flake8_differs_from_check_only_by_arc902_on_files_flake8_cannot_parse():
+    """What the README says, held to every bad file above (whose lines are the real runs', checked by
+    `test_bad_file_next_to_healthy_ones`): flake8 prints what `archsync check` prints, but for the ARC902
+    of a file flake8 itself reports as E9xx; a file Python refuses to decode is not one of those."""
+    assert README_SAYS in (REPO / "README.md").read_text(encoding="utf-8")
+    for name, case in CASES.items():
+        on_e9_files = [line for line in case.archsync if " ARC902 " in line and line.split(":")[0] in case.flake8_e9]
+        assert [line for line in case.archsync if line not in on_e9_files] == list(case.flake8), name
+    refused = [name for name, case in CASES.items() if any("ARC902 file not analysed: cannot decode" in line
+                                                           for line in case.flake8)]
+    assert sorted(refused) == ["cookie-naming-an-unknown-codec", "latin1-in-a-comment-without-cookie",
+                               "model-file-that-python-refuses", "undecodable-latin1", "utf8-bom-with-a-latin1-cookie"]
+
+
+def test_flake8_selecting_arc_alone_is_silent_on_a_file_it_cannot_parse(project):
+    """... so the README asks for `E9` beside `ARC` to see it."""
+    _write_case(project, CASES["syntax-error"])
+    healthy = ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+               "but missing from X_ARCHS")
+    assert flake8_lines(flake8(".", cwd=project, select="ARC")) == [healthy]
+    e999, *rest = flake8_lines(flake8(".", cwd=project, select="ARC,E9"))
+    assert re.fullmatch(r"pkg/broken\.py:1:\d+: E999 SyntaxError: .+", e999) and rest == [healthy], (e999, rest)
 
 
 # -- huge files --------------------------------------------------------------------------------

@@ -187,14 +187,19 @@ def test_a_committed_cache_link_is_not_written_through(tree, tmp_path):
 
 @posix_only
 def test_a_dangling_cachedir_tag_link_is_not_followed(tree, tmp_path):
+    """In the cache directory archsync made (its `.gitignore` says so), a missing marker is made again, but
+    never through a link planted in its place."""
     root = tree("sglang_qwen3_5/bug")
-    (root / ".archsync_cache").mkdir()
+    assert archsync("check", cwd=root).returncode == EXIT_FINDINGS
+    (root / ".archsync_cache" / "CACHEDIR.TAG").unlink()
+    for cached in (root / ".archsync_cache").glob("*.json"):
+        cached.unlink()  # the next run writes the cache again
     target = tmp_path / "planted"
     os.symlink(target, root / ".archsync_cache" / "CACHEDIR.TAG")
     result = archsync("check", cwd=root)
     assert result.returncode == EXIT_FINDINGS and result.warnings == [], result
     assert not os.path.lexists(target), "the link's target was created"
-    assert (root / ".archsync_cache" / ".gitignore").is_file()
+    assert (root / ".archsync_cache" / ".gitignore").read_bytes() == b"# Created by archsync.\n*\n"
 
 
 # -- files a rename would damage ------------------------------------------------------------------

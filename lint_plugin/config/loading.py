@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import AbstractSet, Any, Callable, Dict, Optional, Tuple
@@ -19,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
+from .cache_dir import foreign_entries
 from .packs import pack_path
 from .schema import BY_NAME, KEYS, PAIRS, STRING, STRINGS, TABLES
 from .settings import DEFAULT_REGISTRIES, Config, ConfigError, Cover, Exemption, Mirror, Subset
@@ -71,7 +73,8 @@ def config_from_table(root: Path, table: Any, source: str, text: str = "",
     Errors name `source` (the file's full path); the origins that diagnostics quote
     (`pyproject.toml: tool.archsync.mirror[0]`) name it relative to the project root.
     """
-    values = _Validator(codes).table(table, source, "tool.archsync", text, from_pack=False, label=Path(source).name)
+    values = _Validator(codes, root).table(table, source, "tool.archsync", text, from_pack=False,
+                                           label=Path(source).name)
     merged: Dict[str, Any] = {}
     for pack in values.get("extends", ()):
         _merge(merged, _load_pack(pack, source, codes))
@@ -112,10 +115,12 @@ _TableReader = Callable[[Dict[str, Any], str, int, bool, str], Any]
 
 
 class _Validator:
-    """Checks one table (the project's or a pack's) key by key."""
+    """Checks one table (the project's or a pack's) key by key; paths against the project at `root`
+    (a pack's table names no place in any project)."""
 
-    def __init__(self, codes: Optional[AbstractSet[str]]) -> None:
+    def __init__(self, codes: Optional[AbstractSet[str]], root: Optional[Path] = None) -> None:
         self.codes = codes
+        self.root = root
         self.readers: Dict[str, _TableReader] = {
             "mirror": _mirror, "subset": _subset, "exempt": self._exemption, "cover": _cover,
         }
@@ -157,6 +162,8 @@ class _Validator:
                                       f"got {value!r}")
                 if key == "cache-dir":
                     _inside_project(value, where, allow_root=False)
+                    if self.root is not None:
+                        _cache_directory(self.root / value, value, where)
                 if key == "name-pattern":
                     try:
                         re.compile(value)
@@ -233,6 +240,27 @@ def _inside_project(value: str, where: str, allow_root: bool) -> None:
         raise ConfigError(f"{where}: {value!r} is outside the project")
     if normal == "." and not allow_root:
         raise ConfigError(f"{where}: {value!r} is the project root itself; the cache needs a directory of its own")
+
+
+def _cache_directory(path: Path, value: str, where: str) -> None:
+    """A cache directory holds nothing but archsync's files (`cache_dir.py`); one that does not exist yet is
+    made by archsync. A link is left to the writer, which never writes through one."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        raise ConfigError(f"{where}: {value!r} is a file, not a directory; the cache needs a directory of its own")
+    try:
+        foreign = foreign_entries(str(path))
+    except OSError:
+        return  # unreadable: the cache is not read or written there either (one warning)
+    if foreign:
+        named = ", ".join(map(repr, foreign[:3])) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise ConfigError(f"{where}: {value!r} holds files archsync did not write ({named}); the cache needs a "
+                          f"directory of its own, such as '.archsync_cache'")
 
 
 def _sibling_pairs(value: Any, where: str) -> Tuple[Tuple[str, str], ...]:

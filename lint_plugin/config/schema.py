@@ -127,8 +127,11 @@ KEYS: Tuple[Key, ...] = (
         default="[]", example='extends = ["sglang"]', applies="every rule: a pack can set any key"),
     Key("cache-dir", STRING, "the cache directory, relative to the project root",
         "archsync keeps each file's facts and the last report there, keyed by content, tool version, "
-        "configuration and Python version. It must be a directory inside the project and not the root "
-        "itself; `--no-cache` bypasses it for one run.",
+        "configuration and Python version. It must be a directory inside the project, not the root itself, "
+        "and hold nothing but archsync's files: a directory that holds others (a source package, docs) is an "
+        "error, since archsync marks its cache directory with a `.gitignore` of `*` and a `CACHEDIR.TAG`. "
+        "It writes those only into a directory it made, so an empty directory made for the cache gets none. "
+        "`--no-cache` bypasses the cache for one run.",
         default='".archsync_cache"', example='cache-dir = ".cache/archsync"',
         applies="no finding: where the cache is kept"),
     Key("config-maps", STRINGS, "dicts from architecture name to config class, for type families",

@@ -7,7 +7,6 @@ other modules are left as `Ref`s for the index to resolve.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 import warnings
 from typing import List, Optional, Sequence, Tuple
@@ -16,6 +15,7 @@ from .collector import paused
 from .context import ModuleContext
 from .facts import FileFacts
 from .module import ModuleReader
+from .source_text import Refused, source_text
 from .spelling import embeddable
 
 __all__ = ["extract_file", "extract_registrations"]
@@ -23,20 +23,23 @@ __all__ = ["extract_file", "extract_registrations"]
 
 def extract_file(source: bytes, path: str, module: str, registries: Sequence[str], is_package: bool,
                  name_pattern: str) -> FileFacts:
-    """Parse `source` and read its facts; a file that does not parse carries `error`."""
+    """Parse `source` and read its facts; a file Python would not decode or parse carries `error`."""
     with paused():  # no cycles among syntax nodes: see collector.py
         return _extract(source, path, module, registries, is_package, name_pattern)
 
 
 def _extract(source: bytes, path: str, module: str, registries: Sequence[str], is_package: bool,
              name_pattern: str) -> FileFacts:
+    text = source_text(source)
+    if isinstance(text, Refused):  # names in a file Python refuses to read exist nowhere at run time
+        return FileFacts(path=path, module=module, error=text.reason)
     try:
         with warnings.catch_warnings():  # the analysed code's warnings are not ours to show or obey
             warnings.simplefilter("ignore")
-            tree = ast.parse(source, filename=path)
+            tree = ast.parse(text, filename=path)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return FileFacts(path=path, module=module, error=_parse_error(exc))
-    ctx = ModuleContext(path, module, is_package, _utf8_lines(source), re.compile(name_pattern))
+    ctx = ModuleContext(path, module, is_package, _utf8_lines(text), re.compile(name_pattern))
     reader = ModuleReader(ctx, registries, _quoted_lines(source, name_pattern))
     try:
         reader.read(tree)
@@ -97,13 +100,8 @@ def _quoted_lines(source: bytes, name_pattern: str) -> List[int]:
     return lines
 
 
-def _utf8_lines(source: bytes) -> List[bytes]:
-    """The lines as the parser sees them: decoded per the file's encoding, BOM dropped, and
-    re-encoded as UTF-8, since that is what ast column offsets count in."""
-    try:
-        text = importlib.util.decode_source(source)
-    except (SyntaxError, UnicodeDecodeError, LookupError):
-        text = source.decode("utf-8", "replace")
+def _utf8_lines(text: str) -> List[bytes]:
+    """The lines as the parser sees them, encoded as UTF-8, since that is what ast column offsets count in."""
     return text.replace("\r\n", "\n").replace("\r", "\n").encode("utf-8", "surrogatepass").split(b"\n")
 
 

@@ -8,9 +8,7 @@ run, in each process): a second run in the same process (flake8's API, an editor
 from __future__ import annotations
 
 import ast
-import io
 import os
-import tokenize
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Type
 
@@ -18,6 +16,7 @@ from .. import __version__
 from ..config import ConfigError, find_root
 from ..project.files import encode_as_source
 from ..report.escape import printable
+from ..report.flake8_text import flake8_text
 from ..rules import arc900_configuration_error as configuration_error
 
 
@@ -135,16 +134,6 @@ def _describe_fix(payload) -> str:
     return " [fix: " + "; ".join(parts) + "]" if parts else ""
 
 
-def _decode_as_flake8(data: bytes) -> str:
-    """The text flake8 builds from a file: its declared encoding, else latin-1, BOM dropped."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        text = data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError):
-        text = data.decode("latin-1")
-    return text[1:] if text.startswith("\ufeff") else text
-
-
 def _report_with_buffer(root: Path, rel: str, buffer: bytes):
     """An editor's unsaved buffer (flake8 reading stdin) stands in for the file on disk."""
     return _run(root, {rel: buffer})
@@ -164,9 +153,9 @@ def _unsaved_text(path: Path, lines: Sequence[str]) -> Optional[bytes]:
     """The text flake8 checks, when it is not what the file on disk holds (stdin), else None."""
     text = "".join(lines)
     try:
-        on_disk = _decode_as_flake8(path.read_bytes())
+        on_disk = flake8_text(path.read_bytes())
     except OSError:
         return encode_as_source(text)
-    if on_disk.replace("\r\n", "\n") == text.replace("\r\n", "\n"):
+    if on_disk == text.replace("\r\n", "\n").replace("\r", "\n"):
         return None
     return encode_as_source(text)

@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from .. import __version__
+from ..config.cache_dir import MARKERS
 from ..extract.facts import FileFacts
 from .cache_paths import index_file
 from .codec import decode_facts, encode_facts
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 8  # every import binding (`Signals.imports`) instead of the identifiers tested or called
+SCHEMA = 9  # import bindings (`Signals.imports`); a file Python would not decode carries its refusal
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
 
@@ -150,7 +151,7 @@ class IndexCache:
         data = b"".join(parts)
         del parts
         try:
-            write_private(self.root, self.rel, data, _MARKERS)
+            write_private(self.root, self.rel, data, MARKERS)
         except WriteRefused as exc:
             self._warn(f"cache not written ({exc}); results are unaffected")
         except OSError as exc:
@@ -164,7 +165,3 @@ def _stored_facts(entry: CachedFile) -> Optional[List[Any]]:
         return [entry.partial, encode_facts(entry.facts)]
     return None
 
-
-# Keep the cache out of version control and backups, as other tools do; created once, never followed.
-_MARKERS = {".gitignore": b"# Created by archsync.\n*\n",
-            "CACHEDIR.TAG": b"Signature: 8a477f597d28d172789f06886806bc55\n# archsync cache\n"}

@@ -12,6 +12,7 @@ from typing import Optional, Tuple
 from ..config import Config
 from ..extract.facts import FileFacts
 from ..extract.from_bytes import extract_file, extract_registrations
+from ..extract.source_text import Refused, source_text
 from .discovery import SourceFile
 from .prefilter import Prefilter
 
@@ -38,9 +39,10 @@ def facts_for(job: JobState, source: SourceFile, data: bytes, full: bool) -> Tup
 def registrations_alone(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes
                         ) -> Optional[FileFacts]:
     """Registrations read from their column-0 statements without the rest of the file, or None
-    when that is not safe (indented or unbalanced statements, aliased class names)."""
+    when that is not safe (indented or unbalanced statements, aliased class names) or the file
+    is one Python would not decode (it registers nothing when run)."""
     snippets = prefilter.registration_snippets(data)
-    if snippets is None:
+    if snippets is None or isinstance(source_text(data), Refused):
         return None
     facts = extract_registrations(snippets, source.rel, source.module, config.registries)
     # aliased class names (`import X as Name`) need the import table: parse it all
@@ -51,7 +53,8 @@ def registrations_alone(prefilter: Prefilter, config: Config, source: SourceFile
 
 def complete_facts(prefilter: Prefilter, config: Config, source: SourceFile, data: bytes) -> FileFacts:
     """All facts of a file. One that does not parse still registers what its registration
-    statements say when they parse alone, as the first pass reads them without the rest."""
+    statements say when they parse alone, as the first pass reads them without the rest (one
+    Python would not decode registers nothing)."""
     facts = extract_file(data, source.rel, source.module, config.registries, source.is_package, config.name_pattern)
     if facts.error is None:
         return facts

@@ -5,7 +5,8 @@ front ends) calls `read_file`; every write goes through `writer` (the guarded wr
 """
 from __future__ import annotations
 
-import re
+import io
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
@@ -33,23 +34,19 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
-
-
 def encode_as_source(text: str) -> bytes:
     """An editor's text as the file would hold it: in the encoding its coding cookie declares.
 
     Editors and flake8 hand over decoded text; encoding it as UTF-8 when the file says
     `# -*- coding: latin-1 -*-` would shift every column after a non-ASCII character once the
-    engine decodes the bytes per the cookie, and fixes would land in the wrong place.
+    engine decodes the bytes per the cookie, and fixes would land in the wrong place. The cookie
+    is found as Python finds it (`tokenize`, as `extract/source_text.py` reads it back).
     """
-    for line in text.splitlines()[:2]:
-        match = _COOKIE.match(line)
-        if match:
-            try:
-                return text.encode(match.group(1))
-            except (LookupError, UnicodeError):
-                break  # a codec that does not exist or cannot hold the text: as Python would fail, UTF-8
-        if line.strip() and not line.lstrip().startswith("#"):
-            break
-    return text.encode("utf-8", "surrogateescape")
+    data = text.encode("utf-8", "surrogateescape")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        # a byte-order mark is in the text already; a codec that does not exist or cannot hold the
+        # text is left for the reader to refuse, as Python would
+        return data if encoding in ("utf-8", "utf-8-sig") else text.encode(encoding)
+    except (SyntaxError, LookupError, UnicodeError):
+        return data

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, List, Mapping, Optional, Tuple
+
+from ..config.cache_dir import TEMPORARY
 
 _RENAME_EXCHANGE = 2
 _HAS_DIR_FD = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW")
-_TEMP = re.compile(r"\.(?P<name>.+)\.archsync-(?P<pid>\d+)-[0-9a-f]+\.tmp")
 
 
 class WriteRefused(Exception):
@@ -46,7 +46,7 @@ def replace_checked(root: Path, rel: str, expected: bytes, data: bytes,
     if not _HAS_DIR_FD:
         _replace_by_path(root, rel, expected, data, before_rename)
         return
-    directory, name = _open_parent(root, rel, create=False)
+    directory, name, _ = _open_parent(root, rel, create=False)
     try:
         _replace_in(directory, name, expected, data, before_rename)
     finally:
@@ -71,7 +71,7 @@ def create_new(root: Path, rel: str, data: bytes) -> None:
         except FileExistsError:
             raise WriteRefused("created by someone else meanwhile") from None
         return
-    directory, name = _open_parent(root, rel, create=False)
+    directory, name, _ = _open_parent(root, rel, create=False)
     try:
         temporary = _write_temporary(directory, name, data, mode)
         try:  # a hard link is created whole, and never over an existing name
@@ -84,19 +84,24 @@ def create_new(root: Path, rel: str, data: bytes) -> None:
         os.close(directory)
 
 
-def write_private(root: Path, rel: str, data: bytes, markers: Optional[Dict[str, bytes]] = None) -> None:
+def write_private(root: Path, rel: str, data: bytes, markers: Optional[Mapping[str, bytes]] = None) -> None:
     """Atomically write `root/rel` (a cache file), creating its directories, never through a link.
 
-    `markers` are files to create beside it if absent (`CACHEDIR.TAG`), never overwritten or followed.
+    `markers` are files to create beside it if absent (`CACHEDIR.TAG`, a `.gitignore` of `*`), each whole
+    or not at all, never overwritten or followed, and only in a directory that is archsync's: one this call
+    creates, or one holding one of them as written here. In a directory someone else made, a `.gitignore`
+    of `*` would hide their files from git.
     Not synced to disk: a cache torn by a power cut is rejected when it is read, and rebuilt.
     """
     if not _HAS_DIR_FD:
         target = root / rel
+        created = not os.path.lexists(target.parent)
         target.parent.mkdir(parents=True, exist_ok=True)
         _check_inside(root, target.parent)
-        for marker, text in (markers or {}).items():
-            if not os.path.lexists(target.parent / marker):
-                (target.parent / marker).write_bytes(text)
+        if markers and (created or any(_holds(str(target.parent / m), t) for m, t in markers.items())):
+            for marker, text in markers.items():
+                if not os.path.lexists(target.parent / marker):
+                    (target.parent / marker).write_bytes(text)
         staged = target.with_name(_temp_name(target.name))
         try:
             staged.write_bytes(data)
@@ -104,15 +109,11 @@ def write_private(root: Path, rel: str, data: bytes, markers: Optional[Dict[str,
         finally:
             _unlink_quietly(str(staged))
         return
-    directory, name = _open_parent(root, rel, create=True)
+    directory, name, created = _open_parent(root, rel, create=True)
     try:
-        for marker, text in (markers or {}).items():
-            try:
-                fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=directory)
-            except FileExistsError:
-                continue  # present, or a link: left alone either way
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(text)
+        if markers and (created or any(_holds(m, t, directory) for m, t in markers.items())):
+            for marker, text in markers.items():
+                _create_marker(directory, marker, text)
         try:
             st = os.stat(name, dir_fd=directory, follow_symlinks=False)
             if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
@@ -128,6 +129,29 @@ def write_private(root: Path, rel: str, data: bytes, markers: Optional[Dict[str,
         os.close(directory)
 
 
+def _holds(name: str, text: bytes, directory: Optional[int] = None) -> bool:
+    """Does the file `name` (never followed if a link) hold exactly `text`?"""
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0), dir_fd=directory)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read(len(text) + 1) == text
+
+
+def _create_marker(directory: int, marker: str, text: bytes) -> None:
+    try:
+        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=directory)
+    except FileExistsError:
+        return  # present, or a link: left alone either way
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text)
+    except BaseException:  # a full disk: no half marker left to be taken for someone else's file
+        _unlink_quietly(marker, directory)
+        raise
+
+
 def read_private(root: Path, rel: str) -> Optional[bytes]:
     """The bytes of `root/rel` read without following a link on the way; None if absent or a link."""
     if not _HAS_DIR_FD:
@@ -137,7 +161,7 @@ def read_private(root: Path, rel: str) -> Optional[bytes]:
         except (FileNotFoundError, WriteRefused):
             return None
     try:
-        directory, name = _open_parent(root, rel, create=False)
+        directory, name, _ = _open_parent(root, rel, create=False)
     except (FileNotFoundError, NotADirectoryError, WriteRefused):
         return None
     try:
@@ -154,16 +178,21 @@ def read_private(root: Path, rel: str) -> Optional[bytes]:
 
 # -- with directory descriptors ---------------------------------------------------------------
 
-def _open_parent(root: Path, rel: str, create: bool) -> Tuple[int, str]:
+def _open_parent(root: Path, rel: str, create: bool) -> Tuple[int, str, bool]:
+    """The directory holding `rel`, opened without following a link on the way, its file name, and
+    whether this call created that directory (`create`: the missing directories are made)."""
     parts = [p for p in rel.replace(os.sep, "/").split("/") if p not in ("", ".")]
     if not parts or ".." in parts:
         raise WriteRefused(f"{rel} is not a path inside the project")
     fd = os.open(str(root), os.O_RDONLY | os.O_DIRECTORY)
+    created = False
     try:
         for part in parts[:-1]:
+            created = False
             if create:
                 try:
                     os.mkdir(part, 0o755, dir_fd=fd)
+                    created = True
                 except FileExistsError:
                     pass
             try:
@@ -178,7 +207,7 @@ def _open_parent(root: Path, rel: str, create: bool) -> Tuple[int, str]:
     except BaseException:
         os.close(fd)
         raise
-    return fd, parts[-1]
+    return fd, parts[-1], created
 
 
 def _replace_in(directory: int, name: str, expected: bytes, data: bytes,
@@ -303,7 +332,7 @@ def _remove_stale_temporaries(directory: int, name: str) -> None:
     except OSError:
         return
     for entry in entries:
-        match = _TEMP.fullmatch(entry)
+        match = TEMPORARY.fullmatch(entry)
         if match and match.group("name") == name and not _alive(int(match.group("pid"))):
             _unlink_quietly(entry, directory)
 

@@ -7,6 +7,7 @@ from typing import Dict, List, Mapping, Optional, Tuple
 
 from ..diagnostics import Diagnostic
 from ..project.files import Unreadable, read_file
+from .flake8_text import flake8_text, physical_lines
 from .memory_noqa import NoqaLookups
 from .noqa_ranges import RangeReader
 
@@ -19,8 +20,9 @@ _View = Optional[Tuple[List[str], bool]]  # (lines, whole file exempt) of a text
 
 class NoqaReader:
     """The `# noqa` comments one report reads: each file read once (an unsaved buffer's text from
-    `overrides`), its lines split once, and the token ranges of the lines asked for looked up through
-    `lookups` (what a long-lived caller keeps between reports, `memory_noqa.py`) or computed."""
+    `overrides`) as flake8 reads it (`flake8_text.py`), its lines split once, and the token ranges
+    of the lines asked for looked up through `lookups` (what a long-lived caller keeps between
+    reports, `memory_noqa.py`) or computed."""
 
     def __init__(self, root: Path, overrides: Optional[Mapping[str, bytes]] = None,
                  lookups: Optional[NoqaLookups] = None) -> None:
@@ -58,7 +60,7 @@ class NoqaReader:
             if data is None:
                 read = read_file(self._root / path)
                 data = b"" if isinstance(read, Unreadable) else read
-            text = data.decode("utf-8", "replace")
+            text = flake8_text(data)
             found = self._views[path] = (text, _view_of(text))
         return found
 
@@ -66,5 +68,5 @@ class NoqaReader:
 def _view_of(text: str) -> _View:
     if "noqa" not in text.lower():
         return None
-    lines = text.splitlines(keepends=True)
+    lines = physical_lines(text)
     return lines, any(_NOQA_FILE.match(line) for line in lines)

@@ -18,6 +18,8 @@ import tokenize
 import warnings
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from .flake8_text import physical_lines
+
 _FAILED = (tokenize.TokenError, SyntaxError, IndentationError)
 
 
@@ -44,7 +46,7 @@ class RangeReader:
 
     def _whole_ranges(self, text: str) -> "TokenRanges":
         if self._whole is None:
-            self._whole = TokenRanges(text, text.splitlines(keepends=True), whole=True)
+            self._whole = TokenRanges(text, physical_lines(text), whole=True)
         return self._whole
 
 
@@ -96,7 +98,7 @@ class _Statements:
 
     def __init__(self, tree: ast.Module, text: str) -> None:
         self.text = text
-        self.lines = text.splitlines(keepends=True)  # what ranges join, as flake8 joins them
+        self.lines = physical_lines(text)  # what ranges join, as flake8 joins them
         self._physical = text.split("\n")  # what the parser's line numbers count
         self._inner: Dict[int, Tuple[List[Any], List[int]]] = {0: self._sorted(tree.body)}
         self._ranges: Dict[int, TokenRanges] = {}

@@ -20,10 +20,14 @@ RULE = Rule(
     code="ARC902",
     name="file-not-analysed",
     summary="a file that may hold architecture names could not be analysed",
-    what="A file that passed the byte prefilter does not parse or cannot be read. The rest of the project is still "
+    what="A file that passed the byte prefilter cannot be read, holds bytes Python would not decode, or does not "
+         "parse. Python decodes a file as UTF-8 unless a coding cookie on line 1 or 2 declares another encoding (PEP "
+         "263), and refuses a codec it does not know and a UTF-8 byte-order mark beside a cookie for another "
+         "encoding: `python file.py` stops there, even for a byte in a comment. The rest of the project is still "
          "checked, but names in this file take no part.",
     why="A whitelist in a file that does not parse is invisible; saying so is better than a silent gap.",
-    fix_doc="Fix the syntax error or the permissions; exclude generated files with `exclude`.",
+    fix_doc="Fix the syntax error, the permissions or the encoding (save the file as UTF-8, or declare the "
+            "encoding it is in with a cookie such as `# coding: latin-1`); exclude generated files with `exclude`.",
     exempt_doc="`exclude` the file.",
     examples=(
         Example("a whitelist in a file that does not parse", (

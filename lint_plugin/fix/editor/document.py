@@ -11,6 +11,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from ...extract.source_text import Refused, source_text
 from .edits import NEWLINE, Edit, splice
 from .results import DID_NOT_PARSE, TOO_DEEP, Refuse
 
@@ -44,6 +45,9 @@ class Document:
 
     @classmethod
     def parse(cls, data: bytes) -> "Document":
+        decoded = source_text(data)
+        if isinstance(decoded, Refused):  # nothing is fixed in a file Python would not read
+            raise Refuse(f"Python would not read the file: {decoded.reason}")
         try:
             module = cst.parse_module(data)
             doc = cls(module, data.decode(module.encoding))

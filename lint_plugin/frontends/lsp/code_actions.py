@@ -12,7 +12,8 @@ from pygls.capabilities import get_capability
 from pygls.uris import from_fs_path
 
 from ...diagnostics import FixRequest
-from ...project.files import encode_as_source
+from ...extract.source_text import source_text
+from ...project.files import Unreadable, encode_as_source, read_file
 from .checking import CheckingServer
 from .convert import SOURCE, Positions
 from .state import Published, buffer_text, logger
@@ -132,9 +133,9 @@ class CodeActionServer(CheckingServer):
         for buffer in self.open_buffers(root):
             if buffer.rel == rel:
                 return buffer.uri, buffer.version, buffer.text
-        try:
-            text = (root / rel).read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
+        data = read_file(root / rel)
+        text = None if isinstance(data, Unreadable) else source_text(data)
+        if not isinstance(text, str):  # unreadable, or a file Python would not read: nothing to fix there
             return None, None, None
         return from_fs_path(str(root / rel)), None, text
 
