@@ -10,7 +10,7 @@ def test_json_lists_every_registry_shape_with_its_names():
     result = archsync("inventory", "--format", "json", "--no-cache", cwd=FOV / "registries")
     assert result.returncode == EXIT_CLEAN, result
     document = result.json
-    assert document["version"] == 1
+    assert (document["version"], document["root"]) == (2, str((FOV / "registries").resolve()))
     assert document["registries"] == [
         {"path": "serve/models/delta.py", "name": "@register_auto_model", "shape": "decorator", "names": 2},
         {"path": "serve/models/delta.py", "name": "@register_models", "shape": "decorator", "names": 2},
