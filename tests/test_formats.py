@@ -116,6 +116,28 @@ def test_sarif_on_the_seed_bug(sarif_validator):
     assert rule["id"] == "ARC101" and rule["name"] == "family-member-missing", rule
 
 
+def test_sarif_paths_resolve_from_the_working_directory(sarif_validator):
+    """`%SRCROOT%` is where archsync ran, as every other format's paths: from the project's parent each
+    file is under `bug/`, and so is the place the message names; a file outside it is an absolute URI."""
+    from_parent = archsync("check", "--format", "sarif", "bug", cwd=SGLANG_BUG.parent).json
+    assert_valid_sarif(sarif_validator, from_parent)
+    (run,) = from_parent["runs"]
+    assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": SGLANG_BUG.parent.resolve().as_uri() + "/"}}
+    assert [(r["locations"][0]["physicalLocation"]["artifactLocation"], r["message"]["text"])
+            for r in run["results"][:1]] == [
+        ({"uri": "bug/sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
+         "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
+         "but missing from _MAMBA_RADIX_CACHE_ARCHS")]
+    models = SGLANG_BUG / "sglang" / "srt" / "models"
+    from_beside = archsync("check", "--format", "sarif", "../arg_groups", cwd=models).json
+    assert not list(sarif_validator.iter_errors(from_beside))
+    (run,) = from_beside["runs"]
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"][:1]] == [
+        {"uri": (SGLANG_BUG / "sglang/srt/arg_groups/overrides.py").resolve().as_uri()}]
+    assert run["results"][0]["message"]["text"].startswith(
+        "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (../configs/model_config.py:18)"), run["results"][0]
+
+
 def test_sarif_with_no_findings_is_valid_and_empty(sarif_validator):
     result = archsync("check", "--format", "sarif", cwd=SGLANG_FIXED)
     assert result.returncode == EXIT_CLEAN, result

@@ -35,6 +35,15 @@ def test_json_lists_every_registry_shape_with_its_names():
     assert document["external_registries"] == [] and document["universe_from"] == [] and document["hints"] == []
 
 
+def test_json_paths_resolve_from_the_working_directory():
+    """As `check`'s: from the project's parent every path starts with its directory; `root` is where it is."""
+    result = archsync("inventory", "--format", "json", "--no-cache", "registries", cwd=FOV)
+    document = result.json
+    assert document["root"] == str((FOV / "registries").resolve()), result
+    assert [r["path"] for r in document["registries"]][:1] == ["registries/serve/models/delta.py"], result
+    assert [s["path"] for s in document["subjects"]] == ["registries/serve/config/features.py"], result
+
+
 def test_text_names_each_subject_by_where_it_is():
     result = archsync("inventory", "--no-cache", cwd=FOV / "subjects")
     assert result.returncode == EXIT_CLEAN, result
