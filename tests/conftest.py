@@ -392,3 +392,10 @@ def cold_report(tree: PathLike) -> List[dict]:
             item["fix"].pop("edits", None)
             item["fix"].pop("refused", None)
     return found
+
+
+def as_read(evidence) -> list:
+    """Kinship evidence as a person reads it: the places its text names unmarked (`diagnostics.place`)."""
+    from lint_plugin.diagnostics import unmarked
+
+    return [dataclasses.replace(e, text=unmarked(e.text)) for e in evidence]

@@ -74,8 +74,8 @@ def test_json_schema_on_every_shape_fixture():
         result = archsync("check", "--format", "json", cwd=root)
         assert result.returncode == text.returncode, (text, result)
         payload = result.json
-        assert set(payload) == {"version", "diagnostics"}, result
-        assert payload["version"] == 1
+        assert list(payload) == ["version", "root", "diagnostics"], result
+        assert payload["version"] == 2 and payload["root"] == str(root.resolve()), result
         assert len(payload["diagnostics"]) == len(text.lines), (text, result)
         for diagnostic, line in zip(payload["diagnostics"], text.lines):
             assert list(diagnostic) == ["code", "path", "line", "column", "message", "subject", "member", "fix"]

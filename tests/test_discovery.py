@@ -94,7 +94,7 @@ def test_root_is_the_nearest_directory_holding_pyproject(tree):
     assert inner.stdout == "", inner
     assert inner.returncode == EXIT_CLEAN
     inner_json = archsync("check", "--format", "json", cwd=root / "vendored")
-    assert inner_json.json == {"version": 1, "diagnostics": []}, inner_json
+    assert inner_json.json == {"version": 2, "root": str((root / "vendored").resolve()), "diagnostics": []}, inner_json
 
 
 def test_without_any_pyproject_the_given_directory_is_the_root(tmp_path):
@@ -105,13 +105,14 @@ def test_without_any_pyproject_the_given_directory_is_the_root(tmp_path):
                                    '("NovemberForCausalLM", "NovemberMoeForCausalLM")\n')
     write(project / "tables.py", STALE)
     result = archsync("check", "loose", cwd=tmp_path)
-    # The reported path is relative to the working directory; the family's, to the project root.
+    # Every path is relative to the working directory: the reported one and the family's.
     assert result.lines == [
-        "loose/tables.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (families.py:1) "
+        "loose/tables.py:3:1: ARC101 'NovemberMoeForCausalLM' is matched by is_november() (loose/families.py:1) "
         "but missing from STALE_ARCHS",
     ], result
     as_json = archsync("check", "--format", "json", "loose", cwd=tmp_path)
-    assert [d["path"] for d in as_json.json["diagnostics"]] == ["tables.py"], as_json
+    assert [d["path"] for d in as_json.json["diagnostics"]] == ["loose/tables.py"], as_json
+    assert as_json.json["root"] == str(project.resolve()), as_json
 
 
 # -- exclude ------------------------------------------------------------------------------------

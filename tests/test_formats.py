@@ -116,6 +116,28 @@ def test_sarif_on_the_seed_bug(sarif_validator):
     assert rule["id"] == "ARC101" and rule["name"] == "family-member-missing", rule
 
 
+def test_sarif_paths_resolve_from_the_working_directory(sarif_validator):
+    """`%SRCROOT%` is where archsync ran, as every other format's paths: from the project's parent each
+    file is under `bug/`, and so is the place the message names; a file outside it is an absolute URI."""
+    from_parent = archsync("check", "--format", "sarif", "bug", cwd=SGLANG_BUG.parent).json
+    assert_valid_sarif(sarif_validator, from_parent)
+    (run,) = from_parent["runs"]
+    assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": SGLANG_BUG.parent.resolve().as_uri() + "/"}}
+    assert [(r["locations"][0]["physicalLocation"]["artifactLocation"], r["message"]["text"])
+            for r in run["results"][:1]] == [
+        ({"uri": "bug/sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
+         "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
+         "but missing from _MAMBA_RADIX_CACHE_ARCHS")]
+    models = SGLANG_BUG / "sglang" / "srt" / "models"
+    from_beside = archsync("check", "--format", "sarif", "../arg_groups", cwd=models).json
+    assert not list(sarif_validator.iter_errors(from_beside))
+    (run,) = from_beside["runs"]
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"][:1]] == [
+        {"uri": (SGLANG_BUG / "sglang/srt/arg_groups/overrides.py").resolve().as_uri()}]
+    assert run["results"][0]["message"]["text"].startswith(
+        "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (../configs/model_config.py:18)"), run["results"][0]
+
+
 def test_sarif_with_no_findings_is_valid_and_empty(sarif_validator):
     result = archsync("check", "--format", "sarif", cwd=SGLANG_FIXED)
     assert result.returncode == EXIT_CLEAN, result
@@ -148,20 +170,20 @@ def test_github_annotations_on_the_seed_bug():
 def test_github_annotations_paths_are_relative_to_the_working_directory():
     result = archsync("check", "--format", "github", "sglang_qwen3_5/bug", cwd=FIXTURES)
     assert result.returncode == EXIT_FINDINGS, result
-    # The file is relative to the working directory; the message's evidence stays relative to the project root.
+    # Every path is relative to the working directory: the file's and the evidence's in the message.
     assert result.lines == [
         "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=35,col=1,"
         "title=ARC101 family-member-missing::ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "(sglang_qwen3_5/bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=35,col=1,"
         "title=ARC101 family-member-missing::ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "(sglang_qwen3_5/bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=48,col=1,"
         "title=ARC101 family-member-missing::ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang_qwen3_5/bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
         "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=48,col=1,"
         "title=ARC101 family-member-missing::ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang_qwen3_5/bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
     ], result
 
 
@@ -189,7 +211,8 @@ def test_json_structure_on_the_seed_bug():
     result = archsync("check", "--format", "json", cwd=SGLANG_BUG)
     assert result.returncode == EXIT_FINDINGS, result
     document = result.json
-    assert list(document) == ["version", "diagnostics"] and document["version"] == 1
+    assert list(document) == ["version", "root", "diagnostics"] and document["version"] == 2
+    assert document["root"] == str(SGLANG_BUG.resolve())
     diagnostics = document["diagnostics"]
     assert [list(d) for d in diagnostics] == [
         ["code", "path", "line", "column", "message", "subject", "member", "fix"]] * 4
@@ -252,7 +275,7 @@ def test_json_fix_line_and_column_are_the_literal_s_as_every_position_printed(tr
 def test_json_with_no_findings():
     result = archsync("check", "--format", "json", cwd=SGLANG_FIXED)
     assert result.returncode == EXIT_CLEAN, result
-    assert result.json == {"version": 1, "diagnostics": []}
+    assert result.json == {"version": 2, "root": str(SGLANG_FIXED.resolve()), "diagnostics": []}
 
 
 # -- flake8's own output options ------------------------------------------------------------------

@@ -149,8 +149,8 @@ def test_a_project_without_pyproject_gets_one_holding_the_table(tmp_path):
     assert stat.S_IMODE(created.stat().st_mode) == 0o666 & ~_umask()
     again = archsync("check", "kinds", cwd=tmp_path)
     assert again.lines == checked.lines == [
-        "kinds/vision/disagg.py:3:1: ARC101 'MikeVForCausalLM' is matched by is_mike() (vision/families.py:9) but "
-        "missing from ENCODER_DISAGG_ARCHS"], again
+        "kinds/vision/disagg.py:3:1: ARC101 'MikeVForCausalLM' is matched by is_mike() (kinds/vision/families.py:9) "
+        "but missing from ENCODER_DISAGG_ARCHS"], again
 
 
 def test_a_project_that_registers_nothing_is_told_what_registries_adds_to(tmp_path):

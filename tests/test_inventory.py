@@ -10,7 +10,7 @@ def test_json_lists_every_registry_shape_with_its_names():
     result = archsync("inventory", "--format", "json", "--no-cache", cwd=FOV / "registries")
     assert result.returncode == EXIT_CLEAN, result
     document = result.json
-    assert document["version"] == 1
+    assert (document["version"], document["root"]) == (2, str((FOV / "registries").resolve()))
     assert document["registries"] == [
         {"path": "serve/models/delta.py", "name": "@register_auto_model", "shape": "decorator", "names": 2},
         {"path": "serve/models/delta.py", "name": "@register_models", "shape": "decorator", "names": 2},
@@ -33,6 +33,15 @@ def test_json_lists_every_registry_shape_with_its_names():
     assert [(f["name"], f["kind"]) for f in document["families"]] == [
         ("is_alpha", "lineage"), ("is_bravo", "lineage"), ("is_charlie", "lineage"), ("is_delta", "lineage")]
     assert document["external_registries"] == [] and document["universe_from"] == [] and document["hints"] == []
+
+
+def test_json_paths_resolve_from_the_working_directory():
+    """As `check`'s: from the project's parent every path starts with its directory; `root` is where it is."""
+    result = archsync("inventory", "--format", "json", "--no-cache", "registries", cwd=FOV)
+    document = result.json
+    assert document["root"] == str((FOV / "registries").resolve()), result
+    assert [r["path"] for r in document["registries"]][:1] == ["registries/serve/models/delta.py"], result
+    assert [s["path"] for s in document["subjects"]] == ["registries/serve/config/features.py"], result
 
 
 def test_text_names_each_subject_by_where_it_is():

@@ -9,6 +9,7 @@ import dataclasses
 from pathlib import Path
 from typing import Sequence
 
+from conftest import as_read
 from lint_plugin.config import Config
 from lint_plugin.resolve import Collection, Model, Occurrence, ResolvedSet
 from lint_plugin.resolve.kinship import BACKBONE, ClassEdge, Evidence, Kinship, ModuleClasses, build_kinship
@@ -40,7 +41,7 @@ COMPOSED = ("Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3VLMoeForConditional
 
 
 def backbone_evidence(kinship: Kinship, name: str, *held: str) -> Sequence[Evidence]:
-    return [e for e in kinship.evidence(name, held) if e.kind == BACKBONE]
+    return as_read(e for e in kinship.evidence(name, held) if e.kind == BACKBONE)
 
 
 def test_a_model_that_imports_another_models_backbone_builds_on_it():

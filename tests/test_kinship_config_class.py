@@ -13,6 +13,7 @@ from typing import Sequence
 
 import pytest
 
+from conftest import as_read
 from lint_plugin.config import Config
 from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.project.prefilter import Prefilter
@@ -100,7 +101,7 @@ KIMI = [use("KimiLinearForCausalLM", "KimiLinearConfig", "models/kimi_linear.py"
 def test_two_served_classes_built_with_one_config_class_are_kin():
     kinship = build(KIMI, ["KimiLinearForCausalLM", "KimiK3LinearForCausalLM", "LlamaForCausalLM"])
     assert kinship.candidates({"KimiLinearForCausalLM", "LlamaForCausalLM"}) == {"KimiK3LinearForCausalLM"}
-    assert kinship.evidence("KimiK3LinearForCausalLM", {"KimiLinearForCausalLM", "LlamaForCausalLM"}) == [
+    assert as_read(kinship.evidence("KimiK3LinearForCausalLM", {"KimiLinearForCausalLM", "LlamaForCausalLM"})) == [
         Evidence(CONFIG_CLASS, 0.25, "KimiLinearForCausalLM", "is built with the same config class KimiLinearConfig "
                                                               "as 'KimiLinearForCausalLM' (models/kimi_linear.py:15)")]
 

@@ -9,6 +9,7 @@ import dataclasses
 from pathlib import Path
 from typing import Sequence
 
+from conftest import as_read
 from lint_plugin.config import Config
 from lint_plugin.resolve import Collection, Model, Occurrence, ResolvedSet
 from lint_plugin.resolve.kinship import GAP, NAMESAKE, Evidence, build_kinship, gaps
@@ -95,7 +96,7 @@ def test_a_namesake_corroborates_and_is_never_enough_alone():
     model = _model(full, copy)
     assert check(model) == []
     verdict = judge(model, copy, "PhiForCausalLM")
-    assert verdict.evidence == (
+    assert tuple(as_read(verdict.evidence)) == (
         Evidence(NAMESAKE, 0.5, "DbrxForCausalLM", "is held beside 'DbrxForCausalLM' by VL_ARCHS at archs.py:1, a "
                                                    "list of the same name (3 of this one's 3 names in common)"),)
     assert not verdict.reported("strong") and verdict.reported("all")

@@ -305,13 +305,16 @@ def test_open_fix_and_unsaved_edits(session):
         '        "Qwen3_5ForConditionalGeneration",\n        "Qwen3_5ForCausalLM",\n', 1)
     assert session.diagnostics(OVERRIDES, mark) == [  # one line more above the second whitelist
         {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
-         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+         "data": {"subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
+         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
         {"range": span(48, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
-         "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+         "data": {"subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5ForCausalLM"},
+         "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
         {"range": span(48, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
-         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+         "data": {"subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
+         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
     ]
 
@@ -331,6 +334,7 @@ def test_open_fix_and_unsaved_edits(session):
     mark = session.change(MODEL_CONFIG, session.text[MODEL_CONFIG].replace(old, new))
     assert session.settle(mark) == {OVERRIDES: [], MODEL_CONFIG: [{
         "range": span(14, 56, 81), "severity": 1, "code": "ARC201", "source": "archsync",
+        "data": {"subject": "is_qwen3_next", "member": "MtpQwen3NextForCausalLM"},
         "message": "'MtpQwen3NextForCausalLM' in is_qwen3_next() is not a registered architecture",
     }]}
     # ... and registering the new variant in a third unsaved buffer breaks both whitelists
@@ -346,11 +350,13 @@ def test_open_fix_and_unsaved_edits(session):
     assert session.settle(mark) == {
         OVERRIDES: [
             {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
+             "data": {"subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "MtpQwen3NextForCausalLM"},
              "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
-                        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS"},
+                        "(bug/sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS"},
             {"range": span(49, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
+             "data": {"subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "MtpQwen3NextForCausalLM"},
              "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
-                        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
+                        "(bug/sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
         ],
         MODEL_CONFIG: [],
         QWEN3_NEXT: [],
@@ -363,6 +369,7 @@ def test_open_fix_and_unsaved_edits(session):
     after_close = session.settle(mark)
     assert after_close == {OVERRIDES: [], MODEL_CONFIG: [{
         "range": span(14, 56, 81), "severity": 1, "code": "ARC201", "source": "archsync",
+        "data": {"subject": "is_qwen3_next", "member": "MtpQwen3NextForCausalLM"},
         "message": "'MtpQwen3NextForCausalLM' in is_qwen3_next() is not a registered architecture",
     }]}
 
@@ -385,6 +392,7 @@ def test_positions_are_utf16_code_units(session):
     assert new.index('"DeepseekV32ForCausalLM"})') == 66
     assert duplicate == [{
         "range": span(59, 67, 91), "severity": 2, "code": "ARC301", "source": "archsync",
+        "data": {"subject": "_NSA_PREFILL_CP_ARCHS", "member": "DeepseekV32ForCausalLM"},
         "message": "'DeepseekV32ForCausalLM' is listed twice in _NSA_PREFILL_CP_ARCHS (first at line 60)",
     }]
     (action,) = session.code_actions(OVERRIDES, duplicate[0], ["quickfix"])
@@ -635,16 +643,20 @@ REGISTERED = "EntryClass = [Qwen3_5MoeForCausalLM, Qwen3_5ForCausalLM]"
 # The seed bug's four findings in overrides.py, as published for the file as it is on disk.
 SEED_FINDINGS = [
     {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
-     "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+     "data": {"subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5ForCausalLM"},
+     "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
                 "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
     {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
-     "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+     "data": {"subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
+     "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
                 "but missing from _MAMBA_RADIX_CACHE_ARCHS"},
     {"range": span(47, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
-     "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+     "data": {"subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5ForCausalLM"},
+     "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
                 "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
     {"range": span(47, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
-     "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+     "data": {"subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
+     "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
                 "but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
 ]
 
@@ -771,12 +783,14 @@ def test_the_clients_watcher_is_registered_and_its_events_recheck_once_per_burst
             time.sleep(0.1)
         assert session.diagnostics(OVERRIDES, mark) == [
             {"range": span(34, 0, 24), "severity": 1, "code": "ARC101", "source": "archsync",
+             "data": {"subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "MtpQwen3NextForCausalLM"},
              "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
-                        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS"},
+                        "(bug/sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS"},
             *SEED_FINDINGS[:2],
             {"range": span(47, 0, 25), "severity": 1, "code": "ARC101", "source": "archsync",
+             "data": {"subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "MtpQwen3NextForCausalLM"},
              "message": "'MtpQwen3NextForCausalLM' is matched by is_qwen3_next() "
-                        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
+                        "(bug/sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS"},
             *SEED_FINDINGS[2:],
         ]
         # The same change reported again (a client's duplicate) is no change.
@@ -928,23 +942,25 @@ def test_the_poller_logs_an_error_once_and_goes_on(monkeypatch):
 # -- every published result is a cold run's -------------------------------------------------------
 
 def cold_check(root: Path, buffers: Dict[str, str], into: Path) -> Dict[str, List[Dict[str, Any]]]:
-    """`archsync check --no-cache` of a copy of the tree with every buffer saved, by path, each
-    diagnostic as the server publishes it (positions 0-based; the fixture is ASCII, so a column is a
+    """`archsync check --no-cache` of a copy of the tree with every buffer saved, by project-relative path,
+    each diagnostic as the server publishes it (positions 0-based; the fixture is ASCII, so a column is a
     UTF-16 offset), without the end of its range: the CLI prints where a diagnostic starts."""
     from lint_plugin.rules import BY_CODE
 
-    copy = copy_tree(root, into)
+    copy = copy_tree(root, into / root.name)
     for rel, text in buffers.items():
         (copy / rel).parent.mkdir(parents=True, exist_ok=True)
         (copy / rel).write_text(text, encoding="utf-8")
-    result = archsync("check", "--no-cache", "--format", "json", ".", cwd=copy)
+    # seen from the copy's parent, as the server (run in the project's parent) sees the project
+    result = archsync("check", "--no-cache", "--format", "json", root.name, cwd=into)
     assert result.returncode in (0, 1), result
     found: Dict[str, List[Dict[str, Any]]] = {}
     for d in result.json["diagnostics"]:
-        found.setdefault(d["path"], []).append({
+        rel = os.path.relpath(into / d["path"], result.json["root"])
+        found.setdefault(Path(rel).as_posix(), []).append({
             "start": {"line": d["line"] - 1, "character": d["column"] - 1},
             "severity": BY_CODE[d["code"]].level.lsp, "code": d["code"], "source": "archsync",
-            "message": d["message"]})
+            "data": {"subject": d["subject"], "member": d["member"]}, "message": d["message"]})
     return found
 
 
@@ -1068,7 +1084,7 @@ def test_an_edit_that_moves_a_class_publishes_its_new_line(tmp_path):
     llama, rope = "srv/models/llama.py", "srv/layers/rope.py"
     message = "ARC105 'MistralForCausalLM' may belong in SCALED_ROPE_ARCHS: it runs the code of " \
               "'LlamaForCausalLM' (`class MistralForCausalLM(LlamaForCausalLM)` defines no method, at " \
-              "srv/models/llama.py:{}) (confidence 0.85)"
+              "bug/srv/models/llama.py:{}) (confidence 0.85)"
     try:
         session.open(rope)
         found = session.settle(session.open(llama))

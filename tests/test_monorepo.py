@@ -16,7 +16,7 @@ from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, flake8, fl
 
 KERNELS = ("kernels/tinykern/__init__.py:3:62: ARC301 'QuebecForCausalLM' is listed twice in _SUPPORTED_ARCHS "
            "(first at line 3)")
-TABLES = ("python/svc/tables.py:4:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (svc/families.py:9) "
+TABLES = ("python/svc/tables.py:4:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (python/svc/families.py:9) "
           "but missing from _CUDA_GRAPH_ARCHS")
 AOT = ("python/svc/kernels/aot/aot_kernels/__init__.py:3:36: ARC301 'PapaForCausalLM' is listed twice in "
        "_TUNED_ARCHS (first at line 3)")
@@ -28,9 +28,9 @@ def repo(tree):
 
 
 def inside(line: str, project: str) -> str:
-    """A root-run line as a run inside `project` prints it."""
+    """A root-run line as a run inside `project` prints it: every path it names without the project's directory."""
     assert line.startswith(project + "/")
-    return line[len(project) + 1:]
+    return line.replace(project + "/", "")
 
 
 def test_each_project_gives_from_the_root_what_it_gives_inside(repo):
@@ -78,8 +78,19 @@ def test_the_seed_tree_below_a_root_without_pyproject_is_checked_with_its_config
                        'reason = "checked by a test"\n')
     inside_python = archsync("check", cwd=python)
     from_root = archsync("check", cwd=tmp_path / "sglang")
-    assert len(inside_python.lines) == 2, inside_python
-    assert from_root.lines == ["python/" + line for line in inside_python.lines], from_root
+    assert inside_python.lines == [
+        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    ], inside_python
+    # From the repository root, every path starts with python/: the family's in the message too.
+    assert from_root.lines == [
+        "python/sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(python/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "python/sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(python/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+    ], from_root
     assert from_root.err_lines[-1].endswith("; 1 in no project, not checked)"), from_root
 
 

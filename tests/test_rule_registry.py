@@ -34,7 +34,7 @@ def write_project(root: Path, files) -> Path:
 @pytest.mark.parametrize("code, index, example", EXAMPLES, ids=[f"{c}-{i}" for c, i, _ in EXAMPLES])
 def test_every_example_prints_exactly_what_it_says(tmp_path, code, index, example):
     report = pipeline.run(pipeline.Request((write_project(tmp_path, example.files),), use_cache=False))
-    assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in report.diagnostics] == list(example.expect)
+    assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.text}" for d in report.diagnostics] == list(example.expect)
 
 
 CORRECTED = [(rule.code, i, example) for rule in RULES for i, example in enumerate(rule.examples) if example.corrected]
@@ -49,7 +49,7 @@ def corrected_files(example):
 @pytest.mark.parametrize("code, index, example", CORRECTED, ids=[f"{c}-{i}" for c, i, _ in CORRECTED])
 def test_every_corrected_form_prints_nothing(tmp_path, code, index, example):
     report = pipeline.run(pipeline.Request((write_project(tmp_path, corrected_files(example)),), use_cache=False))
-    assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in report.diagnostics] == []
+    assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.text}" for d in report.diagnostics] == []
 
 
 def test_every_example_that_fires_shows_its_corrected_form():
@@ -181,7 +181,7 @@ def test_every_front_end_gives_a_code_the_same_severity(tmp_path):
     for rule in RULES:
         d = Diagnostic("a.py", 1, 1, rule.code, "m")
         editor, github, sarif = words[rule.severity]
-        assert lsp.to_lsp(d, positions).severity == getattr(DiagnosticSeverity, editor), rule.code
+        assert lsp.to_lsp(d, positions, tmp_path).severity == getattr(DiagnosticSeverity, editor), rule.code
         assert render("github", [d], tmp_path).startswith(f"::{github} "), rule.code
         assert json.loads(render("sarif", [d], tmp_path))["runs"][0]["results"][0]["level"] == sarif, rule.code
         seen.add(rule.severity)

@@ -50,7 +50,7 @@ def model(collections: Sequence[Collection] = (), families: Sequence[Predicate] 
 
 
 def lines(diagnostics: Sequence[Diagnostic]) -> list:
-    return [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in sorted(diagnostics)]
+    return [f"{d.path}:{d.line}:{d.column}: {d.code} {d.text}" for d in sorted(diagnostics)]
 
 
 def run(code: str, m: Model) -> list:

@@ -84,7 +84,7 @@ class Editor:
 
 
 def _messages(found: Found) -> List[str]:
-    return [f"{d.path}:{d.line}: {d.code} {d.message}" for d, _ in found]
+    return [f"{d.path}:{d.line}: {d.code} {d.text}" for d, _ in found]
 
 
 @pytest.fixture(params=["watched", "unwatched"])
@@ -129,16 +129,16 @@ def test_every_check_equals_a_cold_run_through_edits(editor):
     editor.expect(reused=True)  # buffers opened as they are on disk
     editor.edit(TEXT_MODELS, REGISTERED, "EntryClass = [Qwen3_5ForCausalLM]")
     fewer = editor.expect(reused=False)
-    assert not any(d.code == "ARC101" and "'Qwen3_5MoeForCausalLM'" in d.message for d, _ in fewer), \
+    assert not any(d.code == "ARC101" and "'Qwen3_5MoeForCausalLM'" in d.text for d, _ in fewer), \
         _messages(fewer)
-    assert any(d.code == "ARC201" and "'Qwen3_5MoeForCausalLM'" in d.message for d, _ in fewer), _messages(fewer)
+    assert any(d.code == "ARC201" and "'Qwen3_5MoeForCausalLM'" in d.text for d, _ in fewer), _messages(fewer)
     editor.edit(TEXT_MODELS, "EntryClass = [Qwen3_5ForCausalLM]",
                 "class Qwen3_5ExtraForCausalLM(Qwen3_5ForCausalLM):\n    pass\n\n\n"
                 "EntryClass = [Qwen3_5MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ExtraForCausalLM]")
     editor.expect(reused=False)
     editor.edit(MODEL_CONFIG, MOE, MOE + '        "Qwen3_5ExtraForCausalLM",\n')
     wider = editor.expect(reused=False)
-    assert any("'Qwen3_5ExtraForCausalLM' is matched by is_qwen3_5()" in d.message for d, _ in wider), \
+    assert any("'Qwen3_5ExtraForCausalLM' is matched by is_qwen3_5()" in d.text for d, _ in wider), \
         _messages(wider)
 
     # An unsaved new file, then closed; a buffer closed with unsaved changes: its file stands in again
@@ -154,7 +154,7 @@ def test_every_check_equals_a_cold_run_through_edits(editor):
     extra = root / EXTRA_MODEL
     extra.write_text("class Qwen3_5ExtraForCausalLM:\n    pass\n\n\nEntryClass = Qwen3_5ExtraForCausalLM\n",
                      encoding="utf-8")
-    assert any("'Qwen3_5ExtraForCausalLM'" in d.message for d, _ in editor.expect(reused=False))
+    assert any("'Qwen3_5ExtraForCausalLM'" in d.text for d, _ in editor.expect(reused=False))
     os.utime(extra, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
     editor.expect(reused=True)
     extra.write_text(extra.read_text(encoding="utf-8") + "# edited on disk\n", encoding="utf-8")
@@ -168,7 +168,7 @@ def test_every_check_equals_a_cold_run_through_edits(editor):
     config_module = root / MODEL_CONFIG
     config_module.write_text(config_module.read_text(encoding="utf-8").replace(MOE, ""), encoding="utf-8")
     narrower = editor.expect(reused=False)
-    assert not any("'Qwen3_5MoeForCausalLM' is matched" in d.message for d, _ in narrower), _messages(narrower)
+    assert not any("'Qwen3_5MoeForCausalLM' is matched" in d.text for d, _ in narrower), _messages(narrower)
 
     # pyproject.toml: an exclude that drops an open buffer's file, a broken table, the repair
     pyproject = root / "pyproject.toml"
@@ -230,7 +230,7 @@ def test_resolution_kept_between_checks_is_what_a_cold_run_resolves(editor):
         (editor.root / rel).write_text(text, encoding="utf-8")
     editor.open("sglang/srt/archs_c.py")
     first = editor.expect(reused=False)
-    assert any("_TOP_ARCHS" in d.message for d, _ in first), _messages(first)
+    assert any("_TOP_ARCHS" in d.text for d, _ in first), _messages(first)
     assert any(d.path == "sglang/srt/cyc_a.py" and d.code == "ARC901" for d, _ in first), _messages(first)
     for rel in ("sglang/srt/archs_c.py", "sglang/srt/cyc_a.py", "sglang/srt/cyc_b.py", "sglang/srt/pred_b.py",
                 "sglang/srt/archs_b.py"):
@@ -250,10 +250,10 @@ def test_resolution_kept_between_checks_is_what_a_cold_run_resolves(editor):
     del editor.buffers["sglang/srt/archs_b.py"]
     (editor.root / "sglang/srt/archs_b.py").unlink()
     cut = editor.expect(reused=False)
-    assert any("`_MID` comes from sglang.srt.archs_b, outside" in d.message for d, _ in cut), _messages(cut)
+    assert any("`_MID` comes from sglang.srt.archs_b, outside" in d.text for d, _ in cut), _messages(cut)
     (editor.root / "sglang/srt/archs_b.py").write_text(CHAIN["sglang/srt/archs_b.py"], encoding="utf-8")
     again = editor.expect(reused=False)
-    assert not any("outside the project" in d.message for d, _ in again), _messages(again)
+    assert not any("outside the project" in d.text for d, _ in again), _messages(again)
 
 
 LLAMA = "srv/models/llama.py"

@@ -69,18 +69,17 @@ def test_bug_tree_with_explicit_dot_path():
 
 
 def test_paths_are_shown_relative_to_the_working_directory():
-    # The location is relative to the working directory; the evidence in the message stays
-    # root-relative, as in JSON.
+    # Every path is relative to the working directory: the location's, and the evidence's in the message.
     result = archsync("check", "bug", cwd=SGLANG_BUG.parent)
     assert result.lines == [
         "bug/sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "(bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "bug/sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "(bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "bug/sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
         "bug/sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
     ], result
     assert result.returncode == EXIT_FINDINGS
 
@@ -90,13 +89,13 @@ def test_paths_relative_to_a_working_directory_inside_the_project():
     result = archsync("check", "../arg_groups", cwd=models)
     assert result.lines == [
         "../arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "../arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "../arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
         "../arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
     ], result
     assert result.returncode == EXIT_FINDINGS
 
@@ -246,13 +245,13 @@ def test_running_inside_a_subdirectory_checks_that_subdirectory():
     inside = archsync("check", cwd=SGLANG_BUG / "sglang" / "srt" / "arg_groups")
     assert inside.lines == [
         "overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
         "overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
     ], inside
     assert inside.returncode == EXIT_FINDINGS
 
@@ -278,13 +277,13 @@ def test_single_file_path():
 # -- JSON -------------------------------------------------------------------------------------
 
 def _without_fixes(document):
-    return {"version": document["version"],
+    return {"version": document["version"], "root": document["root"],
             "diagnostics": [{k: v for k, v in d.items() if k != "fix"} for d in document["diagnostics"]]}
 
 
 def test_json_output_of_the_bug_tree():
     result = archsync("check", "--format", "json", cwd=SGLANG_BUG)
-    assert _without_fixes(result.json) == {"version": 1, "diagnostics": [
+    assert _without_fixes(result.json) == {"version": 2, "root": str(SGLANG_BUG.resolve()), "diagnostics": [
         {"code": "ARC101", "path": OVERRIDES, "line": 35, "column": 1,
          "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
                     "but missing from _MAMBA_RADIX_CACHE_ARCHS",
@@ -340,32 +339,36 @@ def test_json_carries_each_fix_as_text_edits_that_place_the_name_after_its_sibli
 
 def test_json_output_of_the_fixed_tree():
     result = archsync("check", "--format", "json", cwd=SGLANG_FIXED)
-    assert result.json == {"version": 1, "diagnostics": []}, result
+    assert result.json == {"version": 2, "root": str(SGLANG_FIXED.resolve()), "diagnostics": []}, result
     assert result.returncode == EXIT_CLEAN
 
 
-def test_json_paths_are_relative_to_the_project_root_not_the_working_directory():
-    for cwd, path in ((SGLANG_BUG.parent, "bug"), (SGLANG_BUG / "sglang" / "srt" / "models", "../arg_groups"),
-                      (SGLANG_BUG, "sglang/srt/arg_groups/overrides.py")):
+def test_json_paths_are_relative_to_the_working_directory_beside_the_project_root():
+    """Every path of the document opens from where archsync ran (as the text's do); `root` says
+    where the project is, for a program that wants its paths relative to it."""
+    models = SGLANG_BUG / "sglang" / "srt" / "models"
+    for cwd, path, prefix in ((SGLANG_BUG.parent, "bug", "bug/sglang/srt/"), (models, "../arg_groups", "../"),
+                              (SGLANG_BUG, "sglang/srt/arg_groups/overrides.py", "sglang/srt/")):
         result = archsync("check", "--format=json", path, cwd=cwd)
-        assert _without_fixes(result.json) == {"version": 1, "diagnostics": [
-            {"code": "ARC101", "path": OVERRIDES, "line": 35, "column": 1,
-             "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+        assert _without_fixes(result.json) == {"version": 2, "root": str(SGLANG_BUG.resolve()), "diagnostics": [
+            {"code": "ARC101", "path": f"{prefix}arg_groups/overrides.py", "line": 35, "column": 1,
+             "message": f"'Qwen3_5ForCausalLM' is matched by is_qwen3_5() ({prefix}configs/model_config.py:18) "
                         "but missing from _MAMBA_RADIX_CACHE_ARCHS",
              "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5ForCausalLM"},
-            {"code": "ARC101", "path": OVERRIDES, "line": 35, "column": 1,
-             "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+            {"code": "ARC101", "path": f"{prefix}arg_groups/overrides.py", "line": 35, "column": 1,
+             "message": f"'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() ({prefix}configs/model_config.py:18) "
                         "but missing from _MAMBA_RADIX_CACHE_ARCHS",
              "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
-            {"code": "ARC101", "path": OVERRIDES, "line": 48, "column": 1,
-             "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+            {"code": "ARC101", "path": f"{prefix}arg_groups/overrides.py", "line": 48, "column": 1,
+             "message": f"'Qwen3_5ForCausalLM' is matched by is_qwen3_5() ({prefix}configs/model_config.py:18) "
                         "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
              "subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5ForCausalLM"},
-            {"code": "ARC101", "path": OVERRIDES, "line": 48, "column": 1,
-             "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+            {"code": "ARC101", "path": f"{prefix}arg_groups/overrides.py", "line": 48, "column": 1,
+             "message": f"'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() ({prefix}configs/model_config.py:18) "
                         "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
              "subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
         ]}, result
+        assert [d["fix"]["path"] for d in result.json["diagnostics"]] == [f"{prefix}arg_groups/overrides.py"] * 4
         assert result.returncode == EXIT_FINDINGS
 
 

@@ -46,7 +46,8 @@ def test_a_check_of_a_hundred_small_files_starts_no_pool(tmp_path):
         (tmp_path / f"m{i}.py").write_text(f'NAMES_{i} = ["LlamaForCausalLM"]\n', encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
     result, modules = _imported("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
-    assert result.returncode == 0 and result.json == {"version": 1, "diagnostics": []}, result
+    assert result.returncode == 0 and result.json == {"version": 2, "root": str(tmp_path.resolve()),
+                                                      "diagnostics": []}, result
     assert "multiprocessing" not in modules and "lint_plugin.project.index" in modules
 
 

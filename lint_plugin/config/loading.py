@@ -20,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
+from ..diagnostics import place
 from .cache_dir import foreign_entries
 from .packs import pack_path
 from .schema import BY_NAME, KEYS, PAIRS, STRING, STRINGS, TABLES
@@ -71,10 +72,11 @@ def config_from_table(root: Path, table: Any, source: str, text: str = "",
     """Validate a `[tool.archsync]` table merged over the packs it extends.
 
     Errors name `source` (the file's full path); the origins that diagnostics quote
-    (`pyproject.toml: tool.archsync.mirror[0]`) name it relative to the project root.
+    (`pyproject.toml: tool.archsync.mirror[0]`) name it relative to the project root, as a place
+    (`diagnostics.place`) each front end shows from where it runs.
     """
     values = _Validator(codes, root).table(table, source, "tool.archsync", text, from_pack=False,
-                                           label=Path(source).name)
+                                           label=place(Path(source).name))
     merged: Dict[str, Any] = {}
     for pack in values.get("extends", ()):
         _merge(merged, _load_pack(pack, source, codes))

@@ -12,10 +12,10 @@ import sys
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from ..config import ConfigError
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, place, unmarked
 from ..pipeline import Report, Request, run_with
 from ..project.files import Unreadable, read_file
 from ..project.writer import WriteRefused, replace_checked
@@ -40,7 +40,7 @@ class FileFix:
 class FixOutcome:
     files: Tuple[FileFix, ...]
     remaining: Tuple[Diagnostic, ...]  # what `check` would report after the fixes
-    problems: Tuple[str, ...]  # files left alone, and why
+    problems: Tuple[str, ...]  # files left alone, and why (naming them as places: `diagnostics.place`)
 
 
 # New diagnostics of these codes after a fix mean the edit damaged something.
@@ -62,11 +62,11 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
     for rel, diagnostics in sorted(by_file.items()):
         target = _inside_root(root, rel)
         if target is None:
-            problems.append(f"{rel}: outside the project root; not written")
+            problems.append(f"{place(rel)}: outside the project root; not written")
             continue
         before = read_file(target)
         if isinstance(before, Unreadable):
-            problems.append(f"{rel}: cannot read ({before.reason})")
+            problems.append(f"{place(rel)}: cannot read ({before.reason})")
             continue
         result = apply_fixes(before, list(dict.fromkeys(d.fix for d in diagnostics if d.fix is not None)))
         reasons = {r.request: r.reason for r in result.refused}
@@ -89,7 +89,7 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
                          and _identity(d) not in before_ids})
         if fix.after != fix.before and (unresolved or broken):
             why = f"introduced {', '.join(broken)}" if broken else "did not resolve its diagnostics"
-            problems.append(f"{fix.path}: the fix {why} on re-check; not written")
+            problems.append(f"{place(fix.path)}: the fix {why} on re-check; not written")
             kept.append(FileFix(fix.path, fix.before, fix.before, (), fix.refused))
         else:
             kept.append(fix)
@@ -106,14 +106,14 @@ def write(root: Path, outcome: FixOutcome) -> Tuple[List[str], List[str]]:
         if fix.after == fix.before:
             continue
         if _inside_root(root, fix.path) is None:
-            problems.append(f"{fix.path}: outside the project root; not written")
+            problems.append(f"{place(fix.path)}: outside the project root; not written")
             continue
         try:
             replace_checked(root, fix.path, fix.before, fix.after)
         except WriteRefused as exc:
-            problems.append(f"{fix.path}: {exc}; not written")
+            problems.append(f"{place(fix.path)}: {exc}; not written")
         except OSError as exc:
-            problems.append(f"{fix.path}: not written ({exc.strerror or exc})")
+            problems.append(f"{place(fix.path)}: not written ({exc.strerror or exc})")
         else:
             written.append(fix.path)
     return written, problems
@@ -150,13 +150,14 @@ def _identity(d: Diagnostic) -> Tuple[str, str, Optional[str], Optional[str]]:
     return (d.code, d.path, d.subject, d.member)
 
 
-def report_lines(outcome: FixOutcome, out: Optional[TextIO] = None) -> None:
-    """The fixes not made and the problems met, one line each, on `out` (stderr as it is now)."""
+def report_lines(outcome: FixOutcome, shown: Callable[[str], str] = unmarked, out: Optional[TextIO] = None) -> None:
+    """The fixes not made and the problems met, one line each, on `out` (stderr as it is now); `shown`
+    says how the places they name are read (the front end's: from where it runs)."""
     out = out or sys.stderr
     for fix in outcome.files:
         for d, reason in fix.refused:
             member = f" '{d.member}'" if d.member else ""
-            print(printable(f"archsync: not fixed: {fix.path}:{d.line}:{d.column}: {d.code}{member}: {reason}"),
-                  file=out)
+            where = place(fix.path, d.line)
+            print(printable(shown(f"archsync: not fixed: {where}:{d.column}: {d.code}{member}: {reason}")), file=out)
     for problem in outcome.problems:
-        print(printable(f"archsync: {problem}"), file=out)
+        print(printable(shown(f"archsync: {problem}")), file=out)

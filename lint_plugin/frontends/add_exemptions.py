@@ -24,7 +24,7 @@ from ..project.writer import WriteRefused, replace_checked
 from ..report.escape import printable
 from ..report.recorded import header, reason_for, record
 from ..rules import CODES
-from .formats import display_path
+from .paths import display_path
 
 PYPROJECT = "pyproject.toml"
 

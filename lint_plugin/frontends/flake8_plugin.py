@@ -18,6 +18,7 @@ from ..project.files import encode_as_source
 from ..report.escape import printable
 from ..report.flake8_text import flake8_text
 from ..rules import arc900_configuration_error as configuration_error
+from .paths import from_here
 
 
 class _Flake8Run:
@@ -114,8 +115,10 @@ class ArchsyncChecker:
             from ..fix.payloads import fix_payloads
 
             fixes = fix_payloads(root, mine, None if buffer is None else {rel: buffer})
+        where = from_here(root)  # flake8 prints the file's path as it was named; the places a message names, from here
         for i, d in enumerate(mine):
-            yield d.line, d.column - 1, printable(f"{d.code} {d.message}{_describe_fix(fixes.get(i))}"), type(self)
+            text = d.seen(where).text
+            yield d.line, d.column - 1, printable(f"{d.code} {text}{_describe_fix(fixes.get(i))}"), type(self)
 
 
 def _describe_fix(payload) -> str:

@@ -5,21 +5,28 @@ import json
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import __version__, rules
 from ..diagnostics import Diagnostic
 from ..report.escape import json_safe, printable, uri_path
 from ..rules import Rule
+from .paths import seen_from_here
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+JSON_VERSION = 2  # 2: `path` and `fix.path` seen from the current directory, and `root` (1: from the project root)
 # How each severity of the rule registry is spelt by SARIF and by GitHub annotations.
 
 
 def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path, color: bool = False) -> str:
+    """`diagnostics` of the project at `root` in format `kind`, every path seen from the current
+    directory (`paths.py`): the diagnostic's, its fix's and those its message names."""
+    if kind == "json":
+        return _json(diagnostics, root)
+    shown = seen_from_here(diagnostics, root)
     if kind == "text" and color:
-        return _text(diagnostics, root, _ANSI)
-    return {"text": _text, "json": _json, "github": _github, "sarif": _sarif}[kind](diagnostics, root)
+        return _text(shown, _ANSI)
+    return {"text": _text, "github": _github, "sarif": _sarif}[kind](shown)
 
 
 def statistics(diagnostics: Sequence[Diagnostic]) -> str:
@@ -33,41 +40,42 @@ def statistics(diagnostics: Sequence[Diagnostic]) -> str:
 _ANSI = ("\x1b[1m", "\x1b[1;31m", "\x1b[0m")
 
 
-def display_path(root: Path, rel: str) -> str:
-    """A diagnostic's path as the user reads it: relative to the current directory."""
-    path = root / rel
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        return str(path)
-
-
-def _text(diagnostics: Sequence[Diagnostic], root: Path, ansi: Tuple[str, str, str] = ("", "", "")) -> str:
+def _text(diagnostics: Sequence[Diagnostic], ansi: Tuple[str, str, str] = ("", "", "")) -> str:
     path_on, code_on, off = ansi
-    return "".join(f"{path_on}{printable(display_path(root, d.path), lookalikes=False)}{off}:{d.line}:{d.column}: "
-                   f"{code_on}{d.code}{off} {printable(d.message)}\n" for d in diagnostics)
+    return "".join(f"{path_on}{printable(d.path, lookalikes=False)}{off}:{d.line}:{d.column}: "
+                   f"{code_on}{d.code}{off} {printable(d.text)}\n" for d in diagnostics)
 
 
 def _json(diagnostics: Sequence[Diagnostic], root: Path) -> str:
-    """The stable document; `fix` (null when none) carries the request and its text edits."""
+    """The stable document (version 2: paths seen from the current directory, beside the project's
+    `root`); `fix` (null when none) carries the request and its text edits."""
     from ..fix.payloads import fix_payloads
 
     fixes = fix_payloads(root, diagnostics) if any(d.fix for d in diagnostics) else {}
-    items = [dict(d.to_json(), fix=fixes.get(i)) for i, d in enumerate(diagnostics)]
-    return json.dumps(json_safe({"version": 1, "diagnostics": items}), indent=2) + "\n"
+    shown = seen_from_here(diagnostics, root)
+    items = [dict(d.to_json(), fix=_seen_fix(fixes.get(i), d)) for i, d in enumerate(shown)]
+    document = {"version": JSON_VERSION, "root": str(root.resolve()), "diagnostics": items}
+    return json.dumps(json_safe(document), indent=2) + "\n"
 
 
-def _github(diagnostics: Sequence[Diagnostic], root: Path) -> str:
+def _seen_fix(payload: Optional[Dict[str, Any]], shown: Diagnostic) -> Optional[Dict[str, Any]]:
+    """A fix's payload (planned against the project's files) with its path as the diagnostic shows it."""
+    if payload is None or shown.fix is None:
+        return payload
+    return dict(payload, path=shown.fix.path)
+
+
+def _github(diagnostics: Sequence[Diagnostic]) -> str:
     """Workflow commands: one annotation per diagnostic, at its rule's severity (`::error`, `::warning`, `::notice`)."""
     lines = []
     for d in diagnostics:
         rule = rules.BY_CODE.get(d.code)
         properties = ",".join(f"{key}={_escape_property(value)}" for key, value in (
-            ("file", printable(display_path(root, d.path), lookalikes=False, keep="\r\n")),
+            ("file", printable(d.path, lookalikes=False, keep="\r\n")),
             ("line", str(d.line)), ("col", str(d.column)),
             ("title", f"{d.code} {rule.name}" if rule else d.code)))
         command = rule.level.github if rule else "error"
-        message = printable(f"{d.code} {d.message}", keep="\r\n")  # newlines: GitHub's own %0A
+        message = printable(f"{d.code} {d.text}", keep="\r\n")  # newlines: GitHub's own %0A
         lines.append(f"::{command} {properties}::{_escape_data(message)}\n")
     return "".join(lines)
 
@@ -80,7 +88,9 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _sarif(diagnostics: Sequence[Diagnostic], root: Path) -> str:
+def _sarif(diagnostics: Sequence[Diagnostic]) -> str:
+    """SARIF 2.1.0: each result's file relative to `%SRCROOT%`, the current directory (or, outside it,
+    an absolute file URI)."""
     by_code = rules.BY_CODE
     used = sorted({d.code for d in diagnostics} | set(by_code))
     described: List[Dict[str, Any]] = [_sarif_rule(by_code[code]) if code in by_code else {"id": code}
@@ -90,9 +100,9 @@ def _sarif(diagnostics: Sequence[Diagnostic], root: Path) -> str:
         "ruleId": d.code,
         "ruleIndex": index[d.code],
         "level": by_code[d.code].level.sarif if d.code in by_code else "error",
-        "message": {"text": printable(d.message)},
+        "message": {"text": printable(d.text)},
         "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": uri_path(d.path), "uriBaseId": "%SRCROOT%"},
+            "artifactLocation": _artifact(d.path),
             "region": {"startLine": d.line, "startColumn": d.column},
         }}],
         **({"properties": {"subject": d.subject, "member": d.member}} if d.subject else {}),
@@ -103,11 +113,23 @@ def _sarif(diagnostics: Sequence[Diagnostic], root: Path) -> str:
         "runs": [{
             "tool": {"driver": {"name": "archsync", "version": __version__,
                                 "informationUri": "https://pypi.org/project/flake8-archsync/", "rules": described}},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": root.resolve().as_uri() + "/"}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": _directory_uri(Path.cwd())}},
             "results": results,
         }],
     }
     return json.dumps(json_safe(document), indent=2) + "\n"
+
+
+def _artifact(shown: str) -> Dict[str, str]:
+    """A SARIF artifactLocation for a path as shown from here: relative to `%SRCROOT%`, else absolute."""
+    if os.path.isabs(shown) or shown == os.pardir or shown.startswith(os.pardir + os.sep):
+        return {"uri": Path(os.path.abspath(shown)).as_uri()}
+    return {"uri": uri_path(Path(shown).as_posix()), "uriBaseId": "%SRCROOT%"}
+
+
+def _directory_uri(directory: Path) -> str:
+    uri = directory.resolve().as_uri()
+    return uri if uri.endswith("/") else uri + "/"
 
 
 def _sarif_rule(rule: Rule) -> Dict[str, Any]:

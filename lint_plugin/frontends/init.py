@@ -21,7 +21,8 @@ from ..project.projects import projects_of
 from ..project.writer import WriteRefused, create_new, replace_checked
 from ..report.escape import printable
 from ..rules import CODES
-from .formats import display_path, render
+from .formats import render
+from .paths import display_path
 from .starter import Pack, pack_fits, starter_table
 
 EXIT_DONE, EXIT_ERROR = 0, 2

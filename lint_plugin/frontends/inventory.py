@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from typing import Any, Dict, List
+from pathlib import Path
+from typing import Any, Callable, Dict, List
 
 from ..config import Config, matches_pattern
 from ..report.escape import json_safe, printable
@@ -28,7 +29,7 @@ def _shape(registration: Registration, config: Config) -> str:
 
 
 def inventory(model: Model) -> Dict[str, Any]:
-    """The document `--format json` prints (`version` 1)."""
+    """What archsync saw, every path project-relative (as settings name them: `archsync init` writes them)."""
     config = model.config
     registries: Dict[tuple, List[Registration]] = defaultdict(list)
     for registration in model.registrations:
@@ -38,7 +39,6 @@ def inventory(model: Model) -> Dict[str, Any]:
     for registration in model.registrations:
         first.setdefault(registration.where, registration)
     return {
-        "version": 1,
         "registered": [
             {"name": name, "path": where.path, "line": where.line, "registry": first[where].registry,
              "implementation": first[where].implementation}
@@ -104,8 +104,15 @@ def hints(model: Model) -> List[str]:
     return found
 
 
-def render_text(model: Model) -> str:
-    document = _escaped(inventory(model))  # a newline in a file name must not forge a line
+def seen(document: Dict[str, Any], where: Callable[[str], str]) -> Dict[str, Any]:
+    """The document with each entry's path mapped by `where` (`paths.from_here`: as the user reads it)."""
+    return {key: [dict(entry, path=where(entry["path"])) if isinstance(entry, dict) and "path" in entry else entry
+                  for entry in value] if isinstance(value, list) else value
+            for key, value in document.items()}
+
+
+def render_text(model: Model, where: Callable[[str], str] = str) -> str:
+    document = _escaped(seen(inventory(model), where))  # a newline in a file name must not forge a line
     lines = [f"Registered architectures: {len(document['registered'])}"]
     for entry in document["registries"]:
         lines.append(f"  {entry['path']}: {entry['name']} ({entry['shape']}, {entry['names']} "
@@ -149,5 +156,8 @@ def _escaped(value: Any) -> Any:
     return value
 
 
-def render_json(model: Model) -> str:
-    return json.dumps(json_safe(inventory(model)), indent=2) + "\n"
+def render_json(model: Model, root: Path, where: Callable[[str], str] = str) -> str:
+    """`--format json` (version 2: each `path` mapped by `where`, from where the command runs, beside the
+    project's absolute `root`; 1: project-relative paths, no `root`)."""
+    document = {"version": 2, "root": str(root.resolve()), **seen(inventory(model), where)}
+    return json.dumps(json_safe(document), indent=2) + "\n"

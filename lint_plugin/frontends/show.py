@@ -1,9 +1,10 @@
-"""`archsync show`: the family x collection membership matrix, as text, Markdown or HTML."""
+"""`archsync show`: the family x collection membership matrix, as text, Markdown or HTML; `where` says how a
+project-relative path is shown (`paths.from_here`: from where the command runs)."""
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import List, Sequence, Tuple
+from typing import Callable, List, Sequence, Tuple
 
 from ..resolve import Collection, Predicate
 
@@ -42,7 +43,7 @@ def build_matrix(families: Sequence[Predicate], collections: Sequence[Collection
 _SYMBOL = {"full": "full", "partial": "partial", "absent": "-"}
 
 
-def render_text(matrix: Matrix) -> str:
+def render_text(matrix: Matrix, where: Callable[[str], str] = str) -> str:
     if not matrix.rows or not matrix.columns:
         return "No family meets a guarded collection.\n"
     header = ["family \\ collection"] + [f"[{i + 1}]" for i in range(len(matrix.columns))]
@@ -55,7 +56,7 @@ def render_text(matrix: Matrix) -> str:
     lines = ["  ".join(value.ljust(widths[i]) for i, value in enumerate(row)).rstrip() for row in [header] + body]
     lines.append("")
     for i, collection in enumerate(matrix.columns):
-        lines.append(f"[{i + 1}] {collection.subject} ({collection.path}:{collection.line})")
+        lines.append(f"[{i + 1}] {collection.subject} ({where(collection.path)}:{collection.line})")
     details = [
         f"  {family.subject}() -> {column.subject}: missing {', '.join(cell.missing)}"
         for family, cells in zip(matrix.rows, matrix.cells)
@@ -66,7 +67,8 @@ def render_text(matrix: Matrix) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_markdown(matrix: Matrix) -> str:
+def render_markdown(matrix: Matrix, where: Callable[[str], str] = str) -> str:
+    """The matrix as a Markdown table (it names no path: `where` is taken as every renderer takes it)."""
     if not matrix.rows or not matrix.columns:
         return "_No family meets a guarded collection._\n"
     lines = ["| family | " + " | ".join(f"`{c.subject}`" for c in matrix.columns) + " |",
@@ -82,12 +84,13 @@ def render_markdown(matrix: Matrix) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_html(matrix: Matrix) -> str:
+def render_html(matrix: Matrix, where: Callable[[str], str] = str) -> str:
     """A self-contained page: no scripts, no external styles or fonts."""
     def esc(text: str) -> str:
         return html.escape(text, quote=True)
 
-    head = "".join(f"<th title=\"{esc(c.path)}:{c.line}\"><code>{esc(c.subject)}</code></th>" for c in matrix.columns)
+    head = "".join(f"<th title=\"{esc(where(c.path))}:{c.line}\"><code>{esc(c.subject)}</code></th>"
+                   for c in matrix.columns)
     rows: List[str] = []
     for family, cells in zip(matrix.rows, matrix.cells):
         tds = []
@@ -99,8 +102,8 @@ def render_html(matrix: Matrix) -> str:
                 tds.append("<td class=\"full\">full</td>")
             else:
                 tds.append("<td class=\"absent\"></td>")
-        rows.append(f"<tr><th title=\"{esc(family.path)}:{family.line}\"><code>{esc(family.subject)}()</code></th>"
-                    + "".join(tds) + "</tr>")
+        title = f"{esc(where(family.path))}:{family.line}"
+        rows.append(f"<tr><th title=\"{title}\"><code>{esc(family.subject)}()</code></th>" + "".join(tds) + "</tr>")
     table = (f"<table><thead><tr><th>family</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
              if matrix.rows and matrix.columns else "<p>No family meets a guarded collection.</p>")
     return (

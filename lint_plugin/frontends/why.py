@@ -2,7 +2,8 @@
 
 ARC105's message names the two strongest reasons; a maintainer deciding whether to add the
 name or exempt it wants all of them, the combined confidence, what the threshold asks, and
-which guard (if any) keeps the finding quiet. The same judgement `check` makes, printed. The
+which guard (if any) keeps the finding quiet. Locations are places (`diagnostics.place`), shown
+from where the command runs. The same judgement `check` makes, printed. The
 ties the project states outright (a family, a sibling pair) come first: ARC101 and ARC104
 decide those, and a `why` that said "no evidence" beside their finding would contradict it.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model, Predicate
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
@@ -31,7 +32,7 @@ def matching_families(model: Model, subject: str) -> List[Predicate]:
 def explain_family(model: Model, family: Predicate, name: str, diagnostics: Sequence[Diagnostic]) -> str:
     """A family is completed on its own tests by ARC104 alone: its sibling ties, and what was reported."""
     own = sorted({o.name for o in family.own} & model.registered.keys())
-    lines = [f"{family.label} at {family.path}:{family.line}:{family.column} is a family: its own tests hold "
+    lines = [f"{family.label} at {place(family.path, family.line)}:{family.column} is a family: its own tests hold "
              f"{len(own)} registered name{'s' if len(own) != 1 else ''}"
              + (f" ({', '.join(own[:6])}{', ...' if len(own) > 6 else ''})" if own else "")]
     if name not in model.registered:
@@ -47,7 +48,7 @@ def explain_family(model: Model, family: Predicate, name: str, diagnostics: Sequ
     else:
         lines.append(f"no sibling of '{name}' is in its own tests")
     lines.append("ARC105 weighs lists, not families: what a family matches is what its tests say")
-    lines += [f"reported: {d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in reported]
+    lines += [_reported(d) for d in reported]
     return "\n".join(lines) + "\n"
 
 
@@ -55,7 +56,7 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
     """What archsync weighs for `name` in `collection`, one piece of evidence a line."""
     level = model.config.kinship
     held = sorted(collection.members.names & model.registered.keys())
-    lines = [f"{collection.label} at {collection.path}:{collection.line}:{collection.column} holds "
+    lines = [f"{collection.label} at {place(collection.path, collection.line)}:{collection.column} holds "
              f"{len(held)} registered name{'s' if len(held) != 1 else ''}"
              + (f" ({', '.join(held[:6])}{', ...' if len(held) > 6 else ''})" if held else "")]
     if name not in model.registered:
@@ -86,8 +87,12 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
                      f"{'reported' if verdict.reported(level) else 'not reported'}")
     for d in diagnostics:
         if d.subject == collection.subject and d.member == name and d.path == collection.path:
-            lines.append(f"reported: {d.path}:{d.line}:{d.column}: {d.code} {d.message}")
+            lines.append(_reported(d))
     return "\n".join(lines) + "\n"
+
+
+def _reported(d: Diagnostic) -> str:
+    return f"reported: {place(d.path, d.line)}:{d.column}: {d.code} {d.message}"
 
 
 def _declared_quiet(model: Model, collection: Collection, name: str, declared: Sequence[Evidence]) -> str:

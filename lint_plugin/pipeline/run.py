@@ -79,12 +79,12 @@ def _run_projects(request: Request) -> Report:
 
 
 def rebased(d: Diagnostic, root: Path, base: Path) -> Diagnostic:
-    """`d` with its paths relative to `base` (a directory at or above `root`)."""
+    """`d` with its paths relative to `base` (a directory at or above `root`): its own, its fix's, and
+    those its message names."""
     prefix = root.relative_to(base).as_posix()
     if prefix == ".":
         return d
-    fix = dataclasses.replace(d.fix, path=f"{prefix}/{d.fix.path}") if d.fix is not None else None
-    return dataclasses.replace(d, path=f"{prefix}/{d.path}", fix=fix)
+    return d.seen(lambda rel: f"{prefix}/{rel}")
 
 
 def run_with(config: Config, request: Optional[Request] = None) -> Report:

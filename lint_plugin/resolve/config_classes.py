@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Mapping, Optional, Set, Tuple
 
+from ..diagnostics import place
 from ..extract.facts import ClassFact, FileFacts, Ref, TypePredicateFact, TypeTest
 from .imports import Found, locate
 from .source import ModuleSource
@@ -106,7 +107,7 @@ def type_family(classes: ConfigClasses, facts: FileFacts, fact: TypePredicateFac
     for test in fact.tests:
         found = classes.find(test.target)
         if found is None:
-            unknown.append(f"config class {test.target.name} not found ({facts.path}:{test.target.line})")
+            unknown.append(f"config class {test.target.name} not found ({place(facts.path, test.target.line)})")
             continue
         tests.append(((found[0].module, found[1].name), test))
     names: Set[str] = set()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional, Set, Tuple, Union
 
+from ..diagnostics import place
 from ..extract.facts import FileFacts
 from .source import ModuleSource
 
@@ -44,18 +45,18 @@ def locate(source: ModuleSource, module: str, name: str, defines: Defines) -> Un
         target = imported(facts, name)
         if target is not None:
             if target[1] is None:
-                return f"`{name}` is a module ({facts.path})"
+                return f"`{name}` is a module ({place(facts.path)})"
             module, name = target[0], target[1]
             continue
         if source.module(f"{module}.{name}") is not None:
-            return f"`{name}` is a module ({facts.path})"
+            return f"`{name}` is a module ({place(facts.path)})"
         star = next((s for s in facts.star_imports if _binds(source.module(s), name, defines)), None)
         if star is not None:
             module = star
             continue
         if facts.star_imports:
-            return f"`{name}` may come from a star import in {facts.path}"
-        return f"cannot resolve `{name}` in {facts.path}"
+            return f"`{name}` may come from a star import in {place(facts.path)}"
+        return f"cannot resolve `{name}` in {place(facts.path)}"
     return f"`{name}` is more than {MAX_CHAIN} references deep ({module})"
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from ..config import Config, UnresolvedName, matches_pattern
+from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..project.index import ProjectIndex
 from ..project.universe import Universe
@@ -72,7 +73,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     """
     config = index.config
     resolver = Resolver(index, memory.resolutions if memory is not None else None)
-    registries = tuple(_named_collection(index, resolver, r, f"{Path(config.source).name}: tool.archsync.registries")
+    registries = tuple(_named_collection(index, resolver, r, f"{_label(config)}tool.archsync.registries")
                        for r in config.qualified_registries)
     foreign = frozenset(f for f in foreign_registries(index.facts, _packages(index, universe))
                         if f[1] not in config.registries)  # named a registry: one
@@ -211,8 +212,13 @@ def _named_family(config: Config, predicates: Dict[str, Predicate], name: str, w
 
 def _in_file(config: Config, where: str) -> str:
     """A contract's origin as an error names it: the project's file by its full path."""
-    label = Path(config.source).name + ": "
+    label = _label(config)
     return config.source + ": " + where[len(label):] if where.startswith(label) else where
+
+
+def _label(config: Config) -> str:
+    """How a setting's origin starts (`pyproject.toml: `), as the configuration's loader writes it."""
+    return place(Path(config.source).name) + ": "
 
 
 def _packages(index: ProjectIndex, universe: Universe) -> FrozenSet[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Protocol, Set, Tuple
 
+from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Part, Pattern, PredicateFact, Ref, Unknown
 from .imports import MAX_CHAIN, Found, locate
 from .source import ModuleSource
@@ -109,7 +110,7 @@ class Resolver:
                 if isinstance(part, Literal):
                     frame.members.extend(Occurrence(m.name, frame.path, m.line, m.column) for m in part.members)
                 elif isinstance(part, Unknown):
-                    frame.unknown.append(f"{part.reason} ({frame.path}:{part.line})")
+                    frame.unknown.append(f"{part.reason} ({place(frame.path, part.line)})")
                 elif isinstance(part, Pattern):
                     frame.patterns.append(part)
                 else:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import FrozenSet, Optional, Tuple
 
+from ..diagnostics import place
 from ..extract.facts import Pattern
 
 
@@ -102,7 +103,7 @@ class Predicate:
     @property
     def where(self) -> str:
         """How evidence names it: `is_qwen3_5() (pkg/config.py:12)`."""
-        return f"{self.subject}() ({self.path}:{self.line})"
+        return f"{self.subject}() ({place(self.path, self.line)})"
 
     def condition_of(self, name: str) -> Optional[str]:
         return next((c for n, c in self.conditions if n == name), None)

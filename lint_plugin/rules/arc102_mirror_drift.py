@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..config import Mirror
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model, Predicate
 from .fixes import add_to
 from .rule import Example, Rule
@@ -46,7 +46,7 @@ def mirror_drift(mirror: Mirror, collections: Sequence[Collection],
 def diagnostic(mirror: Mirror, lacking: Collection, other: Collection, name: str,
                siblings: Sequence[Tuple[str, str]] = ()) -> Diagnostic:
     return Diagnostic(lacking.path, lacking.line, lacking.column, RULE.code,
-                      f"'{name}' is in {other.label} ({other.path}:{other.line}) but missing from "
+                      f"'{name}' is in {other.label} ({place(other.path, other.line)}) but missing from "
                       f"{lacking.label}, which must mirror it ({mirror.origin})",
                       subject=lacking.subject, member=name, fix=add_to(lacking, name, siblings))
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ..diagnostics import Diagnostic, FixRequest
+from ..diagnostics import Diagnostic, FixRequest, place
 from ..resolve import Model, Occurrence
 from ..resolve.kinship import missing_siblings
 from ..resolve.lineage import names_lineage
@@ -42,7 +42,7 @@ def diagnostic(subject: str, label: str, path: str, line: int, column: int, name
                where: Occurrence, fix: Optional[FixRequest] = None) -> Diagnostic:
     return Diagnostic(path, line, column, RULE.code,
                       f"'{sibling}' is missing from {label}, which holds its sibling '{name}' "
-                      f"('{sibling}' is registered at {where.path}:{where.line})",
+                      f"('{sibling}' is registered at {place(where.path, where.line)})",
                       subject=subject, member=sibling, fix=fix)
 
 

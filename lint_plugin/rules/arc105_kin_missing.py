@@ -5,7 +5,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import AbstractSet, Dict, List, Optional, Sequence, Tuple
 
-from ..diagnostics import Diagnostic, FixRequest
+from ..diagnostics import Diagnostic, FixRequest, place
 from ..resolve import Collection, Model
 from ..resolve.kinship import (
     BACKBONE,
@@ -137,7 +137,7 @@ def _namesakes(held: AbstractSet[str], name: str, others: Sequence[Collection], 
     for other in others:
         shared = sorted(held & other.members.names, key=lambda n: (n not in kin, kin.index(n) if n in kin else 0, n))
         if name in other.members.names and shared:
-            where = f"{other.label} at {other.path}:{other.line}"
+            where = f"{other.label} at {place(other.path, other.line)}"
             found.append(Evidence(NAMESAKE, 0.5, shared[0], f"is held beside '{shared[0]}' by {where}, a list of the "
                                                             f"same name ({len(shared)} of this one's {len(held)} "
                                                             "names in common)"))

@@ -50,7 +50,8 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
     """Fix one project (None: PATH is in no project); (exit code, fixed, files changed, remaining)."""
     from ...fix import command as fix_command
     from ...report.escape import printable
-    from ..formats import display_path, render
+    from ..formats import render
+    from ..paths import display_path, text_from_here
 
     report = analyse(args, project)
     if isinstance(report, int):
@@ -78,9 +79,9 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
         remaining = within(report.root, Path(args.path), outcome.remaining)
         sys.stdout.write(render("text", remaining, report.root))
     sys.stdout.flush()
-    fix_command.report_lines(outcome)
+    fix_command.report_lines(outcome, lambda text: text_from_here(text, report.root))
     for problem in problems:
-        print(printable(f"archsync: {problem}"), file=sys.stderr)
+        print(printable(f"archsync: {text_from_here(problem, report.root)}"), file=sys.stderr)
     fixed = sum(len(f.fixed) for f in changed)
     remaining = within(report.root, Path(args.path), outcome.remaining)
     if args.diff:  # nothing was written: what the diff shows is still to do

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from lsprotocol import types
+from pygls.capabilities import get_capability
 
 from ...config import ConfigError
 from ...diagnostics import Diagnostic
@@ -143,11 +144,13 @@ class CheckingServer(ServerState):
         for d in diagnostics:
             by_path.setdefault(d.path, []).append(d)
         units = self._units()
+        related = get_capability(self.client_capabilities, "text_document.publish_diagnostics.related_information",
+                                 False)
         for buffer in buffers:
             if buffer.uri not in self.workspace.text_documents:
                 continue  # closed while the engine ran
             positions = Positions(buffer.text, units)
-            items = tuple((to_lsp(d, positions), d) for d in by_path.get(buffer.rel, ()))
+            items = tuple((to_lsp(d, positions, root, related), d) for d in by_path.get(buffer.rel, ()))
             self.published[buffer.uri] = Published(buffer.uri, root, buffer.rel, buffer.version, buffer.text, items)
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=buffer.uri, version=buffer.version, diagnostics=[lsp for lsp, _ in items]))

@@ -1,15 +1,20 @@
 """The engine's values in LSP's terms: 1-based lines and code-point columns as 0-based lines and
-UTF-16 units (or the negotiated encoding), the token a diagnostic spans, and the diagnostic itself."""
+UTF-16 units (or the negotiated encoding), the token a diagnostic spans, and the diagnostic itself
+(with the places its message names, as `paths.py` shows them and as locations)."""
 from __future__ import annotations
 
+import os
 import re
-from typing import List, Tuple
+from pathlib import Path
+from typing import List, Optional, Tuple
 
 from lsprotocol import types
+from pygls.uris import from_fs_path
 
 from ...diagnostics import Diagnostic
 from ...report.escape import printable
 from ...rules import BY_CODE
+from ..paths import from_here
 
 SOURCE = "archsync"
 
@@ -80,12 +85,29 @@ def _token_end(text: str, start: int) -> int:
     return max(len(text.rstrip()), start)
 
 
-def to_lsp(d: Diagnostic, positions: Positions) -> types.Diagnostic:
+def to_lsp(d: Diagnostic, positions: Positions, root: Path, related: bool = False) -> types.Diagnostic:
+    """`d`, found in the project at `root`, as the editor shows it: the places its message names seen from
+    the server's working directory, as the command line shows them, and (when the client takes
+    `related`) each of them as a location that opens; `data` holds the subject and the member."""
+    shown = d.seen(from_here(root))
     return types.Diagnostic(
         range=positions.token_range(d.line, d.column),
-        message=printable(d.message),
+        message=printable(shown.text),
         severity=types.DiagnosticSeverity(BY_CODE[d.code].level.lsp) if d.code in BY_CODE
         else types.DiagnosticSeverity.Error,
         code=d.code,
         source=SOURCE,
+        related_information=[_related(root, path, line, shown_place) for (path, line), shown_place
+                             in zip(d.places, shown.places)] if related and d.places else None,
+        data={"subject": d.subject, "member": d.member},
     )
+
+
+def _related(root: Path, rel: str, line: Optional[int],
+             shown: Tuple[str, Optional[int]]) -> types.DiagnosticRelatedInformation:
+    """A place a message names, as a location: the start of its line (or of the file)."""
+    start = types.Position(line=max((line or 1) - 1, 0), character=0)
+    where = printable(shown[0] + (f":{line}" if line is not None else ""))
+    return types.DiagnosticRelatedInformation(
+        location=types.Location(uri=from_fs_path(os.path.join(str(root), rel)) or "", range=types.Range(start, start)),
+        message=where)

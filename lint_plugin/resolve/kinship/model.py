@@ -5,6 +5,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Tuple
 
+from ...diagnostics import place
 from .evidence import (
     BACKBONE,
     CONFIG_CLASS,
@@ -108,12 +109,12 @@ class Kinship:
                     # The decoder stack is the other model's code: weaker than a thin subclass (the child
                     # adds its own encoder and forward), as strong as what a subclass that overrides shares.
                     found.append(Evidence(BACKBONE, 0.7, kin, f"builds on the backbone of '{kin}' (imports "
-                                                              f"{tie.backbone} from {tie.path})"))
+                                                              f"{tie.backbone} from {place(tie.path)})"))
             use, kin_use = self.configs.get(cls), self.configs.get(kin_cls)
             if use and kin_use and use.config == kin_use.config and cls != kin_cls:
                 # Weak alone: a config class says what the checkpoint holds, not what code runs it.
                 found.append(Evidence(CONFIG_CLASS, 0.25, kin, f"is built with the same config class {use.config} "
-                                                               f"as '{kin}' ({kin_use.path}:{kin_use.line})"))
+                                                               f"as '{kin}' ({place(kin_use.path, kin_use.line)})"))
             spelt = variant(name, kin)
             if spelt:
                 weight, text = VARIANT_WEIGHTS[spelt]
@@ -164,7 +165,7 @@ class Kinship:
                  adds_experts: bool = False) -> Iterable[Evidence]:
         for edge in self.classes.get(cls, ()):
             if edge.base == kin_cls:
-                where = f"{edge.path}:{edge.line}"
+                where = place(edge.path, edge.line)
                 if edge.methods < 0:
                     yield Evidence(IMPLEMENTATION, 0.9, kin, f"is an alias of '{kin}' (`{cls} = {kin_cls}` at {where})")
                 elif edge.methods == 0:
@@ -177,11 +178,11 @@ class Kinship:
                 # The held subclass adds experts the subject does not select: it is held for the code it
                 # shares with its base, which says as much of the base as a subclass says of its own base.
                 yield Evidence(SUBCLASS, 0.85 if edge.methods == 0 else 0.6, kin,
-                               f"is the base of '{kin}' (`class {kin_cls}({cls})` at {edge.path}:{edge.line}), "
+                               f"is the base of '{kin}' (`class {kin_cls}({cls})` at {place(edge.path, edge.line)}), "
                                f"which adds mixture-of-experts layers, and the subject holds dense models")
             elif edge.base == cls:
                 yield Evidence(SUBCLASS, 0.25, kin, f"is the base of '{kin}' (`class {kin_cls}({cls})` at "
-                                                   f"{edge.path}:{edge.line})")
+                                                   f"{place(edge.path, edge.line)})")
         shared = {e.base for e in self.classes.get(cls, ())} & {e.base for e in self.classes.get(kin_cls, ())}
         # a base that is itself held says it once, as a subclass: not again through each of its children
         for base in sorted(b for b in shared if (b in self.classes or TASK.search(b)) and b not in held_classes
