@@ -99,7 +99,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     families_at = {(p.path, p.subject) for p in overlapping}
     subjects = [c for c in _subjects(index, resolver, registered, places, foreign)
                 if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
-    collections = tuple(dict.fromkeys(subjects + list(named.values())))
+    collections = _one_per_list(resolver, tuple(dict.fromkeys(subjects + list(named.values()))))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
@@ -246,6 +246,33 @@ def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occ
                 if any(o.name in registered for o in members) and not all(o in places for o in members):
                     found.append(dataclasses.replace(collection, declared=False))
     return found
+
+
+def _one_per_list(resolver: Resolver, collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
+    """One subject per list: a collection that is another name for a subject (`A = _A`) is that subject.
+
+    The names are written once, in the subject's literal: what it lacks or holds twice is one
+    finding, and one list of the project's company. The subject is declared if either was.
+    """
+    made = {(facts.path, fact.name): (facts, fact) for facts, fact, _, _ in resolver.made.values()}
+    at = {(c.path, c.subject): c for c in collections}
+    target: Dict[Tuple[str, str], Tuple[str, str]] = {}
+    for key in at:
+        if key in made:
+            alias = resolver.alias_of(*made[key])
+            if alias is not None and alias in at and alias != key:
+                target[key] = alias
+    if not target:
+        return collections
+    roots: Dict[Tuple[str, str], bool] = {}  # the subjects kept, and whether an alias of each was declared
+    for key, collection in at.items():
+        seen = {key}
+        while key in target and target[key] not in seen:
+            key = target[key]
+            seen.add(key)
+        roots[key] = roots.get(key, False) or collection.declared
+    return tuple(c if c.declared or not roots[(c.path, c.subject)] else dataclasses.replace(c, declared=True)
+                 for c in collections if (c.path, c.subject) in roots)
 
 
 def _named_collection(index: ProjectIndex, resolver: Resolver, name: str, where: str) -> Collection:

@@ -179,6 +179,20 @@ class Resolver:
         self.made[(facts.module, collection.name)] = (facts, collection, members, made)
         return made
 
+    def alias_of(self, facts: FileFacts, collection: CollectionFact) -> Optional[Tuple[str, str]]:
+        """(path, name) of the collection `collection` is another name for, if it is one.
+
+        `A = _A`, `A = frozenset(_A)`: one reference and nothing else, to a collection (not a
+        constant) defined anywhere in the project. Its names are the other's, written there.
+        """
+        if len(collection.parts) != 1 or not isinstance(collection.parts[0], Ref):
+            return None
+        ref = collection.parts[0]
+        found = self.source.locate({}, ref.module, ref.name, _defines_value)
+        if isinstance(found, str) or not any(c.name == found.name for c in found.facts.collections):
+            return None
+        return found.facts.path, found.name
+
     # -- predicates ------------------------------------------------------------
     def _kept_universe(self, universe: FrozenSet[str]) -> bool:
         """Were the kept predicates resolved against `universe`? Compared once per run: it is one object."""
