@@ -16,6 +16,7 @@ from ..extract.facts import (
     Member,
     Part,
     Pattern,
+    PatternRef,
     PredicateFact,
     Ref,
     RegistrationFact,
@@ -112,6 +113,8 @@ def _encode_part(part: Part) -> List[Any]:
         return ["R", part.module, part.name, part.line]
     if isinstance(part, Unknown):
         return ["U", part.reason, part.line]
+    if isinstance(part, PatternRef):
+        return ["Q", part.kind, part.ref.module, part.ref.name, part.ref.line]
     return ["P", part.kind, part.text, part.line]
 
 
@@ -126,6 +129,8 @@ def _part(data: Any) -> Part:
         return Unknown(_str(items[1]), _int(items[2]))
     if tag == "P" and len(items) == 4 and items[1] in ("prefix", "suffix", "substring"):
         return Pattern(_str(items[1]), _str(items[2]), _int(items[3]))
+    if tag == "Q" and len(items) == 5 and items[1] in ("prefix", "suffix"):
+        return PatternRef(_str(items[1]), Ref(_str(items[2]), _str(items[3]), _int(items[4])))
     raise ValueError(f"bad part {data!r:.60}")
 
 

@@ -34,8 +34,9 @@ class Signals:
     # strings in the architecture-name shape, quoted or written as keywords of `dict(...)` and
     # `.update(...)` (`dict(LlamaForCausalLM="llama")`): names the file holds
     quoted: FrozenSet[str]
-    # identifiers tested by `in NAME` or called as `return NAME(` / `or NAME(`: a
-    # predicate defined here may test names that live in another file
+    # identifiers tested by `in NAME` or `in (A, NAME)`, `== NAME` / `NAME ==`, `startswith(NAME)`, called as
+    # `return NAME(` / `or NAME(`, or imported inside a function: a predicate defined here may test names that
+    # live in another file
     referenced: FrozenSet[str] = frozenset()
     # names imported at module level (`from m import A, B as C` -> A, C): a collection built
     # here from another file's constants takes part in what a third file tests
@@ -89,8 +90,8 @@ class Prefilter:
         self.keyword = re.compile(rb"(?<![\w.])(%s)[ \t]*=(?!=)" % (
             name if self.name_filter is None else rb"[A-Za-z_]\w*"))
         # Literal first bytes again keep these fast (an alternation at the start is ~6x slower).
-        self.references = (re.compile(rb" in \(?\s*(?:\w+\.)*(\w+)"),
-                           re.compile(rb"return (\w+)\("), re.compile(rb" or (\w+)\("))
+        self.references = (re.compile(rb"==\s*(?:\w+\.)*(\w+)"), re.compile(rb"return (\w+)\("),
+                           re.compile(rb" or (\w+)\("))
         # Registrations by shape (lint_plugin.extract.registrations): a registering call or decorator
         # with a string argument, a dict entry or item store binding a name to a class.
         self.shapes = (re.compile(rb"egist\w*\s*\(\s*[\[(]?\s*[\"'][A-Za-z]"), re.compile(rb"register_model\w*\s*\("),
@@ -111,7 +112,8 @@ class Prefilter:
             registers=any(token in data for token in self.registry_tokens)
             or self._shaped(data, bool(double), bool(single)),
             quoted=self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)),
-            referenced=_matches(self.references, data, "ascii"),
+            referenced=_matches(self.references, data, "ascii") | _compared(data) | _listed(data)
+            | _indented_imports(padded),
             imported=_imported_names(padded),
             classes=_matches((_CLASS,), padded, "ascii") if b"\nclass" in padded else frozenset(),
             bases=bases,
@@ -297,16 +299,70 @@ def _spellings(text: bytes) -> Tuple[str, ...]:
 
 
 _FROM_IMPORT = re.compile(rb"\nfrom[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n\\]*)")
+_ANY_FROM_IMPORT = re.compile(rb"from[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n\\]*)")  # a literal start: fast
 _IMPORTED = re.compile(rb"(?:\w+[ \t]+as[ \t]+)?(\w+)")
 
 
 def _imported_names(data: bytes) -> FrozenSet[str]:
     """Local names bound by column-0 `from ... import ...` statements (bytes only; `data` after a newline)."""
+    return _names_of(_FROM_IMPORT.findall(data))
+
+
+def _indented_imports(data: bytes) -> FrozenSet[str]:
+    """Local names bound by `from ... import ...` statements inside a function or block."""
+    found = []
+    for match in _ANY_FROM_IMPORT.finditer(data):
+        start = match.start()
+        line = data.rfind(b"\n", 0, start) + 1
+        if line < start and not data[line:start].strip(b" \t"):
+            found.append(match.group(1))
+    return _names_of(found)
+
+
+def _names_of(imported: List[bytes]) -> FrozenSet[str]:
     # one search over all the statements, a newline apart: no name or `as` runs across one
-    found = set(_IMPORTED.findall(b"\n".join(_FROM_IMPORT.findall(data))))
+    found = set(_IMPORTED.findall(b"\n".join(imported)))
     names = {name.decode("ascii", "replace") for name in found}
     names.discard("as")
     return frozenset(names)
+
+
+# `==` and the identifier before it, in the reversed text: a literal start keeps the search fast
+_BEFORE_EQUALS = re.compile(rb"==[ \t]*(\w+)")
+
+
+def _compared(data: bytes) -> FrozenSet[str]:
+    """The identifier just before each `==` (`GOLF == arch`, `names.GOLF == arch`: `GOLF`); the one after it
+    is found with the other references."""
+    if b"==" not in data:
+        return frozenset()
+    return _decoded({word[::-1] for word in _BEFORE_EQUALS.findall(data[::-1])}, "ascii")
+
+
+_IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
+
+
+# `x in NAME`, `x in names.NAME` (the last identifier), and `x in (A, names.B)`, `x in [A]`, `x in {A}` (the
+# elements up to the first closing bracket): one search for both
+_TESTED_IN = re.compile(rb" in(?:[ \t]*([(\[{][^)\]}]*)|[ \t]+(?:\w+\.)*(\w+))")
+
+
+def _listed(data: bytes) -> FrozenSet[str]:
+    """Identifiers a value is tested `in`, or among the elements of a literal it is tested in, or among the
+    arguments of `startswith(...)` / `endswith(...)`; quoted strings left out (`startswith(names.PREFIX)`:
+    `names`, `PREFIX`)."""
+    found: Set[bytes] = set()
+    elements = []
+    for literal, name in _TESTED_IN.findall(data):
+        if name:
+            found.add(name)
+        elif literal:
+            elements.append(literal)
+    if b"swith(" in data:  # most files have no affix test: one fast search instead of the expression's
+        elements += [match.group(1) for match in _AFFIX_TEST.finditer(data)]
+    for text in elements:
+        found.update(_IDENTIFIER.findall(_QUOTED.sub(b" ", text)))
+    return _decoded(found, "ascii")
 
 
 def _matches(patterns: Sequence["re.Pattern[bytes]"], data: bytes, encoding: str) -> FrozenSet[str]:
