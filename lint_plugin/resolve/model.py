@@ -57,6 +57,8 @@ class Model:
     # left out of that registration: a registration forgotten or removed, never an alias
     unregistered_classes: FrozenSet[str] = frozenset()
     kinship: Kinship = Kinship()  # what belongs together: implementations, classes, list company
+    # the keys of the `config-maps` dicts: checkpoint names the project reads a config for, never typos
+    mapped: FrozenSet[str] = frozenset()
 
 
 _NO_UNIVERSE = Universe((), ())
@@ -110,7 +112,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                                        memory.kinship if memory is not None else None)
     model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                   unanalysed, external, registrations, universe.packages,
-                  multimodal, _unregistered_classes(index, registered), kinship)
+                  multimodal, _unregistered_classes(index, registered), kinship, frozenset(_config_maps(index)))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -174,15 +176,20 @@ def _type_families(index: ProjectIndex, registered: Dict[str, Occurrence]) -> Li
         if matches_pattern(wanted, facts.path, fact.name)]
     if not chosen:
         return []
+    classes = ConfigClasses(index, _config_maps(index))
+    modules = index.module_by_path()
+    return [type_family(classes, facts, fact, registered, modules) for facts, fact in chosen]
+
+
+def _config_maps(index: ProjectIndex) -> Dict[str, Ref]:
+    """Architecture -> config class, from the dicts `config-maps` names (the first entry of a name)."""
     mapped: Dict[str, Ref] = {}
     for facts in index.facts:
         for mapping in facts.mappings:
             if matches_pattern(index.config.config_maps, facts.path, mapping.name):
                 for key, ref in mapping.entries:
                     mapped.setdefault(key, ref)
-    classes = ConfigClasses(index, mapped)
-    modules = index.module_by_path()
-    return [type_family(classes, facts, fact, registered, modules) for facts, fact in chosen]
+    return mapped
 
 
 def _contract_names(config: Config) -> List[Tuple[str, str]]:
