@@ -160,7 +160,11 @@ RULE = Rule(
     summary="a guarded collection or a family names an architecture nothing registers",
     what="A name in a guarded collection or in a family predicate's own literal that no registration (see "
          "`registries`) provides, with a did-you-mean when a registered name is close. Only when the project "
-         "registers something.",
+         "registers something. A slip of a registered name (two adjacent letters of a word swapped, one "
+         "dropped inside a word or one doubled: `Casual` for `Causal`) is reported even beside the right "
+         "spelling, unless it is a key of a `config-maps` dict (a checkpoint name the project knows); a "
+         "name that differs from a registered one by whole words (`Grok1V` from `Grok1`) is a variant and "
+         "gets no did-you-mean.",
     why="A typo (`Qwen3NextForCasualLM`) silently disables the branch it guards.",
     fix_doc="Correct the name, register the model, or exempt names that are deliberately unregistered (checkpoint "
             "aliases rewritten at load time).",
