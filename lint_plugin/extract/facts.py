@@ -204,11 +204,13 @@ class TypePredicateFact:
 
 @dataclass(frozen=True)
 class MappingFact:
-    """A module-level dict from string keys to names (`{"Qwen3_5ForCausalLM": Qwen3_5TextConfig}`)."""
+    """A module-level dict from string keys to names (`{"Qwen3_5ForCausalLM": Qwen3_5TextConfig}`), and
+    from architecture names to architecture names (`renames`: `{"OldForCausalLM": "NewForCausalLM"}`)."""
 
     name: str
     line: int
     entries: Tuple[Tuple[str, Ref], ...]
+    renames: Tuple[Tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

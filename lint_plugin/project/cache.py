@@ -23,7 +23,7 @@ from .codec import decode_facts, encode_facts
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 8  # predicates test constants by `==` and `startswith(PREFIX)` (`PatternRef`), imports in functions
+SCHEMA = 9  # rename tables (`MappingFact.renames`); 8: predicates test constants by `==` and `startswith(PREFIX)`
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
 

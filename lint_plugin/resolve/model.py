@@ -57,7 +57,8 @@ class Model:
     # left out of that registration: a registration forgotten or removed, never an alias
     unregistered_classes: FrozenSet[str] = frozenset()
     kinship: Kinship = Kinship()  # what belongs together: implementations, classes, list company
-    # the keys of the `config-maps` dicts: checkpoint names the project reads a config for, never typos
+    # checkpoint names the project knows, never typos: the keys of the `config-maps` dicts (a config is read
+    # for them) and of rename tables (`{"OldForCausalLM": "NewForCausalLM"}`, the new name registered)
     mapped: FrozenSet[str] = frozenset()
 
 
@@ -112,7 +113,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                                        memory.kinship if memory is not None else None)
     model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                   unanalysed, external, registrations, universe.packages,
-                  multimodal, _unregistered_classes(index, registered), kinship, frozenset(_config_maps(index)))
+                  multimodal, _unregistered_classes(index, registered), kinship,
+                  _mapped(index, registered))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -190,6 +192,13 @@ def _config_maps(index: ProjectIndex) -> Dict[str, Ref]:
                 for key, ref in mapping.entries:
                     mapped.setdefault(key, ref)
     return mapped
+
+
+def _mapped(index: ProjectIndex, registered: Mapping[str, Occurrence]) -> FrozenSet[str]:
+    """Names the project maps: the keys of its config maps, and those its rename tables turn into a
+    registered name (a file quoting a registered name is never left out by the prefilter)."""
+    renamed = (old for facts in index.facts for m in facts.mappings for old, new in m.renames if new in registered)
+    return frozenset(_config_maps(index)).union(renamed)
 
 
 def _contract_names(config: Config) -> List[Tuple[str, str]]:

@@ -40,8 +40,9 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
     A model class the project defines and no longer registers is always reported (a registration
     forgotten or removed), and so is a typo, with a did-you-mean: a slip of a registered name
     (`Casual` for `Causal`: `slips.py`) whether or not the subject also holds that name, unless the
-    project maps the name to a config class (`mapped`: a checkpoint name it knows), or a name close
-    to a registered one the subject lacks that is no variant of it (`Grok1V` is one of `Grok1`).
+    project maps the name (`mapped`: a config map's key, a rename table's: a checkpoint name it knows),
+    or a name close to a registered one the subject lacks that is no variant of it (`Grok1V` is one
+    of `Grok1`).
     Otherwise, not reported: a name of the same lineage as a registered name held beside it (an
     alias or a variant spelt on purpose: `LongcatFlashNgramForCausalLM` beside
     `LongcatFlashForCausalLM`), and a registered stem with another registered task suffix (an
@@ -162,7 +163,8 @@ RULE = Rule(
          "`registries`) provides, with a did-you-mean when a registered name is close. Only when the project "
          "registers something. A slip of a registered name (two adjacent letters of a word swapped, one "
          "dropped inside a word or one doubled: `Casual` for `Causal`) is reported even beside the right "
-         "spelling, unless it is a key of a `config-maps` dict (a checkpoint name the project knows); a "
+         "spelling, unless the project maps it: a key of a `config-maps` dict or of a rename table "
+         "(`{\"OldForCausalLM\": \"NewForCausalLM\"}`, the new name registered), a checkpoint name it knows; a "
          "name that differs from a registered one by whole words (`Grok1V` from `Grok1`) is a variant and "
          "gets no did-you-mean.",
     why="A typo (`Qwen3NextForCasualLM`) silently disables the branch it guards.",
