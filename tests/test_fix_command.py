@@ -92,18 +92,22 @@ def test_select_and_ignore_take_codes_and_prefixes_as_flake8_does(tree):
     assert result.err_lines == ["archsync: fixed 4 problems in 1 file; 1 remaining"]
 
 
-def test_a_collection_that_is_no_literal_is_refused_with_its_reason(tree):
+def test_an_alias_of_a_list_is_that_list_and_is_fixed_there(tree):
+    """`_DCP_OK_ARCHS = _BASE` (imported) is one subject with the list it names: one finding per name,
+    fixed in that list, nothing refused (it was two subjects, the alias's findings refused as no literal)."""
     root = tree("sglang_qwen3_5/bug")
     write(root / "sglang/srt/arg_groups/lists.py", '_DCP_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration"})\n')
     write(root / "sglang/srt/arg_groups/dcp.py", "from .lists import _DCP_ARCHS as _BASE\n\n_DCP_OK_ARCHS = _BASE\n")
+    assert [line for line in archsync("check", cwd=root).lines if "lists.py" in line or "dcp.py" in line] == [
+        f"sglang/srt/arg_groups/lists.py:1:1: ARC101 '{name}' is matched by is_qwen3_5() "
+        f"(sglang/srt/configs/model_config.py:18) but missing from _DCP_ARCHS"
+        for name in ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration")]
     result = archsync("fix", "--select", "ARC101", cwd=root)
-    # The alias cannot be edited; the list it is bound to can, and fixing it fixes the alias too.
     assert result.returncode == EXIT_CLEAN, result
-    assert result.err_lines == [
-        f"archsync: not fixed: sglang/srt/arg_groups/dcp.py:3:1: ARC101 '{name}': _DCP_OK_ARCHS is bound to `_BASE` "
-        f"and it is imported from .lists; add the name where `_BASE` is defined"
-        for name in ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration")
-    ] + ["archsync: fixed 7 problems in 2 files; 0 remaining"]
+    assert result.err_lines == ["archsync: fixed 7 problems in 2 files; 0 remaining"]
+    assert (root / "sglang/srt/arg_groups/lists.py").read_text() == (
+        '_DCP_ARCHS = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM", '
+        '"Qwen3_5MoeForConditionalGeneration"})\n')
     assert (root / "sglang/srt/arg_groups/dcp.py").read_text() == "from .lists import _DCP_ARCHS as _BASE\n\n" \
                                                                   "_DCP_OK_ARCHS = _BASE\n"
 

@@ -492,6 +492,31 @@ def test_collections_that_are_not_literals_are_refused():
     ])
 
 
+def test_an_alias_is_edited_in_the_literal_it_names():
+    """`ALIAS = _BASE` names `_BASE`'s literal, assigned before it in this file: that literal is edited,
+    through a chain of aliases too; a name assigned only after it, or an alias cycle, is refused."""
+    source = src('''
+        _BASE = {"A"}
+        ALIAS = _BASE
+        AGAIN = ALIAS
+        LATER = _AFTER
+        _AFTER = ["B"]
+        LOOP = LOOP
+    ''')
+    check(source, [AddMember("ALIAS", 2, "C"), AddMember("AGAIN", 3, "D"), AddMember("LATER", 4, "E"),
+                   AddMember("LOOP", 6, "F")], src('''
+        _BASE = {"A", "C", "D"}
+        ALIAS = _BASE
+        AGAIN = ALIAS
+        LATER = _AFTER
+        _AFTER = ["B"]
+        LOOP = LOOP
+    '''), refused=[
+        "LATER is bound to `_AFTER` and this file assigns it nothing before; add the name where `_AFTER` is defined",
+        "LOOP is bound to `LOOP` and this file assigns it nothing before; add the name where `LOOP` is defined",
+    ])
+
+
 def test_tests_of_one_name_at_a_time_are_refused_with_what_to_do():
     source = src('''
         def uses_kernels(arch):

@@ -19,7 +19,6 @@ from lint_plugin.fix.editor import apply_fixes
 
 # Shapes the editor refuses, and the reason it gives: anything else must be edited.
 REFUSED = {
-    "reference": "ARCHS is bound to `BASE` and `BASE` is not a literal; add the name where `BASE` is defined",
     "list equality": "uses#1 tests one name at a time (`==`, `startswith`, `\"A\" in arch`), not a literal list "
                      "archsync can edit; add a test for 'GammaForCausalLM' by hand",
     "grown by item": "ARCHS maps names to values, and with no peer entry to copy archsync cannot tell what "

@@ -139,7 +139,8 @@ KEYS: Tuple[Key, ...] = (
         "architecture whose model is built with `A`, `B` or a subclass. The config class is read from the "
         "model's `__init__(self, config: X)`, a `config_class = X` attribute or a model base class; entries "
         "here (`path.py::NAME`) name dicts that map architecture names to config classes where the models "
-        "do not say it. An entry that matches no dict is an error.",
+        "do not say it. A key of such a dict is a checkpoint name the project knows: never taken for a typo "
+        "(ARC201). An entry that matches no dict is an error.",
         default="[]", example='config-maps = ["pkg/configs.py::ARCH_TO_CONFIG"]', matched=True),
     Key("select", STRINGS, "the only codes reported, by every front end",
         "Codes or prefixes (`\"ARC1\"`), as `--select` takes them, for the whole project and every front end: "

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import ast
+import copy
 import re
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .facts import Ref
 
@@ -30,11 +31,12 @@ class ModuleContext:
         question cost more than the questions."""
         if self._text is None:
             self._text = b"\n".join(self.lines)
-            position = 0
+            starts, position = [], 0  # a new list: a scoped copy (`scoped`) may share the old one
             for line in self.lines:
-                self._starts.append(position)
+                starts.append(position)
                 position += len(line) + 1
-            self._starts.append(position)
+            starts.append(position)
+            self._starts = starts
         first, last = max(first, 1), min(last, len(self.lines))
         if first > last:
             return False
@@ -82,6 +84,17 @@ class ModuleContext:
                     self.star_imports.append(base)
                 else:
                     self.imports[alias.asname or alias.name] = (base, alias.name)
+
+    def scoped(self, imports: Sequence[ast.stmt]) -> "ModuleContext":
+        """This context inside a function whose body imports `imports`: their names shadow the module's."""
+        if not imports:
+            return self
+        inner = copy.copy(self)
+        inner.imports = dict(self.imports)
+        inner.star_imports = list(self.star_imports)
+        for stmt in imports:
+            inner.add_import(stmt)
+        return inner
 
     def ref(self, node: ast.expr) -> Optional[Ref]:
         """A reference to a module-level name, here or in an imported module."""

@@ -68,6 +68,18 @@ class Pattern:
         return piece_at_a_word(self.text, name)
 
 
+@dataclass(frozen=True)
+class PatternRef:
+    """A name test by shape against a value named elsewhere (`arch.startswith(PREFIX)`).
+
+    Resolution reads what `ref` names (a string, or a collection of them) and tests by each as
+    `Pattern(kind, text)` does.
+    """
+
+    kind: str
+    ref: Ref
+
+
 def starts_a_word(name: str, at: int) -> bool:
     """Does a word of `name` begin at `at`: its start, after a character that is no letter or digit
     (`_`, `-`, `.`), at a capital, or where letters give way to digits or back
@@ -89,7 +101,7 @@ def piece_at_a_word(text: str, name: str) -> bool:
     return False
 
 
-Part = Union[Literal, Ref, Unknown, Pattern]
+Part = Union[Literal, Ref, Unknown, Pattern, PatternRef]
 
 
 # Where a collection is written, which decides when it is a subject by default.
@@ -192,11 +204,13 @@ class TypePredicateFact:
 
 @dataclass(frozen=True)
 class MappingFact:
-    """A module-level dict from string keys to names (`{"Qwen3_5ForCausalLM": Qwen3_5TextConfig}`)."""
+    """A module-level dict from string keys to names (`{"Qwen3_5ForCausalLM": Qwen3_5TextConfig}`), and
+    from architecture names to architecture names (`renames`: `{"OldForCausalLM": "NewForCausalLM"}`)."""
 
     name: str
     line: int
     entries: Tuple[Tuple[str, Ref], ...]
+    renames: Tuple[Tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -200,15 +200,20 @@ class ModuleReader:
         return any(self._is_own(name, p) for p in parts)
 
     def _mapping(self, name: str, line: int, value: ast.Dict) -> None:
-        """Keys to class references, kept for `config-maps` (architecture -> config class)."""
-        entries = []
+        """Keys to class references, kept for `config-maps` (architecture -> config class), and
+        architecture names to architecture names: a rename table, whose keys are checkpoint aliases."""
+        entries: List[Tuple[str, Ref]] = []
+        renames: List[Tuple[str, str]] = []
         for key, item in zip(value.keys, value.values):
             if key is not None and is_str(key) and isinstance(item, (ast.Name, ast.Attribute)):
                 ref = self.ctx.ref(item)
                 if ref is not None:
                     entries.append((key.value, ref))  # type: ignore[attr-defined]
-        if entries:
-            self.mappings.append(MappingFact(name, line, tuple(entries)))
+            elif isinstance(key, ast.Constant) and isinstance(item, ast.Constant) and isinstance(key.value, str) \
+                    and isinstance(item.value, str) and self.ctx.is_name(key.value) and self.ctx.is_name(item.value):
+                renames.append((key.value, item.value))
+        if entries or renames:
+            self.mappings.append(MappingFact(name, line, tuple(entries), tuple(renames)))
 
     def _registration(self, registry: str, value: ast.expr) -> None:
         elements = value.elts if isinstance(value, (ast.List, ast.Tuple, ast.Set)) else [value]

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from .context import ModuleContext, is_str, names_a_list
-from .facts import Literal, Member, Part, Pattern, PredicateFact, Ref, Unknown, names_a_piece
+from .context import ModuleContext, is_str, names_a_list, short
+from .facts import Literal, Member, Part, Pattern, PatternRef, PredicateFact, Ref, Unknown, names_a_piece
 from .values import collection_parts
 
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
@@ -31,7 +31,7 @@ def read_predicate(ctx: ModuleContext, node: ast.AST, qualname: str,
     for stmt in node.body:  # type: ignore[attr-defined]
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             local[stmt.targets[0].id] = stmt.value
-    reader = _TestReader(ctx, local, class_name)
+    reader = _TestReader(ctx.scoped(list(_imports(node))), local, class_name, node)
     found = _Tests()
     tested = False
     for stmt, guard in _returns_with_guards(node):
@@ -48,6 +48,22 @@ def read_predicate(ctx: ModuleContext, node: ast.AST, qualname: str,
     if not tested or not (found.parts or found.delegates):
         return None
     return PredicateFact(qualname, node.lineno, ctx.column(node), tuple(found.parts), tuple(found.delegates))  # type: ignore[attr-defined]
+
+
+def _statements(node: ast.AST) -> Iterator[ast.stmt]:
+    """Every statement of a function's body, in blocks too, nested definitions left out."""
+    stack: List[ast.stmt] = list(node.body)  # type: ignore[attr-defined]
+    while stack:
+        child = stack.pop()
+        yield child
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in _BLOCK_FIELDS:
+                stack.extend(getattr(child, field, None) or ())
+
+
+def _imports(node: ast.AST) -> Iterator[ast.stmt]:
+    """The function's own imports (`from m import NAME` in its body): names its tests may use."""
+    return (s for s in _statements(node) if isinstance(s, (ast.Import, ast.ImportFrom)))
 
 
 def _returns_with_guards(node: ast.AST) -> Iterator[Tuple[ast.Return, Optional[ast.expr]]]:
@@ -74,10 +90,23 @@ def _returns_with_guards(node: ast.AST) -> Iterator[Tuple[ast.Return, Optional[a
 
 
 class _TestReader:
-    def __init__(self, ctx: ModuleContext, local: Dict[str, ast.expr], class_name: Optional[str]) -> None:
+    def __init__(self, ctx: ModuleContext, local: Dict[str, ast.expr], class_name: Optional[str],
+                 function: ast.AST) -> None:
         self.ctx = ctx
         self.local = local
         self.class_name = class_name
+        self.function = function
+        self._bound: Optional[Set[str]] = None
+
+    def constant(self, node: ast.expr) -> Optional[Ref]:
+        """A reference to a module-level value (`GOLF`, `names.GOLF`), not to a name the function binds
+        (a parameter, a local, a loop variable): what `arch == GOLF` tests `arch` against."""
+        if isinstance(node, ast.Name):
+            if self._bound is None:
+                self._bound = _bound_names(self.function)
+            if node.id in self._bound:
+                return None
+        return self.ctx.ref(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
 
     def test(self, node: ast.expr, into: _Tests) -> bool:
         """Add what `node` matches to `into`; False if it is no name test."""
@@ -126,6 +155,11 @@ class _TestReader:
                     # slice equality: archs[:1] == ["A"]
                     into.parts.append(Literal(tuple(self._member(e) for e in side.elts)))
                     return True
+            # `arch == GOLF`: read as `arch in (GOLF,)` is, when one side alone is a module-level value
+            refs = [self.constant(left), self.constant(right)]
+            if (refs[0] is None) != (refs[1] is None):
+                into.parts.append(refs[0] or refs[1])  # type: ignore[arg-type]
+                return True
         return False
 
     def _string_in(self, left: ast.expr, right: ast.expr, into: _Tests) -> bool:
@@ -161,14 +195,7 @@ class _TestReader:
             inner = arg.elt if isinstance(arg, ast.GeneratorExp) else arg
             return self.test(inner, into)
         if isinstance(func, ast.Attribute) and func.attr in _PATTERN_METHODS and len(node.args) == 1:
-            kind = _PATTERN_METHODS[func.attr]
-            arg = node.args[0]
-            texts = [arg] if is_str(arg) else list(arg.elts) if isinstance(arg, ast.Tuple) else []
-            if not texts or not all(is_str(t) for t in texts):
-                return False
-            pieces = [Pattern(kind, t.value, t.lineno) for t in texts if names_a_piece(t.value)]  # type: ignore[attr-defined]
-            into.parts.extend(pieces)
-            return bool(pieces)
+            return self._affix(node, _PATTERN_METHODS[func.attr], node.args[0], into)
         if not node.args or node.keywords or (isinstance(func, ast.Name) and func.id in _BUILTIN_CALLS):
             return False
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
@@ -182,5 +209,32 @@ class _TestReader:
                 return True
         return False
 
+    def _affix(self, node: ast.Call, kind: str, arg: ast.expr, into: _Tests) -> bool:
+        """`x.startswith("A")`, `x.startswith(("A", PREFIX))`, `x.endswith(SUFFIXES)`: patterns, those named
+        elsewhere read when resolved. A pattern that is neither (a parameter, a call) is said, not dropped."""
+        texts = list(arg.elts) if isinstance(arg, ast.Tuple) else [arg]
+        parts: List[Part] = []
+        for text in texts:
+            ref = None if is_str(text) else self.constant(text)
+            if is_str(text) and names_a_piece(text.value):  # type: ignore[attr-defined]
+                parts.append(Pattern(kind, text.value, text.lineno))  # type: ignore[attr-defined]
+            elif ref is not None:
+                parts.append(PatternRef(kind, ref))
+            elif not is_str(text):
+                parts.append(Unknown(f"cannot follow the pattern of `{short(node)}`", node.lineno))
+        into.parts.extend(parts)
+        return bool(parts)
+
     def _member(self, node: ast.expr) -> Member:
         return Member(node.value, node.lineno, self.ctx.column(node))  # type: ignore[attr-defined]
+
+
+def _bound_names(function: ast.AST) -> Set[str]:
+    """Names the function binds to values of its own: parameters, and every name it assigns or loops over
+    (its imports bind module-level values of other modules: `scoped` reads them)."""
+    args = function.args  # type: ignore[attr-defined]
+    found = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    found.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    found.update(child.id for child in ast.walk(function)
+                 if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store))
+    return found

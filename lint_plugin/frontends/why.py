@@ -110,7 +110,7 @@ def _alike(model: Model, name: str, evidence: Sequence[Evidence], corroborated: 
     """Does the project treat them alike, as `kinship = "strong"` asks, and by what."""
     if not corroborated:
         return "the project does not treat them alike: one kind of evidence, and fewer than two lists hold both"
-    company = sorted(((model.kinship.together.get((e.kin, name), 0), e.kin) for e in evidence), reverse=True)
+    company = sorted(((model.kinship.together(e.kin, name), e.kin) for e in evidence), reverse=True)
     if company and company[0][0] >= MIN_TOGETHER:
         both, kin = company[0]
         lists = "1 of its lists holds" if both == 1 else f"{both} of its lists hold"

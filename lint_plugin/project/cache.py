@@ -24,7 +24,7 @@ from .codec import decode_facts, encode_facts
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 9  # import bindings (`Signals.imports`); a file Python would not decode carries its refusal
+SCHEMA = 10  # import bindings; refusals to decode; rename tables; predicates over `==` and affixes
 RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
 

@@ -16,6 +16,7 @@ from ..extract.facts import (
     Member,
     Part,
     Pattern,
+    PatternRef,
     PredicateFact,
     Ref,
     RegistrationFact,
@@ -40,7 +41,8 @@ def encode_facts(facts: FileFacts) -> List[Any]:
           c.config_note, [_encode_part(w) for w in c.wrapped]] for c in facts.classes],
         [[t.name, t.line, t.column, [[_encode_part(x.target), x.condition, x.exclude] for x in t.tests]]
          for t in facts.type_predicates],
-        [[m.name, m.line, [[k, _encode_part(v)] for k, v in m.entries]] for m in facts.mappings],
+        [[m.name, m.line, [[k, _encode_part(v)] for k, v in m.entries], [list(r) for r in m.renames]]
+         for m in facts.mappings],
         list(facts.registers_into),
     ]
 
@@ -83,8 +85,9 @@ def decode_facts(data: Any) -> FileFacts:
         for t in (_list(x, 4) for x in _list(items[10]))
     )
     mappings = tuple(
-        MappingFact(_str(m[0]), _int(m[1]), tuple((_str(e[0]), _ref(e[1])) for e in (_list(y, 2) for y in _list(m[2]))))
-        for m in (_list(x, 3) for x in _list(items[11]))
+        MappingFact(_str(m[0]), _int(m[1]), tuple((_str(e[0]), _ref(e[1])) for e in (_list(y, 2) for y in _list(m[2]))),
+                    tuple((_str(r[0]), _str(r[1])) for r in (_list(y, 2) for y in _list(m[3]))))
+        for m in (_list(x, 4) for x in _list(items[11]))
     )
     return FileFacts(path=path, module=module, collections=collections, predicates=tuple(predicates),
                      registrations=registrations, imports=imports, constants=constants,
@@ -112,6 +115,8 @@ def _encode_part(part: Part) -> List[Any]:
         return ["R", part.module, part.name, part.line]
     if isinstance(part, Unknown):
         return ["U", part.reason, part.line]
+    if isinstance(part, PatternRef):
+        return ["Q", part.kind, part.ref.module, part.ref.name, part.ref.line]
     return ["P", part.kind, part.text, part.line]
 
 
@@ -126,6 +131,8 @@ def _part(data: Any) -> Part:
         return Unknown(_str(items[1]), _int(items[2]))
     if tag == "P" and len(items) == 4 and items[1] in ("prefix", "suffix", "substring"):
         return Pattern(_str(items[1]), _str(items[2]), _int(items[3]))
+    if tag == "Q" and len(items) == 5 and items[1] in ("prefix", "suffix"):
+        return PatternRef(_str(items[1]), Ref(_str(items[2]), _str(items[3]), _int(items[4])))
     raise ValueError(f"bad part {data!r:.60}")
 
 

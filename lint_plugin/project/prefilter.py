@@ -302,8 +302,12 @@ _IMPORTED = re.compile(rb"(?:\w+[ \t]+as[ \t]+)?(\w+)")
 
 def _imported_names(data: bytes) -> FrozenSet[str]:
     """Local names bound by column-0 `from ... import ...` statements (bytes only; `data` after a newline)."""
+    return _names_of(_FROM_IMPORT.findall(data))
+
+
+def _names_of(imported: List[bytes]) -> FrozenSet[str]:
     # one search over all the statements, a newline apart: no name or `as` runs across one
-    found = set(_IMPORTED.findall(b"\n".join(_FROM_IMPORT.findall(data))))
+    found = set(_IMPORTED.findall(b"\n".join(imported)))
     names = {name.decode("ascii", "replace") for name in found}
     names.discard("as")
     return frozenset(names)

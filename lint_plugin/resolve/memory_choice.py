@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import AbstractSet, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..config import Config
-from ..extract.facts import FileFacts, Literal, Part, Pattern, Ref
+from ..extract.facts import FileFacts, Literal, Part, Pattern, PatternRef, Ref
 from ..project.index import ProjectIndex
 from ..project.prefilter import Signals
 
@@ -87,4 +87,5 @@ def _parts(parts: Sequence[Part]) -> Tuple[object, ...]:
     return tuple(("literal", tuple(m.name for m in p.members)) if isinstance(p, Literal)
                  else ("ref", p.module, p.name) if isinstance(p, Ref)
                  else ("pattern", p.kind, p.text) if isinstance(p, Pattern)
+                 else ("pattern-ref", p.kind, p.ref.module, p.ref.name) if isinstance(p, PatternRef)
                  else ("unknown",) for p in parts)

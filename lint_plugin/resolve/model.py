@@ -58,6 +58,9 @@ class Model:
     # left out of that registration: a registration forgotten or removed, never an alias
     unregistered_classes: FrozenSet[str] = frozenset()
     kinship: Kinship = Kinship()  # what belongs together: implementations, classes, list company
+    # checkpoint names the project knows, never typos: the keys of the `config-maps` dicts (a config is read
+    # for them) and of rename tables (`{"OldForCausalLM": "NewForCausalLM"}`, the new name registered)
+    mapped: FrozenSet[str] = frozenset()
 
 
 _NO_UNIVERSE = Universe((), ())
@@ -100,7 +103,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     families_at = {(p.path, p.subject) for p in overlapping}
     subjects = [c for c in _subjects(index, resolver, registered, places, foreign)
                 if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
-    collections = tuple(dict.fromkeys(subjects + list(named.values())))
+    collections = _one_per_list(resolver, tuple(dict.fromkeys(subjects + list(named.values()))))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
@@ -111,7 +114,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                                        memory.kinship if memory is not None else None)
     model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                   unanalysed, external, registrations, universe.packages,
-                  multimodal, _unregistered_classes(index, registered), kinship)
+                  multimodal, _unregistered_classes(index, registered), kinship,
+                  _mapped(index, registered))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -175,15 +179,27 @@ def _type_families(index: ProjectIndex, registered: Dict[str, Occurrence]) -> Li
         if matches_pattern(wanted, facts.path, fact.name)]
     if not chosen:
         return []
+    classes = ConfigClasses(index, _config_maps(index))
+    modules = index.module_by_path()
+    return [type_family(classes, facts, fact, registered, modules) for facts, fact in chosen]
+
+
+def _config_maps(index: ProjectIndex) -> Dict[str, Ref]:
+    """Architecture -> config class, from the dicts `config-maps` names (the first entry of a name)."""
     mapped: Dict[str, Ref] = {}
     for facts in index.facts:
         for mapping in facts.mappings:
             if matches_pattern(index.config.config_maps, facts.path, mapping.name):
                 for key, ref in mapping.entries:
                     mapped.setdefault(key, ref)
-    classes = ConfigClasses(index, mapped)
-    modules = index.module_by_path()
-    return [type_family(classes, facts, fact, registered, modules) for facts, fact in chosen]
+    return mapped
+
+
+def _mapped(index: ProjectIndex, registered: Mapping[str, Occurrence]) -> FrozenSet[str]:
+    """Names the project maps: the keys of its config maps, and those its rename tables turn into a
+    registered name (a file quoting a registered name is never left out by the prefilter)."""
+    renamed = (old for facts in index.facts for m in facts.mappings for old, new in m.renames if new in registered)
+    return frozenset(_config_maps(index)).union(renamed)
 
 
 def _contract_names(config: Config) -> List[Tuple[str, str]]:
@@ -252,6 +268,33 @@ def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occ
                 if any(o.name in registered for o in members) and not all(o in places for o in members):
                     found.append(dataclasses.replace(collection, declared=False))
     return found
+
+
+def _one_per_list(resolver: Resolver, collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
+    """One subject per list: a collection that is another name for a subject (`A = _A`) is that subject.
+
+    The names are written once, in the subject's literal: what it lacks or holds twice is one
+    finding, and one list of the project's company. The subject is declared if either was.
+    """
+    made = {(facts.path, fact.name): (facts, fact) for facts, fact, _, _ in resolver.made.values()}
+    at = {(c.path, c.subject): c for c in collections}
+    target: Dict[Tuple[str, str], Tuple[str, str]] = {}
+    for key in at:
+        if key in made:
+            alias = resolver.alias_of(*made[key])
+            if alias is not None and alias in at and alias != key:
+                target[key] = alias
+    if not target:
+        return collections
+    roots: Dict[Tuple[str, str], bool] = {}  # the subjects kept, and whether an alias of each was declared
+    for key, collection in at.items():
+        seen = {key}
+        while key in target and target[key] not in seen:
+            key = target[key]
+            seen.add(key)
+        roots[key] = roots.get(key, False) or collection.declared
+    return tuple(c if c.declared or not roots[(c.path, c.subject)] else dataclasses.replace(c, declared=True)
+                 for c in collections if (c.path, c.subject) in roots)
 
 
 def _named_collection(index: ProjectIndex, resolver: Resolver, name: str, where: str) -> Collection:

@@ -11,7 +11,18 @@ from __future__ import annotations
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Protocol, Set, Tuple
 
 from ..diagnostics import place
-from ..extract.facts import CollectionFact, FileFacts, Literal, Part, Pattern, PredicateFact, Ref, Unknown
+from ..extract.facts import (
+    CollectionFact,
+    FileFacts,
+    Literal,
+    Part,
+    Pattern,
+    PatternRef,
+    PredicateFact,
+    Ref,
+    Unknown,
+    names_a_piece,
+)
 from .imports import MAX_CHAIN, Found, locate
 from .source import ModuleSource
 from .values import Collection, Occurrence, Predicate, ResolvedSet
@@ -114,13 +125,14 @@ class Resolver:
                 elif isinstance(part, Pattern):
                     frame.patterns.append(part)
                 else:
-                    key = (part.module, part.name)
+                    ref, affix = (part.ref, part.kind) if isinstance(part, PatternRef) else (part, None)
+                    key = (ref.module, ref.name)
                     if key in self._collections or self._from_kept(key):
-                        frame.merge(self._collections[key])
+                        frame.merge(_as_patterns(self._collections[key], affix, ref.line))
                         if self._track:
                             frame.read(self.reads.get(key), key in self.tainted)
                     elif key in self._active:
-                        frame.unknown.append(f"`{part.name}` refers to itself ({part.module})")
+                        frame.unknown.append(f"`{ref.name}` refers to itself ({ref.module})")
                         # every frame inside the cycle holds only part of what it would from its own
                         # start: memoise the cycle's first collection alone (a mutual `a = b | ..`,
                         # `b = a | ..` must not leave `b` with what `a` had not read yet)
@@ -131,7 +143,8 @@ class Resolver:
                         for inner in stack:  # what the cycle gives depends on where it was entered
                             inner.tainted = True
                     else:
-                        child = self._open(part)
+                        child = self._open(ref)
+                        child.affix = affix, ref.line
                         break
             if child is not None:
                 stack.append(child)
@@ -146,7 +159,7 @@ class Resolver:
                     if frame.tainted:
                         self.tainted.add(frame.key)
             if stack:
-                stack[-1].merge(result)
+                stack[-1].merge(_as_patterns(result, *frame.affix))
                 if self._track:
                     stack[-1].read(frame.reads, frame.tainted)
 
@@ -179,6 +192,20 @@ class Resolver:
                               collection.scope)
         self.made[(facts.module, collection.name)] = (facts, collection, members, made)
         return made
+
+    def alias_of(self, facts: FileFacts, collection: CollectionFact) -> Optional[Tuple[str, str]]:
+        """(path, name) of the collection `collection` is another name for, if it is one.
+
+        `A = _A`, `A = frozenset(_A)`: one reference and nothing else, to a collection (not a
+        constant) defined anywhere in the project. Its names are the other's, written there.
+        """
+        if len(collection.parts) != 1 or not isinstance(collection.parts[0], Ref):
+            return None
+        ref = collection.parts[0]
+        found = self.source.locate({}, ref.module, ref.name, _defines_value)
+        if isinstance(found, str) or not any(c.name == found.name for c in found.facts.collections):
+            return None
+        return found.facts.path, found.name
 
     # -- predicates ------------------------------------------------------------
     def _kept_universe(self, universe: FrozenSet[str]) -> bool:
@@ -291,6 +318,8 @@ class _Frame(_Record):
         self.unknown: List[str] = []
         self.patterns: List[Pattern] = []
         self.cyclic = False  # inside a cycle that started above it: its result is not its own whole value
+        # (kind, line) when opened for a shape test (`startswith(PREFIX)`): its strings are patterns to its parent
+        self.affix: Tuple[Optional[str], int] = (None, 0)
 
     def merge(self, resolved: ResolvedSet) -> None:
         self.members.extend(resolved.members)
@@ -299,6 +328,15 @@ class _Frame(_Record):
 
     def result(self) -> ResolvedSet:
         return ResolvedSet(tuple(self.members), tuple(self.unknown), tuple(self.patterns))
+
+
+def _as_patterns(resolved: ResolvedSet, kind: Optional[str], line: int) -> ResolvedSet:
+    """What a value tested by shape (`kind`: `startswith(PREFIX)`) gives a test: each of its strings a
+    pattern (one character tells no name apart, as `names_a_piece` says); as it is for any other use."""
+    if kind is None:
+        return resolved
+    patterns = tuple(Pattern(kind, o.name, line) for o in resolved.members if names_a_piece(o.name))
+    return ResolvedSet((), resolved.unknown, resolved.patterns + patterns)
 
 
 class _Recording:

@@ -23,6 +23,7 @@ from ..extract.facts import (
     Literal,
     Part,
     Pattern,
+    PatternRef,
     PredicateFact,
     Ref,
     names_a_piece,
@@ -191,8 +192,8 @@ class _Carried:
 
 def _predicate_carries(predicate: PredicateFact, found: AbstractSet[str], name_ok: Callable[[str], object],
                        closed: "_Closed") -> bool:
-    return any(_carries(part, found, name_ok) or (isinstance(part, Ref) and closed.may_lead_out(part))
-               for part in predicate.tests) \
+    return any(_carries(part, found, name_ok) or (isinstance(part, (Ref, PatternRef)) and closed.may_lead_out(
+        part if isinstance(part, Ref) else part.ref)) for part in predicate.tests) \
         or any(ref.name in found or closed.may_lead_out(ref) for ref in predicate.delegates)
 
 
@@ -228,4 +229,6 @@ def _carries(part: Part, found: AbstractSet[str], name_ok: Callable[[str], objec
         return any(name_ok(m.name) for m in part.members)
     if isinstance(part, Ref):
         return part.name in found
+    if isinstance(part, PatternRef):
+        return part.ref.name in found
     return isinstance(part, Pattern)

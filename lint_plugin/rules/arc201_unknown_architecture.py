@@ -8,6 +8,7 @@ from typing import AbstractSet, List, Mapping, Optional, Sequence, Set, Tuple
 from ..diagnostics import Diagnostic
 from ..resolve import Model, Occurrence
 from ..resolve.lineage import first_word
+from ..resolve.slips import is_variant, slip_of
 from .rule import Example, Rule
 
 _MODELS = ("models/qwen3_next.py", "class Qwen3NextForCausalLM: pass\nEntryClass = Qwen3NextForCausalLM\n")
@@ -24,23 +25,27 @@ def check(model: Model) -> List[Diagnostic]:
         members = [o for o in collection.members.members if collection.declared or name_ok.fullmatch(o.name)]
         found += unknown_names(collection.subject, collection.label, members, model.registered,
                                typos_only=not collection.declared,
-                               classes=model.unregistered_classes, names=names)
+                               classes=model.unregistered_classes, names=names, mapped=model.mapped)
     for family in model.overlapping:
         found += unknown_names(family.subject, family.label, family.own, model.registered,
-                               classes=model.unregistered_classes, names=names)
+                               classes=model.unregistered_classes, names=names, mapped=model.mapped)
     return found
 
 
 def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], registered: Mapping[str, Occurrence],
                   typos_only: bool = False, classes: AbstractSet[str] = frozenset(),
-                  names: Optional["_Registered"] = None) -> List[Diagnostic]:
+                  names: Optional["_Registered"] = None, mapped: AbstractSet[str] = frozenset()) -> List[Diagnostic]:
     """Each name nothing registers, once; none while nothing is registered.
 
     A model class the project defines and no longer registers is always reported (a registration
-    forgotten or removed), and so is a name close to a registered one the subject lacks, with a
-    did-you-mean: a typo. Otherwise, not reported: a name of the same lineage as a registered name
-    held beside it (a checkpoint alias or a variant spelt on purpose: `LongcatFlashNgramForCausalLM`
-    beside `LongcatFlashForCausalLM`), and a registered stem with another registered task suffix (an
+    forgotten or removed), and so is a typo, with a did-you-mean: a slip of a registered name
+    (`Casual` for `Causal`: `slips.py`) whether or not the subject also holds that name, unless the
+    project maps the name (`mapped`: a config map's key, a rename table's: a checkpoint name it knows),
+    or a name close to a registered one the subject lacks that is no variant of it (`Grok1V` is one
+    of `Grok1`).
+    Otherwise, not reported: a name of the same lineage as a registered name held beside it (an
+    alias or a variant spelt on purpose: `LongcatFlashNgramForCausalLM` beside
+    `LongcatFlashForCausalLM`), and a registered stem with another registered task suffix (an
     adapter's name: `Qwen3ForSequenceClassification` from `Qwen3ForCausalLM`). With `typos_only`
     (subjects found by shape, not declared), only the first two are reported.
     """
@@ -59,8 +64,10 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
         # Architecture names are ASCII: one that is not is a lookalike (a Cyrillic `С`), never an alias,
         # and may be close to a name the list already holds.
         lookalike = not occurrence.name.isascii()
-        close = [n for n in _close_matches(occurrence.name, list(registered) if lookalike else unheld)
-                 if lookalike or _typo_of(occurrence.name, n)][:1]
+        slip = None if lookalike or occurrence.name in mapped else slip_of(occurrence.name, registered.keys())
+        close = [slip] if slip else [
+            n for n in _close_matches(occurrence.name, list(registered) if lookalike else unheld)
+            if lookalike or _typo_of(occurrence.name, n) and not is_variant(occurrence.name, n)][:1]
         defined = occurrence.name in classes
         stem, task = _split(occurrence.name)
         derived = stem in stems and task in tasks  # `Qwen3ForSequenceClassification` from `Qwen3ForCausalLM`
@@ -154,7 +161,12 @@ RULE = Rule(
     summary="a guarded collection or a family names an architecture nothing registers",
     what="A name in a guarded collection or in a family predicate's own literal that no registration (see "
          "`registries`) provides, with a did-you-mean when a registered name is close. Only when the project "
-         "registers something.",
+         "registers something. A slip of a registered name (two adjacent letters of a word swapped, one "
+         "dropped inside a word or one doubled: `Casual` for `Causal`) is reported even beside the right "
+         "spelling, unless the project maps it: a key of a `config-maps` dict or of a rename table "
+         "(`{\"OldForCausalLM\": \"NewForCausalLM\"}`, the new name registered), a checkpoint name it knows; a "
+         "name that differs from a registered one by whole words (`Grok1V` from `Grok1`) is a variant and "
+         "gets no did-you-mean.",
     why="A typo (`Qwen3NextForCasualLM`) silently disables the branch it guards.",
     fix_doc="Correct the name, register the model, or exempt names that are deliberately unregistered (checkpoint "
             "aliases rewritten at load time).",
@@ -174,5 +186,5 @@ RULE = Rule(
     ),
     check=check,
     one_per_pair=True,
-    settings=("guard", "families", "registries", "universe-from", "name-pattern", "exempt"),
+    settings=("guard", "families", "registries", "universe-from", "name-pattern", "config-maps", "exempt"),
 )

@@ -2,6 +2,7 @@
 and within it the parts that are literals archsync can edit, or a refusal saying why there are none."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -33,7 +34,11 @@ def _assigned(node: cst.CSTNode) -> Tuple[List[str], Optional[cst.BaseExpression
 
 
 def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[List[cst.CSTNode], bool, Span]:
-    """The literal nodes `request` may edit, whether they are a decorator's arguments, and spans."""
+    """The literal nodes `request` may edit, whether they are a decorator's arguments, and spans.
+
+    `X = _X`, where a top-level statement before it assigns `_X`, is another name for `_X`: the
+    literal edited is `_X`'s (each step goes to an earlier statement, so a chain ends).
+    """
     root, span = doc.root_at(offset)
     line, label = doc.line_of(offset), request.target
     if label.startswith("@"):
@@ -71,8 +76,24 @@ def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[Li
     for node, _ in walk(root):
         names, value = _assigned(node)
         if name in names and value is not None and doc.line_of(span(node)[0]) == line:
+            bound = _bound_before(doc, value.value, offset) if isinstance(value, cst.Name) else None
+            if bound is not None:
+                return locate_literals(doc, dataclasses.replace(request, target=bound[2], line=bound[1]), bound[0])
             return _leaves(doc, value, label), False, span
     raise Refuse(f"no assignment to {label} at line {request.line}")
+
+
+def _bound_before(doc: Document, name: str, offset: int) -> Optional[Tuple[int, int, str]]:
+    """(offset, line, name) of the last top-level assignment of `name` in a statement before `offset`."""
+    found = None
+    for index, stmt in enumerate(doc.module.body if doc.indexed else ()):
+        if doc.offsets[index] + len(doc.codes[index]) > offset:
+            break
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            names, value = _assigned(small)
+            if name in names and value is not None:
+                found = (doc.offsets[index], doc.line_of(doc.root_at(doc.offsets[index])[1](small)[0]), name)
+    return found
 
 
 def _outer(span: Span, node: cst.CSTNode) -> Tuple[int, int]:
@@ -129,7 +150,7 @@ def _leaves(doc: Document, node: cst.BaseExpression, label: str) -> List[cst.CST
     if isinstance(node, (cst.Name, cst.Attribute)):
         dotted = dotted_name(node) or _short(doc, node)
         origin = _imported_from(doc.module, dotted.partition(".")[0])
-        where = f"it is imported from {origin}" if origin else f"`{dotted}` is not a literal"
+        where = f"it is imported from {origin}" if origin else "this file assigns it nothing before"
         raise Refuse(f"{label} is bound to `{dotted}` and {where}; add the name where `{dotted}` is defined")
     raise Refuse(f"{label} is built by `{_short(doc, node)}`, not a literal archsync can edit")
 

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections import Counter
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..values import Registration
 from .code import backbones, experts, shared_configs
@@ -43,14 +42,12 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
     classes: Dict[str, List[ClassEdge]] = {}
     for edge in edges:
         classes.setdefault(edge.child, []).append(edge)
-    appears: Counter[str] = Counter()
-    together: Counter[Tuple[str, str]] = Counter()
-    for held in lists:
-        names = sorted(held)
-        appears.update(names)
-        together.update(itertools.permutations(names, 2))
+    holding: Dict[str, Set[int]] = {}
+    for at, held in enumerate(lists):
+        for name in held:
+            holding.setdefault(name, set()).add(at)
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
-                      registered_class, dict(appears), dict(together),
+                      registered_class, {n: frozenset(at) for n, at in holding.items()},
                       backbones=backbones(set(registered_class.values()), classes, modules),
                       configs=shared_configs(set(registered_class.values()), configs),
                       experts=experts(set(registered_class.values()), classes, modules),
@@ -64,7 +61,7 @@ def related_inputs(kinship: Kinship) -> RelatedInputs:
     """All that `related_of` reads: of the edges, their bases; of the backbones, all; of the configs, the class."""
     return (tuple(kinship.registered_class.items()), tuple(kinship.implementations.items()),
             tuple((cls, tuple(e.base for e in edges)) for cls, edges in kinship.classes.items()),
-            kinship.together, kinship.appears,
+            kinship.company,
             tuple(kinship.backbones.items()),
             tuple((c, u.config) for c, u in kinship.configs.items()))
 
@@ -95,9 +92,29 @@ def related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
         if 1 < len(members) <= 50:  # a base every model shares (`nn.Module`) ties nothing
             for name in members:
                 related[name].update(members)
-    for (kin, name), both in kinship.together.items():
-        support = kinship.appears.get(kin, 0)
-        if support >= MIN_SUPPORT and both / support >= MIN_CONFIDENCE and kin in related and name in related:
+    for kin, name in _often_together(kinship.company):
+        if kin in related and name in related:
             related[kin].add(name)
             related[name].add(kin)
     return {name: frozenset(kin - {name}) for name, kin in related.items() if len(kin) > 1}
+
+
+def _often_together(company: Mapping[str, FrozenSet[int]]) -> Iterator[Tuple[str, str]]:
+    """(kin, name): `name` is in most of the lists that hold `kin`, and `kin` in enough lists to say so.
+
+    Only a name held by `MIN_SUPPORT` lists or more is asked, and only of the names its own lists
+    hold: a list whose names each appear once (one registry's worth in one table) costs its length,
+    never its length squared.
+    """
+    members: Dict[int, List[str]] = {}
+    for name, lists in company.items():
+        for at in lists:
+            members.setdefault(at, []).append(name)
+    for kin, lists in company.items():
+        support = len(lists)
+        if support < MIN_SUPPORT:
+            continue
+        both = Counter(name for at in lists for name in members[at] if name != kin)
+        for name, count in both.items():
+            if count / support >= MIN_CONFIDENCE:
+                yield kin, name

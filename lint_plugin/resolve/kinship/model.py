@@ -28,6 +28,7 @@ from .evidence import (
 from .names import TASK, VARIANT_WEIGHTS, gaps, sibling_pair, variant
 
 _NONE: FrozenSet[str] = frozenset()
+_NO_LISTS: FrozenSet[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,9 @@ class Kinship:
     implementations: Mapping[str, str] = field(default_factory=dict)  # name -> `module:Class` when written
     classes: Mapping[str, Tuple[ClassEdge, ...]] = field(default_factory=dict)  # class -> edges it is the child of
     registered_class: Mapping[str, str] = field(default_factory=dict)  # name -> the class that serves it
-    appears: Mapping[str, int] = field(default_factory=dict)  # name -> lists holding it
-    together: Mapping[Tuple[str, str], int] = field(default_factory=dict)  # (a, b) -> lists holding both
+    # name -> which of the project's lists hold it (their positions): list company, linear in the lists' size,
+    # where the count of every pair held together would be quadratic in a list's length
+    company: Mapping[str, FrozenSet[int]] = field(default_factory=dict)
     related: Mapping[str, FrozenSet[str]] = field(default_factory=dict)  # name -> names any evidence ties to it
     # class -> the backbones its module imports from another model's module, with that model's class
     backbones: Mapping[str, Tuple["Backbone", ...]] = field(default_factory=dict)
@@ -48,6 +50,16 @@ class Kinship:
     experts: Mapping[str, bool] = field(default_factory=dict)
     families: Tuple[Family, ...] = ()  # the families ARC101 holds collections to
     siblings: Tuple[Tuple[str, str], ...] = ()  # the suffix pairs ARC104 completes (`siblings`)
+
+    def appears(self, name: str) -> int:
+        """How many of the project's lists hold `name`."""
+        return len(self.company.get(name, _NO_LISTS))
+
+    def together(self, name: str, other: str) -> int:
+        """How many of the project's lists hold both names."""
+        if name == other:
+            return 0
+        return len(self.company.get(name, _NO_LISTS) & self.company.get(other, _NO_LISTS))
 
     def candidates(self, held: Iterable[str]) -> FrozenSet[str]:
         """Names some evidence ties to a held name, not held themselves: the only ones worth weighing."""
@@ -119,11 +131,11 @@ class Kinship:
             if spelt:
                 weight, text = VARIANT_WEIGHTS[spelt]
                 found.append(Evidence(VARIANT, weight, kin, text.format(kin=kin)))
-            support = self.appears.get(kin, 0)
-            if support >= MIN_SUPPORT and self.together.get((kin, name), 0) / support >= MIN_CONFIDENCE:
+            support = self.appears(kin)
+            both = self.together(kin, name) if support >= MIN_SUPPORT else 0
+            if support >= MIN_SUPPORT and both / support >= MIN_CONFIDENCE:
                 # Weak alone (replayed history confirmed none of the findings it made by itself), it
                 # corroborates what the code says: the project treats the two alike.
-                both = self.together.get((kin, name), 0)
                 found.append(Evidence(COOCCURRENCE, 0.25, kin,
                                       f"appears with '{kin}' in {both} of the {support} lists that hold it"))
         found += gaps(name, held)

@@ -18,7 +18,7 @@ def corroborated(kinship: Kinship, name: str, evidence: Sequence[Evidence]) -> b
     is a list of checkpoints someone validated, not a list that forgot one.
     """
     kinds = {e.kind for e in evidence if e.kind not in _WEAK_CODE}
-    return COOCCURRENCE in kinds or len(kinds) >= 2 or any(kinship.together.get((e.kin, name), 0) >= MIN_TOGETHER
+    return COOCCURRENCE in kinds or len(kinds) >= 2 or any(kinship.together(e.kin, name) >= MIN_TOGETHER
                                                              for e in evidence)
 
 
