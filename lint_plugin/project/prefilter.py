@@ -105,17 +105,18 @@ class Prefilter:
         padded = b"\n" + data  # column-0 patterns start with a newline (one copy for all of them)
         bases, configs = _class_bases(padded) if b"class" in data else (frozenset(), frozenset())
         double, single = (pattern.findall(data) for pattern in self.quoted)
+        read_otherwise = respelt(data)  # strings the parser reads otherwise than their bytes spell them
         return Signals(
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
             registers=any(token in data for token in self.registry_tokens)
             or self._shaped(data, bool(double), bool(single)),
             quoted=self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)
-                               | frozenset(filter(self.is_name, respelt(data)))),
+                               | frozenset(filter(self.is_name, read_otherwise))),
             imports=import_bindings(data),
             imported=_imported_names(padded),
             classes=_matches((_CLASS,), padded, "ascii") if b"\nclass" in padded else frozenset(),
             bases=bases,
-            shape_tests=_shape_tests(data),
+            shape_tests=_shape_tests(data) | _pieces(data) | read_otherwise,
             configs=configs,
         )
 
@@ -283,6 +284,18 @@ def _shape_tests(data: bytes) -> FrozenSet[str]:
                     text = b"\\"  # implicitly concatenated with the string before
             found.add(text)
     return frozenset(piece for text in found for piece in _spellings(text))
+
+
+# A string that may be a piece of a name (`"Qwen3_5"`), wherever it is quoted: a predicate in another
+# module may test a value against it through a constant (`arch.startswith(names.PREFIX)`, a tuple of
+# prefixes), so its module is chosen like one that tests the piece itself, and the predicate's module
+# reaches it through its imports. One expression per quote character (a literal first byte).
+_PIECES = tuple(re.compile(quote + rb"([A-Za-z][\w.\-]*)" + quote) for quote in (rb'"', rb"'"))
+
+
+def _pieces(data: bytes) -> FrozenSet[str]:
+    """Quoted strings spelt as pieces of names (`"Qwen3_5"`, `"VL"`)."""
+    return _matches(_PIECES, data, "ascii")
 
 
 def _spellings(text: bytes) -> Tuple[str, ...]:
