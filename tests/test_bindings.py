@@ -15,7 +15,7 @@ from typing import Set
 
 import pytest
 
-from lint_plugin.extract.bindings import absolute_module, import_bindings, reach_of, reaches
+from lint_plugin.extract.bindings import Targets, absolute_module, import_bindings, reach_of, reaches
 
 REPO = Path(__file__).resolve().parent.parent
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
@@ -102,11 +102,11 @@ def test_this_repositorys_code():
 
 def test_what_a_binding_reaches():
     reach = reach_of(["0:pkg.consts:names", "1::mid", "0:pkg.a:", "^pkg", "=pkg.b.c.D", "0:pkg.star:*"], "pkg.sub")
-    assert reaches(reach, {"names"}, set())  # a name it imports
-    assert reaches(reach, set(), {"pkg.consts.names"})  # a module it imports from a package
-    assert reaches(reach, set(), {"pkg.sub.mid"})  # relative, from its own package
-    assert reaches(reach, set(), {"pkg.a.deep"})  # a module under a module it binds
-    assert reaches(reach, set(), {"pkg.b.c"})  # a module a written dotted path passes through
-    assert reaches(reach, set(), {"pkg.star"})  # what a star import holds
-    assert not reaches(reach, set(), {"pkg.other"})  # `import pkg` alone reaches only what it writes
-    assert not reaches(reach, {"OTHER"}, {"pkg.b.c.D.E"})
+    assert reaches(reach, Targets.of({"names"}, set()))  # a name it imports
+    assert reaches(reach, Targets.of(set(), {"pkg.consts.names"}))  # a module it imports from a package
+    assert reaches(reach, Targets.of(set(), {"pkg.sub.mid"}))  # relative, from its own package
+    assert reaches(reach, Targets.of(set(), {"pkg.a.deep"}))  # a module under a module it binds
+    assert reaches(reach, Targets.of(set(), {"pkg.b.c"}))  # a module a written dotted path passes through
+    assert reaches(reach, Targets.of(set(), {"pkg.star"}))  # what a star import holds
+    assert not reaches(reach, Targets.of(set(), {"pkg.other"}))  # `import pkg` alone reaches only what it writes
+    assert not reaches(reach, Targets.of({"OTHER"}, {"pkg.b.c.D.E"}))

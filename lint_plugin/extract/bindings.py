@@ -183,22 +183,40 @@ def shadowing(top_modules: AbstractSet[str]) -> FrozenSet[str]:
     return frozenset(top_modules & _STDLIB)
 
 
-def reaches(reach: Iterable[Reach], names: AbstractSet[str], carriers: AbstractSet[str]) -> bool:
-    """Can a module with these bindings refer to one of `names` (names that carry, wherever they are
-    defined) or into one of `carriers` (modules that define or import such names)?
+@dataclass(frozen=True)
+class Targets:
+    """What a pass of the selection looks for: `names` that carry (wherever they are defined), the
+    `carriers` (modules that define or import such names) and every package above a carrier, so each
+    binding is looked up, not compared with every carrier."""
+
+    names: AbstractSet[str]
+    carriers: AbstractSet[str]
+    above: FrozenSet[str]
+
+    @classmethod
+    def of(cls, names: AbstractSet[str], carriers: AbstractSet[str]) -> "Targets":
+        above = {carrier[:at] for carrier in carriers for at, char in enumerate(carrier) if char == "."}
+        return cls(names, carriers, frozenset(above))
+
+
+def reaches(reach: Iterable[Reach], targets: Targets) -> bool:
+    """Can a module with these bindings refer to one of the target names or into a carrier?
 
     As `ModuleContext.ref` resolves: a from-imported name is that name; a bound module (or package)
     reaches every module under it through dotted attributes, a written dotted path the modules it passes
     through; a star import reaches what its module holds.
     """
+    carriers = targets.carriers
     for item in reach:
         if item.path:
-            if any(item.path.startswith(carrier + ".") for carrier in carriers):
-                return True
+            at = item.path.rfind(".")
+            while at > 0:
+                if item.path[:at] in carriers:
+                    return True
+                at = item.path.rfind(".", 0, at)
         elif item.star:
             if item.prefix in carriers:
                 return True
-        elif item.name in names or item.prefix in carriers \
-                or any(carrier.startswith(item.prefix + ".") for carrier in carriers):
+        elif item.name in targets.names or item.prefix in carriers or item.prefix in targets.above:
             return True
     return False

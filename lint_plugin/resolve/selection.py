@@ -16,7 +16,7 @@ import re
 from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..config import matches_pattern
-from ..extract.bindings import reach_of, reaches, shadowing
+from ..extract.bindings import Targets, reach_of, reaches, shadowing
 from ..extract.facts import (
     CollectionFact,
     FileFacts,
@@ -73,7 +73,8 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
     waiting = [(module, reach_of(signals.imports, index.package(module), shadowed))
                for module, signals in index.signals() if signals.imports and module not in chosen]
     while names or carriers:
-        wanted = [module for module, reach in waiting if reaches(reach, names, carriers)]
+        targets = Targets.of(names, carriers)
+        wanted = [module for module, reach in waiting if reaches(reach, targets)]
         if not wanted:
             break
         names, carriers = carried.add(choose(wanted))
