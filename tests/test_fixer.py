@@ -876,3 +876,21 @@ def expected_order(members, name, peers):
 def again_is_noop(source: bytes, name: str, peers) -> bool:
     again = apply_fixes(source, [AddMember("X", 2, name, tuple(peers))])
     return again.source == source and again.applied == () and again.refused == ()
+
+
+def test_fixes_planned_alone_on_one_parse_are_the_fixes_planned_one_by_one():
+    """`apply_each` (the payloads of one file's findings: JSON, flake8, an editor) parses the file once
+    and plans each fix alone; each result is what `apply_fixes` gives for that fix on its own, whether
+    the edit is in a large function (only the lines around it are walked), a refusal, or a removal."""
+    from lint_plugin.fix.editor.apply import apply_each
+
+    body = "".join(f"    x{i} = {i}\n" for i in range(300))
+    source = (b'A = frozenset({"Alpha", "Beta"})\n\n\ndef settings(arch):\n' + body.encode()
+              + b'    if arch in ["Alpha", "Beta"]:\n        return 1\n    return 0\n\n\n'
+              + b'B = ["Alpha", "Alpha", "Beta"]\nC = compute()\n')
+    line_in = 4 + 300 + 1
+    requests = [AddMember("A", 1, "Gamma", ["Alpha"]), AddMember("settings#1", line_in, "Gamma", ["Beta"]),
+                RemoveMember(line_in + 5, 15, "Alpha"), AddMember("C", line_in + 6, "Gamma")]
+    alone = [apply_fixes(source, [request]) for request in requests]
+    assert apply_each(source, [[request] for request in requests]) == alone
+    assert [len(result.applied) for result in alone] == [1, 1, 1, 0]

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ..diagnostics import Diagnostic
 from ..project.files import Unreadable, read_file
-from .editor import apply_fixes
+from .editor.apply import apply_each
 
 
 def fix_payloads(root: Path, diagnostics: Sequence[Diagnostic],
@@ -15,20 +15,23 @@ def fix_payloads(root: Path, diagnostics: Sequence[Diagnostic],
     """For each fixable diagnostic (by index), its fix as JSON: the request and its text edits.
 
     Each fix is planned alone against the file as it is, so a front end can offer any of
-    them independently. A fix the editor refuses carries its reason instead of edits.
+    them independently; the fixes of one file share one parse of it. A fix the editor refuses
+    carries its reason instead of edits.
     """
-    payloads: Dict[int, Dict[str, Any]] = {}
-    sources: Dict[str, bytes] = {}
+    by_file: Dict[str, List[int]] = {}
     for i, d in enumerate(diagnostics):
-        if d.fix is None:
-            continue
-        if d.fix.path not in sources:
-            data = (overrides or {}).get(d.fix.path) or read_file(root / d.fix.path)
-            sources[d.fix.path] = b"" if isinstance(data, Unreadable) else data
-        result = apply_fixes(sources[d.fix.path], [d.fix])
-        payload = d.fix.to_json()
-        payload["edits"] = [dataclasses.asdict(e) for e in result.edits]
-        if result.refused:
-            payload["refused"] = result.refused[0].reason
-        payloads[i] = payload
+        if d.fix is not None:
+            by_file.setdefault(d.fix.path, []).append(i)
+    payloads: Dict[int, Dict[str, Any]] = {}
+    for path, indexes in by_file.items():
+        data = (overrides or {}).get(path) or read_file(root / path)
+        source = b"" if isinstance(data, Unreadable) else data
+        fixes = [diagnostics[i].fix for i in indexes]
+        for i, fix, result in zip(indexes, fixes, apply_each(source, [[fix] for fix in fixes if fix is not None])):
+            assert fix is not None
+            payload = fix.to_json()
+            payload["edits"] = [dataclasses.asdict(e) for e in result.edits]
+            if result.refused:
+                payload["refused"] = result.refused[0].reason
+            payloads[i] = payload
     return payloads

@@ -1,11 +1,10 @@
 """`apply_fixes`: requests planned in rounds against the current text, the result checked by both
-parsers, and the edits composed against the original text."""
+parsers (libcst as each edited statement is parsed again, the standard parser over what changed), and
+the edits composed against the original text. `apply_each` plans several fixes alone on one parse."""
 from __future__ import annotations
 
 import ast
 from typing import Dict, List, Sequence, Set, Tuple, TypeVar
-
-import libcst as cst
 
 from ...diagnostics import FixRequest
 from .add_member import plan_add
@@ -23,18 +22,29 @@ def apply_fixes(source: bytes, requests: Sequence[FixRequest]) -> FixResult:
     touch an edit already planned in this round wait for the next one, so each edit is
     computed on text that already holds the earlier ones (idempotent and order-stable).
     """
-    requests = tuple(requests)
+    return apply_each(source, [requests])[0]
+
+
+def apply_each(source: bytes, groups: Sequence[Sequence[FixRequest]]) -> List[FixResult]:
+    """Each group of requests applied on its own to the same `source`, which is parsed once: the fixes
+    of one file's findings, offered one by one (JSON, flake8, an editor), share one concrete parse
+    instead of parsing a large file again for each."""
     feeds, masked = leading_form_feeds(source)
-    if feeds:  # libcst does not keep a form feed that starts a line: edit without them, then put them back
-        return with_form_feeds(source, feeds, _apply(masked, requests))
-    return _apply(source, requests)
-
-
-def _apply(source: bytes, requests: Tuple[FixRequest, ...]) -> FixResult:
     try:
-        doc = Document.parse(source)
+        doc = Document.parse(masked)
     except Refuse as exc:
-        return FixResult(source, (), tuple(Refusal(r, str(exc)) for r in requests), ())
+        return [FixResult(source, (), tuple(Refusal(r, str(exc)) for r in group), ()) for group in groups]
+    try:  # once per file: then an edit is checked by parsing only the statements it changed
+        ast.parse(masked)
+    except Exception:  # an edit cannot make a file parse that does not
+        return [_internal_error(source, tuple(group)) for group in groups]
+    results = [_apply(doc, masked, tuple(group)) for group in groups]
+    if feeds:  # libcst does not keep a form feed that starts a line: edited without them, put back
+        return [with_form_feeds(source, feeds, result) for result in results]
+    return results
+
+
+def _apply(doc: Document, source: bytes, requests: Tuple[FixRequest, ...]) -> FixResult:
     original, original_starts = doc.text, doc.starts
     applied: Dict[int, FixRequest] = {}
     refused: Dict[int, Refusal] = {}
@@ -74,9 +84,8 @@ def _apply(source: bytes, requests: Tuple[FixRequest, ...]) -> FixResult:
         return FixResult(source, (), _in_order(refused), ())
     try:
         data = doc.text.encode(doc.encoding)
-        cst.parse_module(data)
-        ast.parse(data)
-    except Exception:  # whatever the parsers raise, the edit is not trusted
+        doc.check_with_ast()
+    except Exception:  # whatever the parser raises, the edit is not trusted
         return _internal_error(source, requests)
     if splice(original, composed) != doc.text:  # pragma: no cover - guards the composition
         return _internal_error(source, requests)

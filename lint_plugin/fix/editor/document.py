@@ -5,8 +5,9 @@ at a time, and between rounds only the statements a round edited are parsed agai
 """
 from __future__ import annotations
 
+import ast
 import bisect
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -27,8 +28,12 @@ class Document:
     rounds only the statements that were edited are parsed again.
     """
 
-    def __init__(self, module: cst.Module, text: str, codes: Optional[List[str]] = None) -> None:
+    def __init__(self, module: cst.Module, text: str, codes: Optional[List[str]] = None,
+                 reparsed: Optional[FrozenSet[int]] = frozenset()) -> None:
         self.module, self.text, self.encoding = module, text, module.encoding
+        # the statements parsed again since the file was read whole (None: the text was parsed whole
+        # again), so the standard parser need only check those
+        self.reparsed = reparsed
         self.starts = _line_starts(text)
         self.codes = codes if codes is not None else [module.code_for_node(stmt) for stmt in module.body]
         position = sum(len(module.code_for_node(line)) for line in module.header)
@@ -44,13 +49,13 @@ class Document:
         self._spans: Dict[int, Tuple[cst.CSTNode, Span]] = {}
 
     @classmethod
-    def parse(cls, data: bytes) -> "Document":
+    def parse(cls, data: bytes, reparsed: Optional[FrozenSet[int]] = frozenset()) -> "Document":
         decoded = source_text(data)
         if isinstance(decoded, Refused):  # nothing is fixed in a file Python would not read
             raise Refuse(f"Python would not read the file: {decoded.reason}")
         try:
             module = cst.parse_module(data)
-            doc = cls(module, data.decode(module.encoding))
+            doc = cls(module, data.decode(module.encoding), reparsed=reparsed)
         except RecursionError:
             raise Refuse(TOO_DEEP) from None
         except Exception as exc:  # libcst raises ParserSyntaxError, and others on odd input
@@ -74,7 +79,7 @@ class Document:
             index = bisect.bisect_right(self.offsets, edit[0]) - 1
             if not self.indexed or index < 0 or not self.offsets[index] < edit[0] <= edit[1] < (
                     self.offsets[index] + len(codes[index])):
-                return Document.parse(text.encode(self.encoding))
+                return Document.parse(text.encode(self.encoding), reparsed=None)
             by_statement.setdefault(index, []).append(edit)
         for index, group in by_statement.items():
             base = self.offsets[index]
@@ -84,9 +89,19 @@ class Document:
             except Exception:
                 raise Refuse(DID_NOT_PARSE) from None
             if self.module.code_for_node(stmt) != code:  # pragma: no cover - libcst round-trips statements
-                return Document.parse(text.encode(self.encoding))
+                return Document.parse(text.encode(self.encoding), reparsed=None)
             body[index], codes[index] = stmt, code
-        return Document(self.module.with_changes(body=body), text, codes)
+        reparsed = None if self.reparsed is None else self.reparsed | frozenset(by_statement)
+        return Document(self.module.with_changes(body=body), text, codes, reparsed)
+
+    def check_with_ast(self) -> None:
+        """Raise unless the standard parser reads the text: each statement parsed again, alone (a
+        top-level statement's syntax does not depend on the others), or the whole text."""
+        if self.reparsed is None or not self.indexed:
+            ast.parse(self.text.encode(self.encoding))
+            return
+        for index in sorted(self.reparsed):
+            ast.parse(self.codes[index])
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)

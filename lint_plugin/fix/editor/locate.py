@@ -24,6 +24,26 @@ def walk(root: Optional[cst.CSTNode]) -> Iterator[Tuple[cst.CSTNode, str]]:
         stack.extend((child, scope) for child in reversed(node.children))
 
 
+def walk_at(root: Optional[cst.CSTNode], doc: Document, span: Span, line: int) -> Iterator[Tuple[cst.CSTNode, str]]:
+    """`walk`, into only the nodes whose text spans `line`: what a request at that line can name is there,
+    and a large function around it (a settings method of thousands of lines) is not walked whole for each."""
+    stack = [(root, "")] if root is not None else []
+    while stack:
+        node, scope = stack.pop()
+        yield node, scope
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            scope = f"{scope}.{node.name.value}" if scope else node.name.value
+        stack.extend((child, scope) for child in reversed(node.children) if _spans_line(doc, span, child, line))
+
+
+def _spans_line(doc: Document, span: Span, node: cst.CSTNode, line: int) -> bool:
+    try:
+        start, end = span(node)
+    except KeyError:  # a node without a position of its own: look inside it
+        return True
+    return doc.line_of(start) <= line <= doc.line_of(end)
+
+
 def _assigned(node: cst.CSTNode) -> Tuple[List[str], Optional[cst.BaseExpression]]:
     """The plain names an assignment statement binds, and the value it binds them to."""
     if isinstance(node, cst.Assign):
@@ -58,22 +78,23 @@ def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[Li
     if "#" in label:  # "<function>#<n>": a literal in a name test, or a local one it tests
         function = label.rpartition("#")[0]
         # `x in [...]`, not `"A" in x` (a name tested against a string or a list of them)
-        tests = [(target.comparator, scope) for node, scope in walk(root) if isinstance(node, cst.Comparison)
+        around = list(walk_at(root, doc, span, line))
+        tests = [(target.comparator, scope) for node, scope in around if isinstance(node, cst.Comparison)
                  and not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString))
                  for target in node.comparisons if isinstance(target.operator, (cst.In, cst.NotIn))
                  and on_line(doc, span, target.comparator, line)]
-        tests += [(value, scope) for node, scope in walk(root) for value in [_assigned(node)[1]]
+        tests += [(value, scope) for node, scope in around for value in [_assigned(node)[1]]
                   if value is not None and _assigned(node)[0] and doc.line_of(span(node)[0]) == line]
         tests.sort(key=lambda t: (doc.line_of(_outer(span, t[0])[0]) != line, not _same_name(t[1], function)))
         if not tests and any(isinstance(node, (cst.Comparison, cst.Call)) and on_line(doc, span, node, line)
-                             for node, _ in walk(root)):
+                             for node, _ in around):
             raise Refuse(f"{label} tests one name at a time (`==`, `startswith`, `\"A\" in arch`), not a literal "
                           f"list archsync can edit; add a test for {request.name!r} by hand")
         if not tests:
             raise Refuse(f"no membership test against a literal at line {request.line}")
         return _leaves(doc, tests[0][0], label), False, span
     name = label.rpartition(".")[2].partition("@")[0]  # `X@2`: another arm's binding of `X`, found by its line
-    for node, _ in walk(root):
+    for node, _ in walk_at(root, doc, span, line):
         names, value = _assigned(node)
         if name in names and value is not None and doc.line_of(span(node)[0]) == line:
             bound = _bound_before(doc, value.value, offset) if isinstance(value, cst.Name) else None
