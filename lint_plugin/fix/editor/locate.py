@@ -39,7 +39,7 @@ def walk_at(root: Optional[cst.CSTNode], doc: Document, span: Span, line: int) -
 def _spans_line(doc: Document, span: Span, node: cst.CSTNode, line: int) -> bool:
     try:
         start, end = span(node)
-    except KeyError:  # a node without a position of its own: look inside it
+    except (KeyError, IndexError):  # no position of its own, or one past the text (a last newline)
         return True
     return doc.line_of(start) <= line <= doc.line_of(end)
 
