@@ -6,6 +6,7 @@ import copy
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+from .bindings import absolute_module
 from .facts import Ref
 
 
@@ -56,16 +57,10 @@ class ModuleContext:
         return offset + 1
 
     def absolute(self, module: Optional[str], level: int) -> Optional[str]:
-        """The absolute module of a (possibly relative) `from ... import`."""
+        """The absolute module of a (possibly relative) `from ... import`: as the prefilter resolves it."""
         if level == 0:
             return module
-        parts = self.package.split(".") if self.package else []
-        if level - 1 > len(parts):
-            return None
-        base = parts[: len(parts) - (level - 1)]
-        if module:
-            base.append(module)
-        return ".".join(base) or None
+        return absolute_module(self.package, module or "", level)
 
     def add_import(self, stmt: ast.stmt) -> None:
         if isinstance(stmt, ast.Import):

@@ -3,7 +3,7 @@ and within it the parts that are literals archsync can edit, or a refusal saying
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -13,27 +13,23 @@ from .document import Document, Span
 from .results import Refuse
 
 
-def walk(root: Optional[cst.CSTNode]) -> Iterator[Tuple[cst.CSTNode, str]]:
-    """Every node under `root`, with the dotted name of the classes and functions around it."""
+def walk(root: Optional[cst.CSTNode],
+         within: Optional[Callable[[cst.CSTNode], bool]] = None) -> Iterator[Tuple[cst.CSTNode, str]]:
+    """Every node under `root` (into only the nodes `within` accepts), with the dotted name of the
+    classes and functions around it."""
     stack = [(root, "")] if root is not None else []
     while stack:
         node, scope = stack.pop()
         yield node, scope
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             scope = f"{scope}.{node.name.value}" if scope else node.name.value
-        stack.extend((child, scope) for child in reversed(node.children))
+        stack.extend((child, scope) for child in reversed(node.children) if within is None or within(child))
 
 
 def walk_at(root: Optional[cst.CSTNode], doc: Document, span: Span, line: int) -> Iterator[Tuple[cst.CSTNode, str]]:
     """`walk`, into only the nodes whose text spans `line`: what a request at that line can name is there,
     and a large function around it (a settings method of thousands of lines) is not walked whole for each."""
-    stack = [(root, "")] if root is not None else []
-    while stack:
-        node, scope = stack.pop()
-        yield node, scope
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            scope = f"{scope}.{node.name.value}" if scope else node.name.value
-        stack.extend((child, scope) for child in reversed(node.children) if _spans_line(doc, span, child, line))
+    return walk(root, lambda node: _spans_line(doc, span, node, line))
 
 
 def _spans_line(doc: Document, span: Span, node: cst.CSTNode, line: int) -> bool:
