@@ -31,6 +31,7 @@ from lint_plugin.config import load_config
 from lint_plugin.config.cache_dir import foreign_entries
 from lint_plugin.project.cache import IndexCache
 from lint_plugin.project.cache_paths import PYTHON
+from lint_plugin.project.file_stamp import file_stamp
 
 MODELS = (
     "class Qwen3_5ForCausalLM:\n    pass\n\n\n"
@@ -551,10 +552,28 @@ def test_edit_with_restored_mtime_but_new_size_is_noticed(project):
     os.utime(overrides, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert overrides.stat().st_size != stat.st_size
     entry = json.loads(path.read_bytes())["files"]["pkg/overrides.py"]
-    assert entry[1] == stat.st_mtime_ns, "the cache should hold the old mtime"
+    assert entry[1] == file_stamp(stat), "the cache should hold the old stamp"
     result = archsync("check", cwd=project)
     assert result.lines == [] and result.returncode == EXIT_CLEAN, result
     assert_valid_cache(project)
+
+
+def test_same_size_edit_with_its_old_mtime_restored_is_noticed(project):
+    """`cp -p`, `rsync -t`, tar extraction: same size, the mtime set back to what the cache holds, long
+    after the cache was written. The ctime moved (no tool sets it back): warm answers as cold."""
+    age_files(project)
+    warm(project)
+    overrides = project / "pkg" / "overrides.py"
+    before = overrides.stat()
+    edited = overrides.read_text().replace("X_ARCHS", "Z_ARCHS")
+    overrides.write_text(edited)
+    os.utime(overrides, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = overrides.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    expected = ["pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+                "but missing from Z_ARCHS"]
+    assert archsync("check", cwd=project).lines == expected
+    assert archsync("check", "--no-cache", cwd=project).lines == expected
 
 
 def test_same_size_edit_within_two_seconds_of_the_cache_write_is_noticed(project):
@@ -565,15 +584,15 @@ def test_same_size_edit_within_two_seconds_of_the_cache_write_is_noticed(project
     path = warm(project)
     document = json.loads(path.read_bytes())
     entry = document["files"]["pkg/overrides.py"]
-    mtime_ns = entry[1]
-    if mtime_ns < document["written"] - 2_000_000_000:
+    mtime = overrides.stat().st_mtime_ns
+    if mtime < document["written"] - 2_000_000_000:
         pytest.skip("the first run took more than 2 s: the edit would not be racy")
     text = overrides.read_text()
     edited = text.replace("X_ARCHS", "Z_ARCHS")
     assert len(edited) == len(text)
     overrides.write_text(edited)
-    os.utime(overrides, ns=(mtime_ns, mtime_ns))
-    assert overrides.stat().st_size == entry[0] and overrides.stat().st_mtime_ns == mtime_ns
+    os.utime(overrides, ns=(mtime, mtime))
+    assert overrides.stat().st_size == entry[0] and overrides.stat().st_mtime_ns == mtime
     result = archsync("check", cwd=project)
     assert result.lines == [
         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "

@@ -128,7 +128,7 @@ def _reused(config: Config, files: List[SourceFile], stored: StoredRun, results:
         return None
     if changes:
         results.save(dataclasses.replace(stored, files={**stored.files, **{
-            c.source.rel: stored.files[c.source.rel]._replace(size=c.size, mtime_ns=c.mtime_ns,
+            c.source.rel: stored.files[c.source.rel]._replace(size=c.size, stamp=c.stamp,
                                                               digest=stored.files[c.source.rel].digest if c.same
                                                               else _digest(c))
             for c in changes}}))

@@ -4,8 +4,8 @@ One JSON file per (tool version, configuration fingerprint) under the cache dire
 validated on load and replaced atomically (temporary file plus rename), so concurrent
 processes (flake8 -j workers, editors, pre-commit) never see a torn file: the last
 writer wins and every reader sees a complete one. A file is trusted when its size and
-mtime match; when they do not (or the mtime is too recent to be trusted), its bytes are
-hashed and compared.
+stamp (mtime, ctime, inode: `file_stamp`) match and its mtime is not too recent; otherwise its
+bytes are hashed and compared.
 """
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from ..config.cache_dir import MARKERS
 from ..extract.facts import FileFacts
 from .cache_paths import index_file
 from .codec import decode_facts, encode_facts
+from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
 SCHEMA = 10  # import bindings; refusals to decode; rename tables; predicates over `==` and affixes
-RACY_NS = 2_000_000_000  # mtimes this close to the cache write are verified by hash
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class CachedFile:
     """What is known about one file's bytes."""
 
     size: int
-    mtime_ns: int
+    stamp: int
     digest: str
     signals: Signals
     facts: Optional[FileFacts] = None
@@ -54,9 +54,9 @@ class CachedFile:
             if facts.path != rel:
                 raise ValueError("facts of another file")
         except (ValueError, TypeError, IndexError, RecursionError):
-            return CachedFile(self.size, self.mtime_ns, self.digest, self.signals)
+            return CachedFile(self.size, self.stamp, self.digest, self.signals)
         # keep the stored form too: saving it again needs no re-encoding
-        return CachedFile(self.size, self.mtime_ns, self.digest, self.signals, facts, self.partial, self.encoded)
+        return CachedFile(self.size, self.stamp, self.digest, self.signals, facts, self.partial, self.encoded)
 
 
 class IndexCache:
@@ -105,9 +105,9 @@ class IndexCache:
         for rel, item in document["files"].items():
             if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 13:
                 raise ValueError("bad entry")
-            (size, mtime_ns, file_digest, guarded, registers, quoted, imports, imported, classes, bases,
+            (size, stamp, file_digest, guarded, registers, quoted, imports, imported, classes, bases,
              shape_tests, configs, facts) = item
-            if not (isinstance(size, int) and isinstance(mtime_ns, int) and isinstance(file_digest, str)
+            if not (isinstance(size, int) and isinstance(stamp, int) and isinstance(file_digest, str)
                     and isinstance(guarded, bool) and isinstance(registers, bool)
                     and all(isinstance(names, list) and all(isinstance(n, str) for n in names)
                             for names in (quoted, imports, imported, classes, bases, shape_tests, configs))):
@@ -119,7 +119,7 @@ class IndexCache:
                         and isinstance(facts[1], list)):
                     raise ValueError("bad facts")
                 partial, encoded = facts
-            entries[rel] = CachedFile(size, mtime_ns, file_digest,
+            entries[rel] = CachedFile(size, stamp, file_digest,
                                       Signals(guarded, registers, frozenset(quoted), frozenset(imports),
                                               frozenset(imported), frozenset(classes), frozenset(bases),
                                               frozenset(shape_tests), frozenset(configs)),
@@ -132,9 +132,8 @@ class IndexCache:
             self.warnings.append(text)
 
     def is_fresh(self, entry: CachedFile, stat: os.stat_result) -> bool:
-        """Size and mtime match, and the mtime is old enough that an edit would have moved it."""
-        return (not self.borrowed and entry.size == stat.st_size and entry.mtime_ns == stat.st_mtime_ns
-                and stat.st_mtime_ns < self.written_ns - RACY_NS)
+        """Size and stamp match, and the mtime is old enough that an edit would have moved it."""
+        return not self.borrowed and trusted(entry.size, entry.stamp, stat, self.written_ns)
 
     def save(self, entries: Dict[str, CachedFile]) -> None:
         if self.borrowed:
@@ -145,7 +144,7 @@ class IndexCache:
                            "written": time.time_ns()}, separators=(",", ":"))
         parts = [head[:-1].encode(), b',"files":{']
         for i, (rel, e) in enumerate(sorted(entries.items())):
-            entry = [e.size, e.mtime_ns, e.digest, *stored_signals(e.signals), _stored_facts(e)]
+            entry = [e.size, e.stamp, e.digest, *stored_signals(e.signals), _stored_facts(e)]
             parts.append((b"," if i else b"") + json.dumps({rel: entry}, separators=(",", ":"))[1:-1].encode())
         parts.append(b"}}")
         data = b"".join(parts)

@@ -19,6 +19,7 @@ from .cache import CachedFile, IndexCache
 from .codec import encode_facts
 from .discovery import SourceFile
 from .file_facts import JobState, complete_facts, facts_for, registrations_alone
+from .file_stamp import file_stamp
 from .files import Unreadable, digest, read_file
 from .prefilter import Prefilter, Signals, stored_signals
 from .results import RecordState, record_key
@@ -100,14 +101,14 @@ class ProjectIndex:
             if entry is not None and self.cache is not None and self.cache.is_fresh(entry, stat):
                 self._records[source.module] = entry
             else:
-                stale.append((source, stat.st_size, stat.st_mtime_ns, entry))
+                stale.append((source, stat.st_size, file_stamp(stat), entry))
         for (source, _, _, entry), result in zip(stale, self._pool.map(_scan_worker, stale, [j[1] for j in stale])):
             if isinstance(result, Unreadable):
                 self.unreadable[source.rel] = result.reason
                 continue
             self._records[source.module] = result
             # a file re-hashed only because its mtime is recent changes nothing to store
-            if entry is None or (entry.size, entry.mtime_ns, entry.digest) != (result.size, result.mtime_ns,
+            if entry is None or (entry.size, entry.stamp, entry.digest) != (result.size, result.stamp,
                                                                                 result.digest):
                 self._dirty = True
         for module, record in self._records.items():
@@ -142,7 +143,7 @@ class ProjectIndex:
         record = self._records.get(source.module)
         if record is not None:
             self._facts = None
-            self._records[source.module] = CachedFile(record.size, record.mtime_ns, record.digest,
+            self._records[source.module] = CachedFile(record.size, record.stamp, record.digest,
                                                       record.signals, facts, partial)
             self._dirty = True
 
@@ -250,7 +251,7 @@ class ProjectIndex:
                 if facts is None or (level == 2 and record.partial):
                     continue  # asked for and not there: nothing to key it by, so never reused
             key = record_key(level, stored_signals(record.signals), record.partial, facts)
-            states[source.rel] = RecordState(record.size, record.mtime_ns, record.digest, level, key)
+            states[source.rel] = RecordState(record.size, record.stamp, record.digest, level, key)
         return states
 
     def records(self) -> Iterator[Tuple[str, CachedFile, int]]:
@@ -306,24 +307,24 @@ class ProjectIndex:
 
 def _scan_worker(job: _ScanJob) -> Union[CachedFile, Unreadable]:
     """Read one file: digest, byte signals, and the facts the first pass needs."""
-    source, size, mtime_ns, entry = job
+    source, size, stamp, entry = job
     data = read_file(source.path)
     if isinstance(data, Unreadable):
         return data
-    return _scanned(state(), source, data, size, mtime_ns, entry)
+    return _scanned(state(), source, data, size, stamp, entry)
 
 
-def _scanned(job: JobState, source: SourceFile, data: bytes, size: int, mtime_ns: int,
+def _scanned(job: JobState, source: SourceFile, data: bytes, size: int, stamp: int,
              entry: Optional[CachedFile]) -> CachedFile:
     file_digest = digest(data) if job.digests else ""
     if entry is not None and entry.digest == file_digest:
-        return CachedFile(size, mtime_ns, file_digest, entry.signals, entry.facts, entry.partial, entry.encoded)
+        return CachedFile(size, stamp, file_digest, entry.signals, entry.facts, entry.partial, entry.encoded)
     signals = job.prefilter.signals(data)
     facts: Optional[FileFacts] = None
     partial = False
     if signals.guarded or signals.registers:
         facts, partial = facts_for(job, source, data, full=signals.guarded)
-    return CachedFile(size, mtime_ns, file_digest, signals, facts, partial)
+    return CachedFile(size, stamp, file_digest, signals, facts, partial)
 
 
 def _parse_worker(job: _ParseJob) -> Union[Tuple[FileFacts, bool], Unreadable]:

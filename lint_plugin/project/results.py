@@ -31,11 +31,11 @@ from .. import __version__
 from ..diagnostics import Diagnostic, FixRequest
 from .cache_paths import PYTHON, result_file
 from .discovery import SourceFile
+from .file_stamp import file_stamp, trusted
 from .files import Unreadable, digest, read_file
 from .writer import WriteRefused, read_private, write_private
 
 SCHEMA = 1
-RACY_NS = 2_000_000_000  # as the index cache: mtimes this close to the write are verified by digest
 _HEAD = b'{"digest":"'
 _MIDDLE = b'","body":'
 
@@ -49,7 +49,7 @@ class RecordState(NamedTuple):
     """
 
     size: int
-    mtime_ns: int
+    stamp: int
     digest: str
     level: int
     record: str
@@ -61,7 +61,7 @@ class StoredRun:
 
     files: Mapping[str, RecordState]  # by root-relative path: every file the run discovered and read
     read: Tuple[str, ...]  # files whose bytes the report stage read (noqa comments): an edit there re-reports
-    index_state: Tuple[int, int]  # (size, mtime_ns) of the index cache file the run left, (0, 0) if none
+    index_state: Tuple[int, int]  # (size, stamp) of the index cache file the run left, (0, 0) if none
     diagnostics: Tuple[Diagnostic, ...]
     parsed: int
     warnings: Tuple[str, ...]
@@ -75,7 +75,7 @@ class Changed:
     source: SourceFile
     data: bytes
     size: int
-    mtime_ns: int
+    stamp: int
     same: bool
 
 
@@ -126,11 +126,11 @@ class ResultCache:
         for item in _list(document["files"]):  # one per file: checked by exact type, which is cheap
             if type(item) is not list or len(item) != 6:
                 raise ValueError("bad file entry")
-            rel, size, mtime_ns, file_digest, level, record = item
-            if not (type(rel) is str and type(size) is int and type(mtime_ns) is int and type(file_digest) is str
+            rel, size, stamp, file_digest, level, record = item
+            if not (type(rel) is str and type(size) is int and type(stamp) is int and type(file_digest) is str
                     and type(level) is int and 0 <= level <= 2 and type(record) is str):
                 raise ValueError("bad file entry")
-            files[rel] = RecordState(size, mtime_ns, file_digest, level, record)
+            files[rel] = RecordState(size, stamp, file_digest, level, record)
         report = document["report"]
         if not isinstance(report, dict):
             raise ValueError("bad report")
@@ -146,7 +146,7 @@ class ResultCache:
         )
 
     def index_state(self) -> Tuple[int, int]:
-        """(size, mtime_ns) of the index cache file now: a run is reused only beside the index it left."""
+        """(size, stamp) of the index cache file now: a run is reused only beside the index it left."""
         try:
             st = os.stat(self.root / self.index_rel, follow_symlinks=False)
         except OSError:
@@ -160,7 +160,6 @@ class ResultCache:
         if len(files) != len(stored.files) or self.index_state() != stored.index_state:
             return None
         changed: List[Changed] = []
-        trusted_before = stored.written_ns - RACY_NS
         for source in files:
             state = stored.files.get(source.rel)
             if state is None:
@@ -169,13 +168,13 @@ class ResultCache:
                 st = os.stat(source.path)
             except OSError:
                 return None
-            if st.st_size == state.size and st.st_mtime_ns == state.mtime_ns and st.st_mtime_ns < trusted_before:
+            if trusted(state.size, state.stamp, st, stored.written_ns):
                 continue
             data = read_file(source.path)
             if isinstance(data, Unreadable):
                 return None
             same = len(data) == state.size and digest(data) == state.digest
-            changed.append(Changed(source, data, st.st_size, st.st_mtime_ns, same))
+            changed.append(Changed(source, data, st.st_size, file_stamp(st), same))
         return changed
 
     # -- saving ---------------------------------------------------------------------
@@ -184,7 +183,7 @@ class ResultCache:
             "schema": SCHEMA, "tool": __version__, "python": PYTHON, "code": code_identity(),
             "config": self.fingerprint, "noqa": self.noqa, "written": time.time_ns(),
             "index": list(run.index_state),
-            "files": [[rel, s.size, s.mtime_ns, s.digest, s.level, s.record] for rel, s in sorted(run.files.items())],
+            "files": [[rel, s.size, s.stamp, s.digest, s.level, s.record] for rel, s in sorted(run.files.items())],
             "read": sorted(run.read),
             "report": {"parsed": run.parsed, "warnings": list(run.warnings),
                        "diagnostics": [_encode_diagnostic(d) for d in run.diagnostics]},
