@@ -9,16 +9,14 @@ code, and on generated Python (test_fuzz.py).
 from __future__ import annotations
 
 import ast
-import sys
 from pathlib import Path
 from typing import Set
 
 import pytest
 
-from lint_plugin.extract.bindings import Targets, absolute_module, import_bindings, reach_of, reaches
+from lint_plugin.extract.bindings import Targets, absolute_module, dotted_paths, import_bindings, reach_of, reaches
 
 REPO = Path(__file__).resolve().parent.parent
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 
 
 def assert_bindings_cover_the_tree(source: str, package: str = "pkg") -> None:
@@ -27,8 +25,11 @@ def assert_bindings_cover_the_tree(source: str, package: str = "pkg") -> None:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return
-    found = import_bindings(source.encode("utf-8"))
-    resolved = {(item.name, item.prefix, item.path, item.star) for item in reach_of(found, package)}
+    data = source.encode("utf-8")
+    found = import_bindings(data)
+    tops = {binding[1:] for binding in found if binding[0] == "^"}  # every plain import taken for the project's
+    reach = reach_of(found, package, tops, lambda head: dotted_paths(data, head))
+    resolved = {(item.name, item.prefix, item.path, item.star) for item in reach}
     plain: Set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -47,11 +48,11 @@ def assert_bindings_cover_the_tree(source: str, package: str = "pkg") -> None:
                     top = alias.name.partition(".")[0]
                     assert "^" + top in found, (ast.unparse(node), sorted(found))
                     plain.add(top)
-    paths = {item.path for item in reach_of(found, package) if item.path}
+    paths = {item.path for item in reach if item.path}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             dotted = _dotted(node)
-            if dotted and dotted.partition(".")[0] in plain - _STDLIB:
+            if dotted and dotted.partition(".")[0] in plain:
                 assert any(path == dotted or path.startswith(dotted + ".") for path in paths), (dotted, sorted(paths))
 
 
@@ -87,7 +88,9 @@ def test_every_layout_gives_the_bindings_the_parser_reads(name):
 def test_the_bindings_of_one_statement_are_exactly_it():
     found = import_bindings(b"import os.path, a.b as ab\nfrom ..m import (X as Y, Z)\nfrom n import *\n"
                             b"import mypkg.sub\nv = mypkg.sub.K\n")
-    assert sorted(found) == ["0:a.b:", "0:n:*", "2:m:X", "2:m:Z", "=mypkg.sub", "=mypkg.sub.K", "^mypkg", "^os"]
+    assert sorted(found) == ["0:a.b:", "0:n:*", "2:m:X", "2:m:Z", "^mypkg", "^os"]
+    source = b"import mypkg.sub\nv = mypkg.sub.K\nw = (mypkg  # a comment\n     .other.X)\nnot_mypkg.y = 1\n"
+    assert dotted_paths(source, "mypkg") == {"mypkg.sub", "mypkg.sub.K", "mypkg.other.X"}
 
 
 def test_a_statement_in_a_string_or_a_continued_line_may_be_read_but_never_one_missed():
@@ -101,7 +104,9 @@ def test_this_repositorys_code():
 
 
 def test_what_a_binding_reaches():
-    reach = reach_of(["0:pkg.consts:names", "1::mid", "0:pkg.a:", "^pkg", "=pkg.b.c.D", "0:pkg.star:*"], "pkg.sub")
+    source = {"pkg": {"pkg.b.c.D"}}
+    reach = reach_of(["0:pkg.consts:names", "1::mid", "0:pkg.a:", "^pkg", "^torch", "0:pkg.star:*"], "pkg.sub",
+                     {"pkg"}, lambda head: source.get(head, set()))
     assert reaches(reach, Targets.of({"names"}, set()))  # a name it imports
     assert reaches(reach, Targets.of(set(), {"pkg.consts.names"}))  # a module it imports from a package
     assert reaches(reach, Targets.of(set(), {"pkg.sub.mid"}))  # relative, from its own package
@@ -110,3 +115,4 @@ def test_what_a_binding_reaches():
     assert reaches(reach, Targets.of(set(), {"pkg.star"}))  # what a star import holds
     assert not reaches(reach, Targets.of(set(), {"pkg.other"}))  # `import pkg` alone reaches only what it writes
     assert not reaches(reach, Targets.of({"OTHER"}, {"pkg.b.c.D.E"}))
+    assert not reaches(reach, Targets.of(set(), {"torch.nn"}))  # not a package of the project: its paths unread

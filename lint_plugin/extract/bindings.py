@@ -12,18 +12,16 @@ less, and the selection asks `reaches`, the one rule of which imports reach what
 A binding is stored as `level:module:name`: `0:a.b:` for `import a.b as x` (its dotted attributes
 reach every module under `a.b`), `2:m:X` for `from ..m import X` (relative, resolved against the
 importing module's package), `0:m:*` for a star import. `import a.b` binds the top package `a`,
-whose dotted attributes could reach any module of it, so it is stored as `^a`, with every dotted
-path the file writes from `a` (`=a.b.c.X`: it reaches the modules it passes through) rather than
-as all of `a`. The standard library's top modules (`os.path.join`) are not followed so: a project
-module of such a name (rare) is reached through its plain import as a whole (`reaches`).
+whose dotted attributes could reach any module of it, so it is stored as `^a`; when `a` is one of
+the project's own top packages, the dotted paths the file writes from it (`dotted_paths`: `a.b.c.X`
+reaches the modules it passes through) are read then, rather than taking all of `a`.
 """
 from __future__ import annotations
 
 import functools
 import re
-import sys
 from dataclasses import dataclass
-from typing import AbstractSet, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import AbstractSet, Callable, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 _WS = rb"(?:[ \t\f]|\\\r?\n)"  # blanks, and line continuations, inside a statement
 # Literal first (the engine then skips ahead to each `from` or `import`); whether the word starts a
@@ -36,9 +34,6 @@ _AS = re.compile(rb"\s+as\s+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _INDENT = b" \t\f"
 _WORD_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
-# The standard library's top modules, whose dotted paths are not worth recording (Python >= 3.10 names
-# them; on 3.9 every plain import's paths are recorded)
-_STDLIB: FrozenSet[str] = frozenset(getattr(sys, "stdlib_module_names", ()))
 _BEFORE = b"\n;:"  # a statement starts after a newline, a `;` or a compound statement's `:`
 
 
@@ -50,27 +45,25 @@ def import_bindings(data: bytes) -> FrozenSet[str]:
     for match in _FROM.finditer(data):
         if _starts_statement(data, match.start()):
             found.update(_from_bindings(match.group(1), match.group(2)))
-    heads: Set[str] = set()
     for match in _IMPORT.finditer(data):
         if _starts_statement(data, match.start()):  # not the `import` of a from-import, nor a word in a string
-            for binding in _import_bindings(match.group(1)):
-                found.add(binding)
-                if binding[0] == "^" and binding[1:] not in _STDLIB:
-                    heads.add(binding[1:])
-    for head in heads:
-        found.update(_paths_from(data, head))
+            found.update(_import_bindings(match.group(1)))
     return frozenset(found)
 
 
-def _paths_from(data: bytes, head: str) -> Iterable[str]:
-    """`=a.b.c.X` for each dotted path the file writes from the plain-imported top package `a`."""
+def dotted_paths(data: bytes, head: str) -> FrozenSet[str]:
+    """Each dotted path the file writes from the plain-imported top package `head` (`a.b.c.X` for
+    `import a.b` then `a.b.c.X`): asked only for a project's own top packages, the few files that
+    import one plainly, rather than recorded for every `torch.nn.functional` of every file."""
+    found = set()
     for match in _path_pattern(head).finditer(data):
         start = match.start()
         if start == 0 or data[start - 1] not in _WORD_OR_DOT:
             path = match.group()
             if b"." != path[len(head):len(head) + 1] or _GAP.search(path):  # `(pkg\n .a)`: as the parser joins it
                 path = _GAP.sub(b"", path)
-            yield "=" + path.decode("ascii", "replace")
+            found.add(path.decode("ascii", "replace"))
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=1 << 10)
@@ -154,17 +147,16 @@ class Reach:
     star: bool = False
 
 
-def reach_of(bindings: Iterable[str], package: str, shadowed: AbstractSet[str] = frozenset()) -> Tuple[Reach, ...]:
-    """The bindings of a module of `package`, resolved (relative imports made absolute) once. `shadowed`:
-    the project's own top-level modules named like a standard-library one, whose paths were not recorded."""
-    found = []
+def reach_of(bindings: Iterable[str], package: str, tops: AbstractSet[str] = frozenset(),
+             paths: Callable[[str], AbstractSet[str]] = lambda head: frozenset()) -> Tuple[Reach, ...]:
+    """The bindings of a module of `package`, resolved (relative imports made absolute) once. A plain
+    import of one of the project's top packages (`tops`) reaches the modules the dotted paths the file
+    writes from it pass through (`paths(head)`); of anything else, nothing of the project."""
+    found: List[Reach] = []
     for binding in bindings:
-        if binding[0] == "=":
-            found.append(Reach(path=binding[1:]))
-            continue
         if binding[0] == "^":
-            if binding[1:] in shadowed:
-                found.append(Reach(prefix=binding[1:]))
+            if binding[1:] in tops:
+                found.extend(Reach(path=path) for path in sorted(paths(binding[1:])))
             continue
         level_text, module, name = binding.split(":", 2)
         base = absolute_module(package, module, int(level_text))
@@ -175,12 +167,6 @@ def reach_of(bindings: Iterable[str], package: str, shadowed: AbstractSet[str] =
         else:
             found.append(Reach(name, f"{base}.{name}" if name else base))
     return tuple(found)
-
-
-def shadowing(top_modules: AbstractSet[str]) -> FrozenSet[str]:
-    """The project's top-level modules named like a standard-library module (`import_bindings` records no
-    dotted path from those)."""
-    return frozenset(top_modules & _STDLIB)
 
 
 @dataclass(frozen=True)

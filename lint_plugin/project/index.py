@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Type, Union
 
 from ..config import Config
+from ..extract.bindings import dotted_paths
 from ..extract.facts import FileFacts
 from .cache import CachedFile, IndexCache
 from .codec import encode_facts
@@ -265,6 +266,12 @@ class ProjectIndex:
     def _level(self, module: str) -> int:
         """What this run asked of a module: its signals (0), its registrations (1), all its facts (2)."""
         return 2 if self._chosen.get(module) or module in self._completed else 1 if module in self._chosen else 0
+
+    def dotted_paths(self, module: str, head: str) -> FrozenSet[str]:
+        """The dotted paths a module's bytes write from its plain import of the top package `head`."""
+        source = self._files[module]
+        data = self.overrides[source.rel] if source.rel in self.overrides else read_file(source.path)
+        return frozenset() if isinstance(data, Unreadable) else dotted_paths(data, head)
 
     def package(self, module: str) -> str:
         """The package a module's relative imports start from (itself, for a package's `__init__`)."""

@@ -22,6 +22,7 @@ from ..project.index import ProjectIndex
 from ..project.prefilter import Signals
 
 Read = Tuple[Tuple[str, Optional[FileFacts]], ...]  # (module, the facts the choice read of it), in order
+PathsRead = Tuple[str, str, FrozenSet[str]]  # (module, top package, the dotted paths it writes from it)
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class Choice:
     initial: FrozenSet[str]  # the modules the index kept in full before the choice
     batches: Tuple[Tuple[str, ...], ...]  # chosen in turn; batch 0: by signals alone
     reads: Tuple[Read, ...]  # after each batch, the facts read to decide the next
+    # the dotted paths read from the bytes of files that plainly import a top package of the project
+    paths: Tuple[PathsRead, ...] = ()
 
 
 def replay(last: Optional[Choice], index: ProjectIndex, universe: FrozenSet[str],
@@ -54,6 +57,8 @@ def replay(last: Optional[Choice], index: ProjectIndex, universe: FrozenSet[str]
     for now, before in zip(signals, last.signals):
         if now is not before and signal_view(now) != signal_view(before):
             return None
+    if any(index.dotted_paths(module, head) != paths for module, head, paths in last.paths):
+        return None
     reads: List[Read] = []
     for batch, read in zip(last.batches, last.reads):
         index.choose(batch)
@@ -64,7 +69,8 @@ def replay(last: Optional[Choice], index: ProjectIndex, universe: FrozenSet[str]
                 return None
         reads.append(again)
     # the same choice, with this run's objects, which the next run's will be compared to
-    return Choice(last.config, last.modules, tuple(signals), universe, last.initial, last.batches, tuple(reads))
+    return Choice(last.config, last.modules, tuple(signals), universe, last.initial, last.batches, tuple(reads),
+                  last.paths)
 
 
 def signal_view(signals: Signals) -> Tuple[object, ...]:

@@ -16,7 +16,7 @@ import re
 from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..config import matches_pattern
-from ..extract.bindings import Targets, reach_of, reaches, shadowing
+from ..extract.bindings import Targets, reach_of, reaches
 from ..extract.facts import (
     CollectionFact,
     FileFacts,
@@ -31,7 +31,7 @@ from ..extract.facts import (
 )
 from ..project.index import ProjectIndex
 from .memory import ResolveMemory
-from .memory_choice import Choice, Read, replay
+from .memory_choice import Choice, PathsRead, Read, replay
 from .references import Resolver
 
 _PIECE = re.compile(r"[A-Za-z][\w.\-]*")  # a constant that may be a name pattern (`"Qwen3"`, `"VL"`)
@@ -69,8 +69,17 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
     carried = _Carried(index.config.name_regex.fullmatch)
     names, carriers = carried.add(first)
     # Each pass asks only about what the last one added: a file reaching something older was chosen then.
-    shadowed = shadowing(frozenset(module.partition(".")[0] for module, _ in index.signals()))
-    waiting = [(module, reach_of(signals.imports, index.package(module), shadowed))
+    tops = frozenset(module.partition(".")[0] for module, _ in index.signals())
+    paths_read: List[PathsRead] = []
+
+    def paths_of(module: str) -> Callable[[str], FrozenSet[str]]:
+        def paths(head: str) -> FrozenSet[str]:
+            found = index.dotted_paths(module, head)
+            paths_read.append((module, head, found))
+            return found
+        return paths
+
+    waiting = [(module, reach_of(signals.imports, index.package(module), tops, paths_of(module)))
                for module, signals in index.signals() if signals.imports and module not in chosen]
     while names or carriers:
         targets = Targets.of(names, carriers)
@@ -84,7 +93,7 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
     every = list(index.signals())
     return dataclasses.replace(memory, choice=Choice(index.config, tuple(m for m, _ in every),
                                                      tuple(s for _, s in every), universe, initial, tuple(batches),
-                                                     tuple(reads)))
+                                                     tuple(reads), tuple(paths_read)))
 
 
 class _PieceTest:
