@@ -44,6 +44,9 @@ REGISTRATIONS = {
     "dict keywords": CLASSES + "SUPPORTED = dict(\n    AlphaForCausalLM=AlphaForCausalLM,\n"
                      "    AlphaMoeForCausalLM=AlphaMoeForCausalLM,\n)\n",
 }
+# Where the package lies: at the project root, or in a `src/` directory that is no source root (its modules
+# are `src.pkg...`, imported as `pkg...`: the resolver lets one leading directory be missing).
+LAYOUTS = {"flat": "", "src": "src/"}
 # Where the list that lacks a name is: a guarded name at module level, or in a class.
 WHITELISTS = {
     "guarded": '_LONG_CONTEXT_ARCHS = frozenset({"AlphaForCausalLM"})\n',
@@ -92,7 +95,7 @@ SPELLINGS = {
 
 
 def _project(root: Path, first: Form, second: Form, test: str, local: bool, spelling: str = "plain",
-             registration: str = "EntryClass", whitelist: str = "guarded") -> Path:
+             registration: str = "EntryClass", whitelist: str = "guarded", layout: str = "flat") -> Path:
     files: Dict[str, str] = {
         "pyproject.toml": "",
         "pkg/__init__.py": "",
@@ -135,7 +138,7 @@ def _project(root: Path, first: Form, second: Form, test: str, local: bool, spel
         header = header.replace("    return", body_first + "    return", 1) if local else header
     files["pkg/family.py"] = header + "\n\ndef is_alpha(config):\n" + body + check
     for rel, text in files.items():
-        path = root / rel
+        path = root / (LAYOUTS[layout] + rel if rel.startswith("pkg/") else rel)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
@@ -150,15 +153,16 @@ def _findings(root: Path, prefilter: bool) -> List[str]:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(first=st.sampled_from(FORMS), second=st.sampled_from(FORMS), test=st.sampled_from(TESTS),
        local=st.booleans(), spelling=st.sampled_from(sorted(SPELLINGS)),
-       registration=st.sampled_from(sorted(REGISTRATIONS)), whitelist=st.sampled_from(sorted(WHITELISTS)))
+       registration=st.sampled_from(sorted(REGISTRATIONS)), whitelist=st.sampled_from(sorted(WHITELISTS)),
+       layout=st.sampled_from(sorted(LAYOUTS)))
 def test_the_prefilter_never_changes_a_finding(tmp_path_factory, first, second, test, local, spelling, registration,
-                                               whitelist):
+                                               whitelist, layout):
     root = _project(tmp_path_factory.mktemp("project"), first, second, test, local, spelling, registration,
-                    whitelist)
+                    whitelist, layout)
     unfiltered = _findings(root, prefilter=False)
     assert _findings(root, prefilter=True) == unfiltered, (first.name, second.name, test, local, spelling,
-                                                          registration, whitelist,
-                                                          (root / "pkg/family.py").read_text())
+                                                          registration, whitelist, layout,
+                                                          (root / LAYOUTS[layout] / "pkg/family.py").read_text())
 
 
 def test_parsing_every_file_finds_the_family_whatever_the_form(tmp_path):
@@ -169,6 +173,10 @@ def test_parsing_every_file_finds_the_family_whatever_the_form(tmp_path):
         root = _project(tmp_path / form.name.replace(" ", "-"), form, form, "in", False)
         if not any("ARC101 'AlphaMoeForCausalLM'" in line for line in _findings(root, prefilter=False)):
             missing.append(form.name)
+    for form in FORMS:
+        root = _project(tmp_path / f"src-{form.name}".replace(" ", "-"), form, form, "in", False, layout="src")
+        if not any("ARC101 'AlphaMoeForCausalLM'" in line for line in _findings(root, prefilter=False)):
+            missing.append(f"{form.name} in src/")
     for spelling in SPELLINGS:
         root = _project(tmp_path / spelling.replace(" ", "-"), FORMS[0], FORMS[0], "in", False, spelling)
         if not any("ARC101 'AlphaMoeForCausalLM'" in line for line in _findings(root, prefilter=False)):

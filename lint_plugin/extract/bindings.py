@@ -181,8 +181,11 @@ class Targets:
 
     @classmethod
     def of(cls, names: AbstractSet[str], carriers: AbstractSet[str]) -> "Targets":
-        above = {carrier[:at] for carrier in carriers for at, char in enumerate(carrier) if char == "."}
-        return cls(names, carriers, frozenset(above))
+        # `src.pkg.mod` is imported as `pkg.mod` when `src` is no source root (the resolver allows one
+        # leading directory to be missing): both spellings are targets
+        spelt = set(carriers) | {carrier.partition(".")[2] for carrier in carriers if "." in carrier}
+        above = {carrier[:at] for carrier in spelt for at, char in enumerate(carrier) if char == "."}
+        return cls(names, frozenset(spelt), frozenset(above))
 
 
 def reaches(reach: Iterable[Reach], targets: Targets) -> bool:

@@ -69,7 +69,8 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
     carried = _Carried(index.config.name_regex.fullmatch)
     names, carriers = carried.add(first)
     # Each pass asks only about what the last one added: a file reaching something older was chosen then.
-    tops = frozenset(module.partition(".")[0] for module, _ in index.signals())
+    # the project's top packages, and the next level down (`src.pkg` is imported as `pkg`)
+    tops = frozenset(part for module, _ in index.signals() for part in module.split(".")[:2])
     paths_read: List[PathsRead] = []
 
     def paths_of(module: str) -> Callable[[str], FrozenSet[str]]:
