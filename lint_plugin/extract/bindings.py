@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import AbstractSet, Callable, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 _WS = rb"(?:[ \t\f]|\\\r?\n)"  # blanks, and line continuations, inside a statement
 # Literal first (the engine then skips ahead to each `from` or `import`); whether the word starts a
@@ -188,24 +188,43 @@ class Targets:
         return cls(names, frozenset(spelt), frozenset(above))
 
 
-def reaches(reach: Iterable[Reach], targets: Targets) -> bool:
-    """Can a module with these bindings refer to one of the target names or into a carrier?
+class Reachers:
+    """Modules by what their bindings reach, so that each pass of the selection looks up what it adds
+    instead of asking every module. The one rule of what reaches what, as `ModuleContext.ref`
+    resolves: a from-imported name is that name; a bound module (or package) reaches every module
+    under it through dotted attributes, a written dotted path the modules it passes through; a star
+    import reaches what its module holds."""
 
-    As `ModuleContext.ref` resolves: a from-imported name is that name; a bound module (or package)
-    reaches every module under it through dotted attributes, a written dotted path the modules it passes
-    through; a star import reaches what its module holds.
-    """
-    carriers = targets.carriers
-    for item in reach:
-        if item.path:
-            at = item.path.rfind(".")
-            while at > 0:
-                if item.path[:at] in carriers:
-                    return True
-                at = item.path.rfind(".", 0, at)
-        elif item.star:
-            if item.prefix in carriers:
-                return True
-        elif item.name in targets.names or item.prefix in carriers or item.prefix in targets.above:
-            return True
-    return False
+    def __init__(self, modules: Iterable[Tuple[str, Iterable[Reach]]]) -> None:
+        self.by_name: Dict[str, Set[str]] = {}  # a from-imported name -> the modules importing it
+        self.by_module: Dict[str, Set[str]] = {}  # a module -> the modules whose bindings reach it
+        self.by_package: Dict[str, Set[str]] = {}  # a bound module -> its binders (they reach all under it)
+        for module, reach in modules:
+            for item in reach:
+                if item.path:
+                    at = item.path.rfind(".")
+                    while at > 0:
+                        self.by_module.setdefault(item.path[:at], set()).add(module)
+                        at = item.path.rfind(".", 0, at)
+                    continue
+                self.by_module.setdefault(item.prefix, set()).add(module)
+                if not item.star:
+                    self.by_package.setdefault(item.prefix, set()).add(module)
+                    if item.name:
+                        self.by_name.setdefault(item.name, set()).add(module)
+
+    def reaching(self, targets: Targets) -> Set[str]:
+        """The modules whose bindings refer to one of the target names or into a carrier."""
+        found: Set[str] = set()
+        for name in targets.names:
+            found.update(self.by_name.get(name, ()))
+        for carrier in targets.carriers:
+            found.update(self.by_module.get(carrier, ()))
+        for package in targets.above:
+            found.update(self.by_package.get(package, ()))
+        return found
+
+
+def reaches(reach: Iterable[Reach], targets: Targets) -> bool:
+    """Can a module with these bindings refer to one of the target names or into a carrier?"""
+    return bool(Reachers([("", reach)]).reaching(targets))

@@ -16,7 +16,7 @@ import re
 from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..config import matches_pattern
-from ..extract.bindings import Targets, reach_of, reaches
+from ..extract.bindings import Reachers, Targets, reach_of
 from ..extract.facts import (
     CollectionFact,
     FileFacts,
@@ -80,15 +80,17 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
             return found
         return paths
 
-    waiting = [(module, reach_of(signals.imports, index.package(module), tops, paths_of(module)))
-               for module, signals in index.signals() if signals.imports and module not in chosen]
+    importing = [(module, signals.imports) for module, signals in index.signals()
+                 if signals.imports and module not in chosen]
+    waiting = [module for module, _ in importing]
+    reachers = Reachers((module, reach_of(imports, index.package(module), tops, paths_of(module)))
+                        for module, imports in importing)
     while names or carriers:
-        targets = Targets.of(names, carriers)
-        wanted = [module for module, reach in waiting if reaches(reach, targets)]
+        reached = reachers.reaching(Targets.of(names, carriers)) - chosen
+        wanted = [module for module in waiting if module in reached]  # in the index's order
         if not wanted:
             break
         names, carriers = carried.add(choose(wanted))
-        waiting = [item for item in waiting if item[0] not in chosen]
     if memory is None:
         return None
     every = list(index.signals())
