@@ -7,7 +7,7 @@ name from a chosen file are the files whose imports reach it, and the byte prefi
 other description of what a file refers to: it reads the same statements from the bytes
 (`import_bindings`), at any indentation, whatever their layout (parentheses, `as`, continuation
 lines, several on a line), keeping more than the parser would (a statement in a string) but never
-less, and the selection asks `reaches`, the one rule of which imports reach what.
+less, and the selection asks `Reachers`, the one rule of which imports reach what.
 
 A binding is stored as `level:module:name`: `0:a.b:` for `import a.b as x` (its dotted attributes
 reach every module under `a.b`), `2:m:X` for `from ..m import X` (relative, resolved against the

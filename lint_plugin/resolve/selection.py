@@ -2,10 +2,11 @@
 
 The index has parsed every file that may define a guarded or named collection and read
 every registration. More passes widen that, from byte signals alone: files quoting a
-registered name (any name-shaped string while nothing is registered) or testing a value
-against a piece of one (`arch.startswith("Llama")`), then, until nothing
-changes, files that test, delegate to or import a collection, constant or predicate defined
-in a parsed file that can carry a name onward (not a type alias, not a list of prompts).
+registered name (any name-shaped string while nothing is registered) or a piece of one
+(`arch.startswith("Llama")`, `PREFIX = "Qwen3_5"`), then, until nothing changes, files whose
+imports reach a collection, constant or predicate defined in a parsed file that can carry a name
+onward (not a type alias, not a list of prompts), or a module that defines or imports one
+(`extract/bindings.py`: a module sees another's names only through its imports).
 Anything else is extracted on demand when resolution reaches it, so this policy decides
 speed, never results (`--no-prefilter` parses everything; the tests compare).
 """
