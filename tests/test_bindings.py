@@ -14,7 +14,14 @@ from typing import Set
 
 import pytest
 
-from lint_plugin.extract.bindings import Targets, absolute_module, dotted_paths, import_bindings, reach_of, reaches
+from lint_plugin.extract.bindings import (
+    Reachers,
+    Targets,
+    absolute_module,
+    dotted_paths,
+    import_bindings,
+    reach_of,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -101,6 +108,11 @@ def test_a_statement_in_a_string_or_a_continued_line_may_be_read_but_never_one_m
 def test_this_repositorys_code():
     for path in sorted((REPO / "lint_plugin").rglob("*.py")) + sorted((REPO / "tests").rglob("*.py")):
         assert_bindings_cover_the_tree(path.read_text(encoding="utf-8"), "lint_plugin.x")
+
+
+def reaches(reach, targets) -> bool:
+    """Does a module with these bindings reach the targets, by the selection's one rule?"""
+    return bool(Reachers([("m", reach)]).reaching(targets))
 
 
 def test_what_a_binding_reaches():

@@ -223,8 +223,3 @@ class Reachers:
         for package in targets.above:
             found.update(self.by_package.get(package, ()))
         return found
-
-
-def reaches(reach: Iterable[Reach], targets: Targets) -> bool:
-    """Can a module with these bindings refer to one of the target names or into a carrier?"""
-    return bool(Reachers([("", reach)]).reaching(targets))

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, FixRequest
 from ..project.files import Unreadable, read_file
 from .editor.apply import apply_each
 
@@ -18,17 +18,15 @@ def fix_payloads(root: Path, diagnostics: Sequence[Diagnostic],
     them independently; the fixes of one file share one parse of it. A fix the editor refuses
     carries its reason instead of edits.
     """
-    by_file: Dict[str, List[int]] = {}
+    by_file: Dict[str, List[Tuple[int, FixRequest]]] = {}
     for i, d in enumerate(diagnostics):
         if d.fix is not None:
-            by_file.setdefault(d.fix.path, []).append(i)
+            by_file.setdefault(d.fix.path, []).append((i, d.fix))
     payloads: Dict[int, Dict[str, Any]] = {}
-    for path, indexes in by_file.items():
+    for path, fixes in by_file.items():
         data = (overrides or {}).get(path) or read_file(root / path)
         source = b"" if isinstance(data, Unreadable) else data
-        fixes = [diagnostics[i].fix for i in indexes]
-        for i, fix, result in zip(indexes, fixes, apply_each(source, [[fix] for fix in fixes if fix is not None])):
-            assert fix is not None
+        for (i, fix), result in zip(fixes, apply_each(source, [[fix] for _, fix in fixes])):
             payload = fix.to_json()
             payload["edits"] = [dataclasses.asdict(e) for e in result.edits]
             if result.refused:

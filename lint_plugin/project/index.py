@@ -167,7 +167,7 @@ class ProjectIndex:
         if full or self.config.prefilter:
             return True  # a registrations-only module has an error only if its statements did not do
         source = self._files[module]
-        data = self.overrides[source.rel] if source.rel in self.overrides else read_file(source.path)
+        data = self._bytes_of(source)
         return isinstance(data, Unreadable) or registrations_alone(self._prefilter, self.config, source, data) is None
 
     @property
@@ -270,7 +270,7 @@ class ProjectIndex:
     def dotted_paths(self, module: str, head: str) -> FrozenSet[str]:
         """The dotted paths a module's bytes write from its plain import of the top package `head`."""
         source = self._files[module]
-        data = self.overrides[source.rel] if source.rel in self.overrides else read_file(source.path)
+        data = self._bytes_of(source)
         return frozenset() if isinstance(data, Unreadable) else dotted_paths(data, head)
 
     def package(self, module: str) -> str:
@@ -288,8 +288,12 @@ class ProjectIndex:
             self.cache.save(by_path)
 
     # -- helpers ----------------------------------------------------------------------
+    def _bytes_of(self, source: SourceFile) -> Union[bytes, Unreadable]:
+        """A file's bytes: the editor's unsaved buffer, else what is on disk."""
+        return self.overrides[source.rel] if source.rel in self.overrides else read_file(source.path)
+
     def _complete(self, source: SourceFile) -> FileFacts:
-        data = self.overrides[source.rel] if source.rel in self.overrides else read_file(source.path)
+        data = self._bytes_of(source)
         if isinstance(data, Unreadable):
             self.unreadable[source.rel] = data.reason
             facts = FileFacts(source.rel, source.module)
