@@ -158,7 +158,7 @@ def test_configuration_naming_an_inline_test_survives_a_fix_above_it(tree):
     write(root / "sglang/srt/arg_groups/dispatch.py",
           '_DISPATCH_ARCHS = frozenset({\n    "Qwen3NextForCausalLM",\n    "Qwen3_5ForConditionalGeneration",\n})\n\n\n'
           'def pick(arch):\n    if arch in ["Qwen3NextForCausalLM", "Qwen3_5ForConditionalGeneration"]:\n'
-          '        return "hybrid"\n    return "dense"\n')
+          '        return "hybrid"\n    return "dense"\n\n\nDEFAULT = pick("Qwen3NextForCausalLM")\n')
     with (root / "pyproject.toml").open("a", encoding="utf-8") as handle:
         handle.write('\n[tool.archsync]\n\n[[tool.archsync.exempt]]\nsubject = "pick#1"\n'
                      'members = ["Qwen3_5*ForCausalLM", "Qwen3_5MoeForConditionalGeneration"]\n'

@@ -264,7 +264,7 @@ def test_json_fix_line_and_column_are_the_literal_s_as_every_position_printed(tr
     root = tree("sglang_qwen3_5/bug")
     write(root / "sglang/srt/layers/inline.py",
           'def pick(arch):\n    if arch in ["Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",\n'
-          '                "Qwen3_5MoeForConditionalGeneration"]:\n        return 1\n')
+          '                "Qwen3_5MoeForConditionalGeneration"]:\n        return 1\n\n\nMODE = pick("")\n')
     result = archsync("check", "--format", "json", "sglang/srt/layers", cwd=root)
     assert [(d["code"], d["line"], d["column"], d["fix"]["action"], d["fix"]["line"], d["fix"]["column"],
              d["fix"]["edits"][0]["start_column"]) for d in result.json["diagnostics"]] == [

@@ -294,7 +294,9 @@ def test_kept_findings_name_the_lines_an_edit_moved_classes_to(kin_editor):
     (editor.root / NAMES).write_text('"""Architecture names used across layers."""\n\n'
                                      'LLAMA_NAME = "LlamaForCausalLM"\nPHI_NAME = "PhiForCausalLM"\n', encoding="utf-8")
     (editor.root / "srv/layers/kv.py").write_text('"""KV cache layouts."""\nfrom srv.names import LLAMA, PHI\n\n'
-                                                  '_KV_MODELS = [LLAMA, PHI]\n', encoding="utf-8")
+                                                  '_KV_MODELS = [LLAMA, PHI]\n\n\ndef kv_layout(arch):\n'
+                                                      '    return "paged" if arch in _KV_MODELS else "flat"\n',
+                                                      encoding="utf-8")
     editor.open(LLAMA)
     first = editor.expect(reused=False)
     assert _messages(first) == [_gemma("srv/models/gemma.py:14"),
@@ -321,7 +323,8 @@ def test_kept_findings_name_the_lines_an_edit_moved_classes_to(kin_editor):
         _mistral("srv/layers/rope.py:3", "SCALED_ROPE_ARCHS", "srv/models/llama.py:22")]
     # a list where there was none, in a file chosen for the names it quotes
     editor.open(QUANT)
-    editor.buffers[QUANT] += '\n_FP8_MODELS = ["LlamaForCausalLM", "PhiForCausalLM"]\n'
+    editor.buffers[QUANT] += ('\n_FP8_MODELS = ["LlamaForCausalLM", "PhiForCausalLM"]\n\n\n'
+                              'def fp8(arch):\n    return arch in _FP8_MODELS\n')
     assert _messages(editor.expect(reused=False)) == [
         _gemma("srv/models/gemma.py:16"),
         _mistral("srv/layers/quant.py:3", "_FP8_MODELS", "srv/models/llama.py:22"),

@@ -109,7 +109,10 @@ MODULE, CLASS, LOCAL, INLINE, DECORATOR = "module", "class", "local", "inline", 
 # an inline test whose branch writes an architecture name (`if arch in [A, B]: arch = "ANextN"`):
 # a dispatch, where telling names apart is the point; never a list to complete
 DISPATCH = "dispatch"
-SCOPES = (MODULE, CLASS, LOCAL, INLINE, DECORATOR, DISPATCH)
+# an inline test whose branch does nothing (`elif arch in [A, B]: pass`) at the end of a chain of literal
+# tests: nothing reads which names it holds, so it is never a list to complete (often a comment kept as code)
+INERT = "inert"
+SCOPES = (MODULE, CLASS, LOCAL, INLINE, DECORATOR, DISPATCH, INERT)
 
 
 @dataclass(frozen=True)
@@ -234,3 +237,6 @@ class FileFacts:
     # modules of imported registries this file registers into (`ModelRegistry.register_model(...)`,
     # with any arguments): a plugin of a registry outside the project
     registers_into: Tuple[str, ...] = ()
+    # collections this file looks up with a Python class name (`MAP[type(model).__name__]`), as it
+    # writes them (`keys.py`)
+    class_keyed: Tuple[str, ...] = ()

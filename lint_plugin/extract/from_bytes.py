@@ -14,6 +14,7 @@ from typing import List, Optional, Sequence, Tuple
 from .collector import paused
 from .context import ModuleContext
 from .facts import FileFacts
+from .keys import CLASS_NAME_KEY, class_name_keyed
 from .module import ModuleReader
 from .source_text import Refused, source_text
 from .spelling import embeddable
@@ -58,6 +59,7 @@ def _extract(source: bytes, path: str, module: str, registries: Sequence[str], i
         type_predicates=tuple(reader.type_predicates),
         mappings=tuple(reader.mappings),
         registers_into=tuple(reader.registers_into),
+        class_keyed=class_name_keyed(tree) if CLASS_NAME_KEY.search(source) else (),
     )
 
 

@@ -14,7 +14,7 @@ import ast
 from typing import Dict, List, Optional, Set, Tuple
 
 from .context import ModuleContext, is_str
-from .facts import DISPATCH, INLINE, LOCAL, CollectionFact, Literal, Member, Part
+from .facts import DISPATCH, INERT, INLINE, LOCAL, CollectionFact, Literal, Member, Part
 from .values import collection_parts
 
 _LITERALS = (ast.Set, ast.List, ast.Tuple, ast.Call, ast.Dict)
@@ -32,6 +32,7 @@ class ScopeSubjects:
         self._named: Set[str] = set()
         self._seen: Set[int] = set()  # ids of compares already read as part of a chain
         self._dispatch: Set[int] = set()  # ids of the nodes in tests whose branch writes a name
+        self._inert: Set[int] = set()  # ids of the nodes in tests whose branch does nothing
 
     def compare(self, node: ast.Compare, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         """`x in [...]`, `x in local`, `x == "A"`, `"A" in x.architectures`, `"A" in arch_string`."""
@@ -72,6 +73,8 @@ class ScopeSubjects:
                      for stmt in node.body)
         if writes:
             self._dispatch.update(id(n) for n in ast.walk(node.test))
+        elif _does_nothing(node.body) and _only_literal_tests_after(node):
+            self._inert.update(id(n) for n in ast.walk(node.test))
 
     def affix(self, node: ast.Call) -> None:
         """`arch.startswith("A")`, `arch.endswith(("A", "B"))`, where the patterns are names."""
@@ -84,15 +87,18 @@ class ScopeSubjects:
         members = tuple(Member(s.value, s.lineno, self.ctx.column(s)) for s in strings)  # type: ignore[attr-defined]
         if not any(self.ctx.is_name(m.name) for m in members):
             return False
-        scope = DISPATCH if id(node) in self._dispatch else INLINE
-        self._add(self._next(), node.lineno, self.ctx.column(node), (Literal(members),), scope)
+        self._add(self._next(), node.lineno, self.ctx.column(node), (Literal(members),), self._scope_of(node))
         return True
 
     def _literal(self, literal: ast.expr) -> None:
         parts = _name_parts(self.ctx, literal)
         if parts is not None:
-            scope = DISPATCH if id(literal) in self._dispatch else INLINE
-            self._add(self._next(), literal.lineno, self.ctx.column(literal), parts, scope)
+            self._add(self._next(), literal.lineno, self.ctx.column(literal), parts, self._scope_of(literal))
+
+    def _scope_of(self, node: ast.expr) -> str:
+        if id(node) in self._dispatch:
+            return DISPATCH
+        return INERT if id(node) in self._inert else INLINE
 
     def _local(self, variable: str, line: int, value: ast.expr) -> None:
         name = f"{self.scope}.{variable}"
@@ -109,6 +115,39 @@ class ScopeSubjects:
 
     def _add(self, name: str, line: int, column: int, parts: Tuple[Part, ...], scope: str) -> None:
         self.found.append(CollectionFact(name, line, column, parts, scope))
+
+
+def _does_nothing(body: List[ast.stmt]) -> bool:
+    """`pass`, `...` or a string: a branch kept to say something, not to do it."""
+    return all(isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+               for stmt in body)
+
+
+def _only_literal_tests_after(node: ast.If) -> bool:
+    """Could no later branch of the chain take a name this test holds? No `else`, and each later `elif`
+    tests against written strings only (a name there is in one list or the other, and the first one wins
+    only where both hold it).
+
+    Then which names the branch holds changes nothing; before an `else` or a test of another kind, it
+    keeps its names from them (an exclusion list), which is a reason to hold one.
+    """
+    rest = node.orelse
+    while rest:
+        if len(rest) != 1 or not isinstance(rest[0], ast.If) or not _tests_written_strings(rest[0].test):
+            return False
+        rest = rest[0].orelse
+    return True
+
+
+def _tests_written_strings(test: ast.expr) -> bool:
+    """`x in ["A", "B"]`, `x == "A"`, or an `and`/`or` of such tests."""
+    if isinstance(test, ast.BoolOp):
+        return all(_tests_written_strings(v) for v in test.values)
+    if not isinstance(test, ast.Compare):
+        return False
+    return any(is_str(side) or (isinstance(side, (ast.List, ast.Tuple, ast.Set)) and bool(side.elts)
+                                and all(is_str(e) for e in side.elts))
+               for side in (test.left, *test.comparators))
 
 
 def _tested_strings(value: ast.expr, either: bool) -> Optional[List[ast.expr]]:

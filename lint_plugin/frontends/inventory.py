@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List
 
 from ..config import Config, matches_pattern
 from ..report.escape import json_safe, printable
-from ..resolve import Model, Registration
+from ..resolve import Collection, Model, Registration
 from ..resolve.lineage import lineage_words, names_lineage, outside_lineage
 
 
@@ -52,7 +52,8 @@ def inventory(model: Model) -> Dict[str, Any]:
         "universe_from": list(model.universe_packages),
         "subjects": [
             {"name": c.subject, "path": c.path, "line": c.line, "scope": c.scope, "declared": c.declared,
-             "names": len(c.members.names), "partly_analysed": bool(c.members.unknown)}
+             "names": len(c.members.names), "partly_analysed": bool(c.members.unknown),
+             "read": _how_read(c)}
             for c in sorted(model.collections, key=lambda c: (c.path, c.line, c.subject))
         ],
         "families": [
@@ -63,6 +64,17 @@ def inventory(model: Model) -> Dict[str, Any]:
         "not_families": not_families(model),
         "hints": hints(model),
     }
+
+
+def _how_read(collection: Collection) -> str:
+    """What its readers say of a subject, where it changes what it is asked to hold ("" otherwise)."""
+    if collection.unread:
+        return f"not completed: {collection.unread}"
+    if collection.scope == "inert":
+        return "not completed: its branch does nothing"
+    if collection.keyed == "class-name":
+        return "looked up with a class name: not asked for names the registry serves with another's class"
+    return ""
 
 
 def not_families(model: Model) -> List[Dict[str, Any]]:
@@ -128,7 +140,7 @@ def render_text(model: Model, where: Callable[[str], str] = str) -> str:
     found = len(subjects) - declared
     lines.append(f"Subjects: {len(subjects)} ({declared} declared, {found} found by shape{by_scope})")
     for subject in subjects:
-        mark = "" if subject["declared"] else " (by shape)"
+        mark = ("" if subject["declared"] else " (by shape)") + (f": {subject['read']}" if subject["read"] else "")
         lines.append(f"  {subject['path']}:{subject['line']}: {subject['name']} [{subject['scope']}, "
                      f"{subject['names']} names]{mark}")
     lines.append(f"Families: {len(document['families'])}")

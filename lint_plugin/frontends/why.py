@@ -98,7 +98,7 @@ def _reported(d: Diagnostic) -> str:
 def _declared_quiet(model: Model, collection: Collection, name: str, declared: Sequence[Evidence]) -> str:
     """The guard that keeps ARC101 and ARC104 quiet on a tie the project states, or ""."""
     if not collection.completable:
-        return "the subject tests one name or dispatches on it: not a list to complete"
+        return collection.not_completed
     family = frozenset().union(*(f.names for f in model.kinship.families if name in f.names)) \
         if any(e.kind == FAMILY for e in declared) else frozenset()
     if accepts(collection.members.names, name, family, model.multimodal):

@@ -25,7 +25,7 @@ from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 11  # import bindings without dotted paths; refusals to decode; rename tables; affix predicates
+SCHEMA = 12  # inert tests, class-name keys; import bindings without dotted paths; refusals to decode; renames
 
 
 @dataclass(frozen=True)

@@ -44,11 +44,12 @@ def encode_facts(facts: FileFacts) -> List[Any]:
         [[m.name, m.line, [[k, _encode_part(v)] for k, v in m.entries], [list(r) for r in m.renames]]
          for m in facts.mappings],
         list(facts.registers_into),
+        list(facts.class_keyed),
     ]
 
 
 def decode_facts(data: Any) -> FileFacts:
-    items = _list(data, 13)
+    items = _list(data, 14)
     path, module = _str(items[0]), _str(items[1])
     collections = tuple(
         CollectionFact(_str(c[0]), _int(c[1]), _int(c[2]), tuple(_part(p) for p in _list(c[3])), _scope(c[4]))
@@ -92,7 +93,8 @@ def decode_facts(data: Any) -> FileFacts:
     return FileFacts(path=path, module=module, collections=collections, predicates=tuple(predicates),
                      registrations=registrations, imports=imports, constants=constants,
                      star_imports=star_imports, error=error, classes=classes, type_predicates=type_predicates,
-                     mappings=mappings, registers_into=tuple(_str(m) for m in _list(items[12])))
+                     mappings=mappings, registers_into=tuple(_str(m) for m in _list(items[12])),
+                     class_keyed=tuple(_str(k) for k in _list(items[13])))
 
 
 def _scope(data: Any) -> str:

@@ -287,6 +287,15 @@ class ProjectIndex:
                        if self._files[m].rel not in self.overrides}
             self.cache.save(by_path)
 
+    def paths(self) -> Iterator[Tuple[str, SourceFile]]:
+        """(path, file) of every file of the project, in the order discovered."""
+        for source in self._files.values():
+            yield source.rel, source
+
+    def read(self, source: SourceFile) -> Union[bytes, Unreadable]:
+        """A file's bytes as the run sees them: an unsaved buffer, else the disk."""
+        return self._bytes_of(source)
+
     # -- helpers ----------------------------------------------------------------------
     def _bytes_of(self, source: SourceFile) -> Union[bytes, Unreadable]:
         """A file's bytes: the editor's unsaved buffer, else what is on disk."""

@@ -18,6 +18,7 @@ from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredica
 from ..project.index import ProjectIndex
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
+from .consumers import CLASS_NAME, class_name_keyed, unread
 from .foreign import foreign_registries
 from .kinship import (
     Family,
@@ -103,7 +104,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     families_at = {(p.path, p.subject) for p in overlapping}
     subjects = [c for c in _subjects(index, resolver, registered, places, foreign)
                 if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
-    collections = _one_per_list(resolver, tuple(dict.fromkeys(subjects + list(named.values()))))
+    collections = _read_or_not(index, _one_per_list(resolver, tuple(dict.fromkeys(subjects + list(named.values())))))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
@@ -120,6 +121,23 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
                                       kinship=kinship_memory)
+
+
+def _read_or_not(index: ProjectIndex, collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
+    """The collections, each saying how it is read (`consumers.py`): whether anything reads one found
+    by shape (a declared one is a gating list by its name or by configuration, read or not), and what a
+    module-level one is looked up with."""
+    why = unread([c for c in collections if c.completable and not c.declared], index)
+    keyed = class_name_keyed(index.facts)
+    modules = index.module_by_path() if keyed else {}
+    found = []
+    for c in collections:
+        if (c.path, c.subject) in why:
+            c = dataclasses.replace(c, unread=why[(c.path, c.subject)])
+        if (modules.get(c.path), c.subject) in keyed:
+            c = dataclasses.replace(c, keyed=CLASS_NAME)
+        found.append(c)
+    return tuple(found)
 
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],

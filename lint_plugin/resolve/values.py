@@ -64,19 +64,36 @@ class Collection:
     literals: Tuple[Tuple[Occurrence, ...], ...] = ()
     scope: str = "module"  # module, class, local, inline or decorator
     declared: bool = True  # named by `guard` or a contract; False: a subject because it holds registered names
+    unread: str = ""  # why nothing reads it (`consumers.py`), or ""
+    keyed: str = ""  # "class-name": looked up with `type(model).__name__`, not an architecture string
 
     @property
     def label(self) -> str:
         return self.subject
 
     @property
+    def not_completed(self) -> str:
+        """Why the completion rules never ask it to hold more, or "" (`completable`)."""
+        if self.unread:
+            return f"nothing reads the subject ({self.unread.partition(': ')[2] or self.unread})"
+        if self.completable:
+            return ""
+        if self.scope == "inert":
+            return "the subject's branch does nothing, and no later branch could take its names"
+        return "the subject tests one name or dispatches on it: not a list to complete"
+
+    @property
     def completable(self) -> bool:
         """Is it a list the completion rules (ARC101, ARC104, ARC105) may ask to hold more?
 
         Declared subjects are. Found by shape, a test of one name is a special case, and a
-        dispatch (a test whose branch writes an architecture name) tells names apart on purpose.
+        dispatch (a test whose branch writes an architecture name) tells names apart on purpose, and
+        an inert test (its branch does nothing, and no later branch could take its names) and a list
+        nothing reads gate nothing.
         """
-        return self.declared or (len(self.members.names) > 1 and self.scope != "dispatch")
+        if self.unread:
+            return False
+        return self.declared or (len(self.members.names) > 1 and self.scope not in ("dispatch", "inert"))
 
 
 @dataclass(frozen=True)

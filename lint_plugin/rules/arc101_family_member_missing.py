@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import AbstractSet, Dict, List, Sequence, Tuple
+from typing import AbstractSet, Dict, List, Mapping, Sequence, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
 from .fixes import add_to
-from .kinds import accepts
+from .kinds import accepts, never_looked_up
 from .rule import Example, Rule
 
 _MODELS = ("models/qwen3_5.py", "class Qwen3_5ForConditionalGeneration: pass\n"
@@ -30,20 +30,21 @@ def check(model: Model) -> List[Diagnostic]:
     name the missing name are left out of the evidence.
     """
     return family_member_missing(model.collections, model.overlapping, model.covers, model.config.siblings,
-                                 model.multimodal)
+                                 model.multimodal, model.kinship.registered_class)
 
 
 def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],
                           covers: Sequence[Tuple[Collection, Predicate]] = (),
                           siblings: Sequence[Tuple[str, str]] = (),
-                          multimodal: AbstractSet[str] = frozenset()) -> List[Diagnostic]:
+                          multimodal: AbstractSet[str] = frozenset(),
+                          served_by: Mapping[str, str] = {}) -> List[Diagnostic]:
     found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
     pairs = [(c, f) for c in collections for f in families
              if c.members.names & f.names and c.completable]
     for collection, family in pairs:
         held = collection.members.names
         for name in family.names - held:
-            if accepts(held, name, family.names, multimodal):
+            if accepts(held, name, family.names, multimodal) and not never_looked_up(collection.keyed, name, served_by):
                 found[(collection, name)].append(family)
     for collection, family in covers:  # a declared cover wants the whole family, kinds and all
         for name in family.names - collection.members.names:

@@ -8,7 +8,7 @@ from ..resolve import Model, Occurrence
 from ..resolve.kinship import missing_siblings
 from ..resolve.lineage import names_lineage
 from .fixes import add_to
-from .kinds import accepts
+from .kinds import accepts, never_looked_up
 from .rule import Example, Rule
 
 _MODELS = ("models/gemma3.py", "class Gemma3ForConditionalGeneration: pass\n"
@@ -28,7 +28,8 @@ def check(model: Model) -> List[Diagnostic]:
                         add_to(c, sibling, siblings))
              for c in model.collections if c.completable
              for name, sibling in sorted(missing_siblings(c.members.names, registered, siblings))
-             if accepts(c.members.names, sibling, multimodal=model.multimodal)]
+             if accepts(c.members.names, sibling, multimodal=model.multimodal)
+             and not never_looked_up(c.keyed, sibling, model.kinship.registered_class)]
     for f in model.overlapping:
         own = frozenset(o.name for o in f.own)
         lineage = own if names_lineage(f.subject, own) else frozenset()  # a lineage predicate holds its lineage

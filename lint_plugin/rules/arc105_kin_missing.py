@@ -23,7 +23,7 @@ from ..resolve.lineage import first_word
 from ..resolve.namesakes import namesakes
 from . import memory_arc105
 from .fixes import add_to
-from .kinds import DRAFT, accepts, kind
+from .kinds import DRAFT, accepts, kind, never_looked_up
 from .rule import Example, Rule
 
 # Confidence a finding needs, per `kinship` level. "strong" was chosen by measurement (bench/history
@@ -158,7 +158,7 @@ _CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, CONFIG_CLASS
 def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
     """Why a subject is not completed whatever the name, or ""."""
     if not collection.completable:
-        return "the subject tests one name or dispatches on it: not a list to complete"
+        return collection.not_completed
     if len(held) < (1 if collection.declared else 2):
         return "the subject holds fewer than two registered names"
     return ""
@@ -174,6 +174,8 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
     if model.kinship.is_alias(name) and not any(model.kinship.is_alias(h) for h in held) and \
             not any(name in o.members.names for o in others):  # a namesake that lists the spelling says it is wanted
         return "it is a second spelling of a served class and the subject holds none"
+    if never_looked_up(collection.keyed, name, model.kinship.registered_class):
+        return "the subject is looked up with a class name, and the registry serves the name with another's class"
     if not accepts(collection.members.names, name, multimodal=model.multimodal):
         return kind_guard(name, model.multimodal)
     if _other_lineage(held, name):

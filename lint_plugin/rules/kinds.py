@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from typing import AbstractSet, FrozenSet, Iterable
+from typing import AbstractSet, FrozenSet, Iterable, Mapping
 
 DRAFT, MULTIMODAL, CLASSIFICATION, TEXT = "draft", "multimodal", "classification", "text"
 
@@ -75,3 +75,12 @@ def accepts(held: Iterable[str], name: str, family: AbstractSet[str] = frozenset
 def _kinds(held: FrozenSet[str], multimodal: FrozenSet[str]) -> Counter[str]:
     """How many names of each kind `held` holds (not to be changed: shared by the callers)."""
     return Counter(kind(n, multimodal) for n in held)
+
+
+def never_looked_up(keyed: str, name: str, served_by: Mapping[str, str]) -> bool:
+    """Can `name` never be a key of a collection looked up with a class name (`type(model).__name__`)?
+
+    So when the registry serves it with another name's class: a config alias never is the class a
+    model object has, so a table of classes is not told to hold it (`resolve/consumers.py`).
+    """
+    return keyed == "class-name" and served_by.get(name, name) != name

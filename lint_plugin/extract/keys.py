@@ -1,0 +1,63 @@
+"""Which collections a module looks up with a Python class name: `MAP[type(model).__name__]`.
+
+A table keyed by `type(x).__name__` (or `x.__class__.__name__`) is asked for the class a model
+object has at run time, never for a checkpoint's architecture string: a name the registry serves
+with another name's class (a config alias) can never be looked up there. lmdeploy's calibration
+tables are read so (`model_type = type(model).__name__`, then `model_type not in LAYER_TYPE_MAP`
+and `LAYER_TYPE_MAP[model_type]`).
+
+Read only where the bytes hold such a key (`CLASS_NAME_KEY`), in one walk of the tree: a name
+holding a class name (assigned one, in any scope of the module) and the collections it looks up
+(`NAME[key]`, `key in NAME`, `NAME.get(key)`), by the name the module uses for them.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import List, Set, Tuple
+
+CLASS_NAME_KEY = re.compile(rb"\)\.__name__|__class__\.__name__")
+
+
+def class_name_keyed(tree: ast.Module) -> Tuple[str, ...]:
+    """The names (as this module writes them) of the collections it looks up with a class name."""
+    holders: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and _is_class_name(node.value, holders):
+            holders.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    found: List[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and _is_class_name(node.slice, holders):
+            found += _table(node.value)
+        elif isinstance(node, ast.Compare) and _is_class_name(node.left, holders):
+            found += [n for op, right in zip(node.ops, node.comparators) if isinstance(op, (ast.In, ast.NotIn))
+                      for n in _table(right)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and node.args and _is_class_name(node.args[0], holders):
+            found += _table(node.func.value)
+    return tuple(sorted(set(found)))
+
+
+def _is_class_name(node: ast.AST, holders: Set[str]) -> bool:
+    """`type(x).__name__`, `x.__class__.__name__`, or a name assigned one."""
+    if isinstance(node, ast.Name):
+        return node.id in holders
+    if not (isinstance(node, ast.Attribute) and node.attr == "__name__"):
+        return False
+    inner = node.value
+    if isinstance(inner, ast.Attribute) and inner.attr == "__class__":
+        return True
+    return isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "type"
+
+
+def _table(node: ast.AST) -> List[str]:
+    """`NAME` or `module.NAME`, as written; `NAME.keys()` is `NAME` too."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys":
+        node = node.func.value
+    parts: List[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return [".".join([node.id] + parts[::-1])]
+    return []

@@ -1,0 +1,103 @@
+"""Who reads a subject: a list that nothing reads gates nothing, and completing it helps no one.
+
+A module-level list is read where its name is used; a function's local list or inline test is
+read when the function is called. A name that appears once in the whole project, where it is
+defined, is read by nothing (a predicate kept after its last caller went, SGLang's
+`is_fa3_default_architecture`). Anything else counts as a reader: a call, an import, an `__all__`
+entry, a mention in a comment or a test. A method, a decorated function (a framework calls it), a
+test function and module-level code are always read. The search reads bytes only, and stops at
+the second mention, which for most names is in the defining file.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Dict, FrozenSet, Iterable, Optional, Tuple
+
+from ..extract.facts import CLASS, LOCAL, MODULE, FileFacts
+from ..project.files import Unreadable
+from ..project.index import ProjectIndex
+from .values import Collection
+
+CLASS_NAME = "class-name"  # what a collection is looked up with, when not an architecture string
+UNREAD = "nothing in the project reads it: its name appears only where it is defined"
+
+
+def holder(collection: Collection) -> Optional[str]:
+    """The name whose readers read the subject, or None when it is always read."""
+    if collection.scope == MODULE:
+        return collection.subject
+    if collection.scope == CLASS:
+        return None  # an attribute is read through instances and subclasses: not searched by name
+    owner = collection.subject.rpartition(".")[0] if collection.scope == LOCAL else \
+        collection.subject.partition("#")[0]
+    if not owner or "." in owner or owner.startswith(("<", "@", "test")) or owner.startswith("__"):
+        return None  # module-level code, a method or nested function, a decorator's list, a test
+    return owner
+
+
+def unread(collections: Iterable[Collection], index: ProjectIndex) -> Dict[Tuple[str, str], str]:
+    """(path, subject) -> why, for each collection nothing reads."""
+    holders = {(c.path, c.subject): name for c in collections for name in (holder(c),) if name is not None}
+    if not holders:
+        return {}
+    mentions = _mentions(frozenset(holders.values()), frozenset(p for p, _ in holders), index)
+    return {key: UNREAD for key, name in holders.items() if mentions.get(name, 0) < 2}
+
+
+def _mentions(names: FrozenSet[str], own: FrozenSet[str], index: ProjectIndex) -> Dict[str, int]:
+    """How often each name is written as a word, counted up to two: in the files that define the subjects
+    first (most names are read there), then in any file's imports (`from m import NAME`), and only for
+    what is left in every file's bytes. A file that cannot be read reads every name: nothing is claimed
+    unread on what was not seen."""
+    counts = dict.fromkeys(names, 0)
+    sources = dict(index.paths())
+    for path in sorted(own):
+        _count(counts, index.read(sources[path]) if path in sources else Unreadable(""))
+    for _, signals in index.signals():
+        for binding in signals.imports:
+            name = binding.rpartition(":")[2]
+            if name in counts:
+                counts[name] = 2
+    if all(k >= 2 for k in counts.values()):
+        return counts
+    for path, source in sources.items():
+        if path not in own:
+            _count(counts, index.read(source))
+            if all(k >= 2 for k in counts.values()):
+                break
+    return counts
+
+
+def _count(counts: Dict[str, int], data: "bytes | Unreadable") -> None:
+    for name, seen in counts.items():
+        if seen >= 2:
+            continue
+        if isinstance(data, Unreadable):
+            counts[name] = 2
+        elif name.encode() in data:
+            for _ in _word(name).finditer(data):
+                counts[name] += 1
+                if counts[name] >= 2:
+                    break
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _word(name: str) -> "re.Pattern[bytes]":
+    return re.compile(rb"(?<!\w)" + re.escape(name.encode()) + rb"(?!\w)")
+
+
+def class_name_keyed(facts: Iterable[FileFacts]) -> FrozenSet[Tuple[str, str]]:
+    """(module, name) of each collection some module looks up with a Python class name (`keys.py`):
+    its own, or one it imports (`from m import TABLE`, `m.TABLE`)."""
+    found = set()
+    for file_facts in facts:
+        imports = {local: (module, attribute) for local, module, attribute in file_facts.imports}
+        for written in file_facts.class_keyed:
+            head, _, rest = written.partition(".")
+            module, attribute = imports.get(head, (file_facts.module, None))
+            if not rest:
+                found.add((module, attribute or head) if head in imports else (file_facts.module, head))
+            elif "." not in rest:  # `m.TABLE`, `m` a module (`import a.m as m`, `from a import m`)
+                found.add((module if attribute is None else f"{module}.{attribute}", rest))
+    return frozenset(found)

@@ -1,0 +1,64 @@
+"""How a subject is read changes what it is asked to hold (issue 27): the reader forms beyond the
+fixtures under `fixtures/consumers/`, each proved by the line that appears or goes away."""
+from __future__ import annotations
+
+from conftest import archsync, write
+
+_WANTED = ("serve/quant/calibrate.py:15:1: ARC104 'KestrelForCausalLM' is missing from SMOOTH_ARCHS, which holds its "
+           "sibling 'KestrelForConditionalGeneration' ('KestrelForCausalLM' is registered at "
+           "serve/models/module_map.py:7)")
+
+
+def _layer_table_finding(table: str) -> str:
+    line = {"LAYER_TYPE_MAP": 3, "NORM_TYPE_MAP": 9}[table]
+    return (f"serve/quant/calibrate.py:{line}:1: ARC104 'KestrelForCausalLM' is missing from {table}, which holds "
+            "its sibling 'KestrelForConditionalGeneration' ('KestrelForCausalLM' is registered at "
+            "serve/models/module_map.py:7)")
+
+
+def _unkeyed(root):
+    """The calibration module looking its tables up with the checkpoint's architecture string: both are
+    asked for the alias."""
+    calibrate = root / "serve/quant/calibrate.py"
+    text = calibrate.read_text(encoding="utf-8")
+    write(calibrate, text[:text.index("def calibrate")] + "def calibrate(config):\n    arch = config.architectures[0]\n"
+          "    return LAYER_TYPE_MAP[arch], NORM_TYPE_MAP[arch], arch in SMOOTH_ARCHS\n\n\n")
+
+
+def test_a_table_another_module_looks_up_with_a_class_name(tree):
+    root = tree("consumers/class_name_keys")
+    _unkeyed(root)
+    assert archsync("check", "--no-cache", cwd=root).lines == [
+        _layer_table_finding("LAYER_TYPE_MAP"), _layer_table_finding("NORM_TYPE_MAP"), _WANTED]
+    write(root / "serve/quant/smooth.py",
+          "from serve.quant import calibrate\nfrom serve.quant.calibrate import LAYER_TYPE_MAP as LAYERS\n\n\n"
+          "def smooth(model):\n    layer = LAYERS.get(type(model).__name__)\n"
+          "    norm = calibrate.NORM_TYPE_MAP[model.__class__.__name__]\n    return layer, norm\n")
+    assert archsync("check", "--no-cache", cwd=root).lines == [_WANTED]
+
+
+def test_a_class_name_tested_against_the_keys(tree):
+    root = tree("consumers/class_name_keys")
+    _unkeyed(root)
+    with (root / "serve/quant/calibrate.py").open("a", encoding="utf-8") as handle:
+        handle.write("def supported(model):\n    return type(model).__name__ in NORM_TYPE_MAP.keys()\n")
+    assert archsync("check", "--no-cache", cwd=root).lines == [_layer_table_finding("LAYER_TYPE_MAP"), _WANTED]
+
+
+def test_a_caller_in_another_file_makes_a_predicate_read(tree):
+    root = tree("consumers/unread")
+    lines = archsync("check", "--no-cache", cwd=root).lines
+    write(root / "serve/attention.py", "from serve.utils import is_fa3_default_architecture as fa3_default\n\n\n"
+                                       "def backend(config):\n    return 'fa3' if fa3_default(config) else 'triton'\n")
+    assert archsync("check", "--no-cache", cwd=root).lines == lines[:1] + [
+        "serve/utils.py:12:21: ARC101 'AlphaMoeForCausalLM' is matched by is_alpha() (serve/families.py:4) but "
+        "missing from is_fa3_default_architecture.default_archs"] + lines[1:]
+
+
+def test_a_mention_through_the_module_is_a_reader(tree):
+    root = tree("consumers/unread")
+    assert not [line for line in archsync("check", "--no-cache", cwd=root).lines if "_old_graph_models" in line]
+    write(root / "serve/attention.py", "import serve.utils\n\n\ndef backend(config):\n"
+                                       "    return serve.utils._old_graph_models\n")
+    assert "serve/utils.py:4:1: ARC101 'AlphaMoeForCausalLM' is matched by is_alpha() (serve/families.py:4) but " \
+           "missing from _old_graph_models" in archsync("check", "--no-cache", cwd=root).lines
