@@ -19,6 +19,8 @@ def main() -> int:
                         help="where parent trees are extracted (reused between runs); never inside the repository")
     parser.add_argument("--project", action="append", help="only these projects (repeatable)")
     parser.add_argument("--case", action="append", help="only these case ids (repeatable)")
+    parser.add_argument("--split", choices=("tuned", "held-out"),
+                        help="only the cases archsync was tuned on, or only those held out from tuning")
     parser.add_argument("--json", type=Path, help="also write the full results here")
     parser.add_argument("--archsync", help="the archsync executable (default: next to this interpreter)")
     parser.add_argument("--setting", action="append", default=[],
@@ -29,7 +31,7 @@ def main() -> int:
     if work == repo or repo in work.parents:
         parser.error(f"--work {work} is inside the repository; trees stay outside it")
     cases = [c for c in load_corpus() if (not args.project or c.project in args.project)
-             and (not args.case or c.id in args.case)]
+             and (not args.case or c.id in args.case) and (not args.split or c.split == args.split)]
     if not cases:
         parser.error("no case matches")
     report = replay(cases, args.mirrors, work, [args.archsync] if args.archsync else default_archsync(),

@@ -48,6 +48,7 @@ class Case:
     kind: str
     single_name_at_parent: bool
     fix_kind: str = ""  # drift cases: "drift" (the fix only completes lists) or "capability" (it adds the code too)
+    split: str = "tuned"  # "tuned": archsync was tuned on it; "held-out": collected unseen, reported apart
 
 
 @dataclass
@@ -62,7 +63,8 @@ class Outcome:
 def load_corpus(path: Path = CORPUS) -> List[Case]:
     document = json.loads(path.read_text(encoding="utf-8"))
     return [Case(c["id"], c["project"], c["mirror"], c["fix"], c["parent"], c["root"], c["file"], c["subject"],
-                 tuple(c["names"]), c["kind"], bool(c.get("single_name_at_parent")), c.get("fix_kind", ""))
+                 tuple(c["names"]), c["kind"], bool(c.get("single_name_at_parent")), c.get("fix_kind", ""),
+                 c.get("split", "tuned"))
             for c in document["cases"]]
 
 
@@ -167,7 +169,7 @@ def kinship_verdict(archsync: Sequence[str], tree: Path, subject: str, name: str
     if result.returncode != 0 or not lines:
         return f"{name}: `archsync why` failed"
     kinds = sorted({line.split()[1] for line in lines if line.startswith("  ")})
-    sure = next((line.split()[1] for line in lines if line.startswith("confidence ")), None)
+    sure = next((line.split()[1] for line in lines if line.startswith(("estimate ", "confidence "))), None)
     verdict = lines[-1]
     for other in lines:  # the verdict is the last line before any "reported:" line
         if other.startswith("ARC105 "):
@@ -207,6 +209,7 @@ class Report:
         return {
             "version": 1,
             "cases": [{"id": o.case.id, "project": o.case.project, "kind": o.case.kind, "fix_kind": o.case.fix_kind,
+                       "split": o.case.split,
                        "status": o.status,
                        "names": list(o.case.names), "caught_names": o.caught_names, "evidence": o.evidence,
                        "why": o.why} for o in self.outcomes],
@@ -301,12 +304,12 @@ def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[
 
 
 def markdown(report: Report) -> str:
-    lines = ["| case | project | kind | fix | result | names caught | evidence / why missed |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| case | project | split | kind | fix | result | names caught | evidence / why missed |",
+             "|---|---|---|---|---|---|---|---|"]
     for o in report.outcomes:
         detail = "; ".join(e.split(" ", 1)[0] + " " + e.split(" ", 1)[1][:140] for e in o.evidence) or o.why
-        lines.append(f"| {o.case.id} | {o.case.project} | {o.case.kind} | {o.case.fix_kind} | {o.status} | "
-                     f"{len(o.caught_names)}/{len(o.case.names)} | {detail} |")
+        lines.append(f"| {o.case.id} | {o.case.project} | {o.case.split} | {o.case.kind} | {o.case.fix_kind} | "
+                     f"{o.status} | {len(o.caught_names)}/{len(o.case.names)} | {detail} |")
     s = summary(report)
     lines += ["", "| kind | cases | caught | names | names caught |", "|---|---|---|---|---|"]
     for kind in KINDS:
