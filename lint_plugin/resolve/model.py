@@ -63,6 +63,15 @@ class Model:
     # for them) and of rename tables (`{"OldForCausalLM": "NewForCausalLM"}`, the new name registered)
     mapped: FrozenSet[str] = frozenset()
 
+    @functools.cached_property
+    def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str]], ...]]:
+        """By directory, the (path, subject, names) of each list there holding two registered names or more."""
+        found: Dict[str, List[Tuple[str, str, FrozenSet[str]]]] = {}
+        for c in self.collections:
+            if len(c.members.names & self.registered.keys()) > 1:
+                found.setdefault(c.path.rpartition("/")[0], []).append((c.path, c.subject, c.members.names))
+        return {directory: tuple(tables) for directory, tables in found.items()}
+
 
 _NO_UNIVERSE = Universe((), ())
 

@@ -82,7 +82,12 @@ RULE = Rule(
          "the subject's definition, naming every family that implies the name. The kind guard keeps a subject "
          "from being told to hold a kind of name it does not hold: a multimodal list is not told to hold text-only "
          "twins, nor a list of served models draft variants (see `lint_plugin/rules/kinds.py`), unless every name "
-         "of the subject is in the family. An inline test of one name is not a subject here.",
+         "of the subject is in the family. An inline test of one name is not a subject here. How a subject is read "
+         "counts too (ARC101, ARC104 and ARC105 alike): one found by shape that nothing reads (a predicate no "
+         "code calls, a list whose name appears nowhere else) is not completed, nor an inline test whose branch "
+         "does nothing (`elif arch in [...]: pass`, with no `else` and only tests of written names after it); a "
+         "table looked up with a Python class name (`MAP[type(model).__name__]`) is not told to hold a name "
+         "the registry serves with another name's class. `archsync inventory` says which subjects these are.",
     why="A new variant lands in the predicate and the registry but not in the whitelist; the server takes the "
         "wrong branch at launch (SGLang PR #35297).",
     fix_doc="Add the name to the collection (`archsync fix` does it where the collection is a literal).",

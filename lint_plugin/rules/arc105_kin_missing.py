@@ -180,7 +180,23 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return kind_guard(name, model.multimodal)
     if _other_lineage(held, name):
         return "the subject is about one lineage and the name is of another"
+    if _not_in_own_tables(model, collection, name):
+        return "the subject's package keeps its own tables of models, and none of them names it: it does not " \
+               "support the model, and one list is not where to start"
     return ""
+
+
+def _not_in_own_tables(model: Model, collection: Collection, name: str) -> bool:
+    """Does the subject's directory hold two other lists of registered names or more, none naming `name`?
+
+    A subsystem with model tables of its own (lmdeploy's `lite/`, whose calibration tables name the
+    models it quantizes) supports what they name: a model none of them names is not supported there,
+    whatever code it shares with a model one list holds, and telling that list to hold it would half
+    add support. A name one of them holds is the subsystem's, and the list that lacks it may be behind.
+    """
+    tables = model.tables_by_directory.get(collection.path.rpartition("/")[0], ())
+    others = [names for path, subject, names in tables if (path, subject) != (collection.path, collection.subject)]
+    return len(others) >= 2 and not any(name in names for names in others)
 
 
 def kind_guard(name: str, multimodal: AbstractSet[str]) -> str:
@@ -245,7 +261,11 @@ RULE = Rule(
          "that holds a second spelling "
          "and not the class it spells is not told to hold the class for the code they share; a list of one "
          "lineage is not told to "
-         "hold another; a test of one name, or a dispatch (`if arch == X: arch = Y`), is not completed. "
+         "hold another; a list whose directory keeps two other lists of registered names or more, none naming the "
+         "name, is not told to hold it (that subsystem's own tables say it does not support the model: lmdeploy's "
+         "`lite/` calibration tables); a test of one name, or a dispatch (`if arch == X: arch = Y`), is not "
+         "completed, nor a list nothing reads, an inert branch, or a name a class-name table never sees "
+         "(`archsync explain ARC101`). "
          "`archsync why SUBJECT NAME` prints every piece of evidence and the guard that decided. Two ties the "
          "project states outright are special cases with rules of their own and no threshold: a family "
          "(ARC101) and a sibling pair (ARC104); ARC105 weighs the rest, and `why` shows all of them.",
