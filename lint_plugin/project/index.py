@@ -14,7 +14,7 @@ from types import TracebackType
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Type, Union
 
 from ..config import Config
-from ..extract.bindings import dotted_paths
+from ..extract.bindings import Reachers, dotted_paths
 from ..extract.facts import FileFacts
 from .cache import CachedFile, IndexCache
 from .codec import encode_facts
@@ -64,6 +64,8 @@ class ProjectIndex:
         self._job = JobState(config, self._prefilter, digests=cache is not None or known is not None)
         self._pool = WorkPool(self._job)
         self._known = known or {}
+        # the modules not chosen, by what their imports reach, when this run's selection built it (not replayed)
+        self.reachers: Optional[Reachers] = None
         try:  # before `with` takes over: an error or Ctrl-C in the scan must not leave workers behind
             self._scan(files, self.cache.load() if self.cache is not None else {})
         except BaseException:
@@ -153,6 +155,10 @@ class ProjectIndex:
         """(module, byte signals) of every readable file, for the policy that chooses files."""
         for module, record in self._records.items():
             yield module, record.signals
+
+    def is_chosen(self, module: str) -> bool:
+        """Was this module chosen for its facts (in full or for its registrations)?"""
+        return module in self._chosen
 
     def is_candidate(self, module: str) -> bool:
         """Does the prefilter's policy keep all of this module (whether or not it is in force)?"""

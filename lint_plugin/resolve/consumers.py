@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Dict, FrozenSet, Iterable, Optional, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
 
+from ..extract.bindings import Targets
 from ..extract.facts import CLASS, LOCAL, MODULE, FileFacts
+from ..project.discovery import SourceFile
 from ..project.files import Unreadable
 from ..project.index import ProjectIndex
 from .values import Collection
@@ -48,25 +50,60 @@ def unread(collections: Iterable[Collection], index: ProjectIndex) -> Dict[Tuple
 def _mentions(names: FrozenSet[str], own: FrozenSet[str], index: ProjectIndex) -> Dict[str, int]:
     """How often each name is written as a word, counted up to two: in the files that define the subjects
     first (most names are read there), then in any file's imports (`from m import NAME`), and only for
-    what is left in every file's bytes. A file that cannot be read reads every name: nothing is claimed
-    unread on what was not seen."""
+    what is left in the bytes of the files that may reach the defining modules (a module sees another's
+    names through its imports alone: `extract/bindings.py`). A file that cannot be read reads every
+    name: nothing is claimed unread on what was not seen."""
     counts = dict.fromkeys(names, 0)
     sources = dict(index.paths())
     for path in sorted(own):
         _count(counts, index.read(sources[path]) if path in sources else Unreadable(""))
-    for _, signals in index.signals():
-        for binding in signals.imports:
-            name = binding.rpartition(":")[2]
-            if name in counts:
-                counts[name] = 2
+    for name in _imported(counts, index):
+        counts[name] = 2
     if all(k >= 2 for k in counts.values()):
         return counts
-    for path, source in sources.items():
-        if path not in own:
-            _count(counts, index.read(source))
-            if all(k >= 2 for k in counts.values()):
-                break
+    for path, source in _may_reach(sources, own, index):
+        _count(counts, index.read(source))
+        if all(k >= 2 for k in counts.values()):
+            break
     return counts
+
+
+def _imported(counts: Dict[str, int], index: ProjectIndex) -> Iterator[str]:
+    """The open names some file imports by name (`from m import NAME`)."""
+    open_names = {name for name, seen in counts.items() if seen < 2}
+    if index.reachers is None:
+        for _, signals in index.signals():
+            yield from open_names.intersection(b.rpartition(":")[2] for b in signals.imports)
+        return
+    yield from (name for name in open_names if name in index.reachers.by_name)
+    for module, _ in index.signals():
+        facts = index.facts_of(module) if index.is_chosen(module) else None
+        if facts is not None:
+            yield from open_names.intersection(attribute for _, _, attribute in facts.imports if attribute)
+
+
+def _may_reach(sources: Dict[str, SourceFile], own: FrozenSet[str], index: ProjectIndex
+               ) -> Iterator[Tuple[str, SourceFile]]:
+    """The files besides `own` that may refer to a name `own` defines: every file, or where this run's
+    selection indexed what the unchosen files' imports reach, those whose imports reach a module of
+    `own` (the module, a package above it, or a star), and the chosen files whose imports do."""
+    if index.reachers is None:
+        yield from ((path, source) for path, source in sources.items() if path not in own)
+        return
+    modules = {source.module for path, source in sources.items() if path in own}
+    above = {module[:at] for module in modules for at, char in enumerate(module) if char == "."} | modules
+    reached = index.reachers.reaching(Targets.of(frozenset(), modules))
+    for path, source in sources.items():
+        if path in own:
+            continue
+        if source.module in reached:
+            yield path, source
+        elif index.is_chosen(source.module):
+            facts = index.facts_of(source.module)
+            if facts is None or facts.star_imports or any(
+                    target in above or f"{target}.{attribute}" in above
+                    for _, target, attribute in facts.imports):
+                yield path, source
 
 
 def _count(counts: Dict[str, int], data: "bytes | Unreadable") -> None:

@@ -86,6 +86,7 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
     waiting = [module for module, _ in importing]
     reachers = Reachers((module, reach_of(imports, index.package(module), tops, paths_of(module)))
                         for module, imports in importing)
+    index.reachers = reachers  # who reads a subject asks it too (`consumers.py`)
     while names or carriers:
         reached = reachers.reaching(Targets.of(names, carriers)) - chosen
         wanted = [module for module in waiting if module in reached]  # in the index's order
