@@ -48,6 +48,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
+        if args.command == "check":  # a warm check, answered before the engine is imported
+            from .replay import replayed
+
+            code = replayed(args)
+            if code is not None:
+                return code
         return args.handler(args)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED

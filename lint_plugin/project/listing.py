@@ -17,7 +17,7 @@ DIRECTORY, FILE, OTHER = 1, 2, 0
 Entry = Tuple[str, str, int]  # (name, path, DIRECTORY / FILE / OTHER), links never DIRECTORY or FILE
 
 _LOCAL = threading.local()
-_PROBED = frozenset({"pyproject.toml", "pyvenv.cfg"})
+PROBED = frozenset({"pyproject.toml", "pyvenv.cfg"})  # names a walk asks about, listed whatever they are
 _UNLISTED: List[Entry] = []  # the listing of a directory that cannot be listed (one object, told apart by identity)
 
 
@@ -58,7 +58,7 @@ def _listed(directory: str, memo: Optional[Tuple[Dict[str, List[Entry]], Dict[Tu
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         kind = DIRECTORY
-                    elif name.endswith(".py") or name in _PROBED:
+                    elif name.endswith(".py") or name in PROBED:
                         kind = FILE if entry.is_file(follow_symlinks=False) else OTHER
                     else:
                         continue
@@ -71,6 +71,13 @@ def _listed(directory: str, memo: Optional[Tuple[Dict[str, List[Entry]], Dict[Tu
     if memo is not None:
         memo[0][directory] = found
     return found
+
+
+def listed() -> Dict[str, List[Entry]]:
+    """Every directory listed so far inside `shared()`, with its entries ({} outside it): what the run
+    saw of the tree, for a record of the run that must tell when that changed (`frontends/replay.py`)."""
+    memo = _memo()
+    return dict(memo[0]) if memo is not None else {}
 
 
 def holds(directory: str, name: str) -> bool:

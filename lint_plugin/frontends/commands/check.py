@@ -13,6 +13,15 @@ from .analysis import analyse, requested_codes, within
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from ..replay import Recorder
+
+    with Recorder(args) as recorder:  # what the next identical check may print without a run
+        code = _check(args, recorder)
+        recorder.done(code)
+    return code
+
+
+def _check(args: argparse.Namespace, recorder) -> int:
     from ...report.selection import selected
     from ..formats import render, statistics
 
@@ -33,6 +42,7 @@ def run_check(args: argparse.Namespace) -> int:
     report = analyse(args)
     if isinstance(report, int):
         return report
+    recorder.report = report
 
     def scope(diagnostics):
         under = {id(d) for path in paths for d in within(report.root, path, diagnostics)}
