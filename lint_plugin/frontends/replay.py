@@ -5,7 +5,8 @@ that out still reads the configuration, lists the tree, loads the stored run and
 formats, most of a warm run. A `check` whose every project's report came from the result cache
 therefore records what it printed (both streams in order, the output file, the exit code) under its
 invocation (the options, the paths as resolved, the directory it ran in, whether stdout is a terminal,
-NO_COLOR, the Python and the tool's version), with the stamp of everything that run looked at:
+NO_COLOR, the Python, the tool's version and its code's stamps), with the stamp of everything that
+run looked at:
 
 - every directory it listed (an entry added, removed or renamed moves the directory's stamp) and
   every file of those listings a run may read (`*.py`, pyproject.toml, pyvenv.cfg);
@@ -124,8 +125,9 @@ def invocation(args: "argparse.Namespace") -> Optional[str]:
         terminal = sys.stdout.isatty()
     except (AttributeError, ValueError):
         terminal = False
-    return json.dumps([__version__, sys.version, os.getcwd(), [os.path.realpath(p) for p in paths], options,
-                       terminal, os.environ.get("NO_COLOR", "")], sort_keys=True, separators=(",", ":"))
+    # the code too: two installs checking one tree (a pre-commit hook's and a virtualenv's) keep a record each
+    return json.dumps([__version__, code_stamps(), sys.version, os.getcwd(), [os.path.realpath(p) for p in paths],
+                       options, terminal, os.environ.get("NO_COLOR", "")], sort_keys=True, separators=(",", ":"))
 
 
 def location(paths: Sequence[str]) -> Optional[Tuple[str, str]]:
