@@ -6,10 +6,14 @@ import argparse
 import os
 import signal
 import sys
-from typing import Dict, List, Optional, Sequence, Tuple
 
 from .. import __version__
 from .commands import EXIT_ERROR, EXIT_INTERRUPTED
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a replayed check never needs
+# (mypy reads the name as True)
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Sequence, Tuple
 
 FORMATS = ("text", "json", "github", "sarif")  # as lint_plugin.formats renders them
 

@@ -32,7 +32,6 @@ import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from .. import __version__
 from ..project.cache_paths import replay_file
@@ -41,16 +40,18 @@ from ..project.file_stamp import RACY_NS, file_stamp
 from ..project.sealed import digest, opened, seal
 from ..project.writer import read_private
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a replayed check never needs
+# (mypy reads the name as True)
 if TYPE_CHECKING:
     import argparse
+    from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
+
+    Stamp = Optional[Tuple[int, int]]  # (size, file_stamp) of a path; None: nothing there
 
 SCHEMA = 1
 DEFAULT_CACHE_DIR = ".archsync_cache"  # `cache-dir`'s default; a record is written only where the run's cache is
 KEPT = 8  # records per project: the invocations used most recently (text, JSON, SARIF to a file, ...)
 _CACHE_KEYS = (b"cache-dir", b"cache_dir", b"\\u", b"\\U")  # how pyproject.toml can name `cache-dir` (escapes too)
-
-Stamp = Optional[Tuple[int, int]]  # (size, file_stamp) of a path; None: nothing there
-
 
 # -- answering ----------------------------------------------------------------------------------
 
@@ -105,7 +106,7 @@ def _unchanged(stamps: List[List[Any]]) -> bool:
     return True
 
 
-def _stamp(path: str) -> Stamp:
+def _stamp(path: str) -> "Stamp":
     try:
         st = os.stat(path)
     except (OSError, ValueError):

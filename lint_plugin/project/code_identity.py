@@ -10,9 +10,12 @@ taken by content once and by stamps from then on. Imports nothing heavy: the war
 from __future__ import annotations
 
 import os
-from typing import Dict, List
 
 from .sealed import digest
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
+if TYPE_CHECKING:
+    from typing import Dict, List
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _KNOWN: Dict[str, str] = {}  # by form: the package's modules do not change under a running process

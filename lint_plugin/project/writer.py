@@ -23,10 +23,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import TYPE_CHECKING, Callable, List, Mapping, Optional, Tuple, Union
 
-if TYPE_CHECKING:  # a warm check reads its record through here, before pathlib or the configuration is loaded
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
+if TYPE_CHECKING:  # a warm check reads its record through here, before typing, pathlib or the configuration
     from pathlib import Path
+    from typing import Callable, List, Mapping, Optional, Tuple, Union
 
 _RENAME_EXCHANGE = 2
 _HAS_DIR_FD = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW")
