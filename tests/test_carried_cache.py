@@ -87,3 +87,17 @@ def test_archsync_installed_afresh_still_takes_the_cache(tmp_path, monkeypatch, 
     monkeypatch.setattr(results, "code_stamps", lambda: "aaaaaaaaaaaaaaaa")  # other code: not taken
     monkeypatch.setattr(results, "code_content", lambda: "fedcba9876543210")
     assert not checked(fresh).reused
+
+
+@pytest.mark.parametrize("spread", [False, True], ids=["one thread", "threads"])
+def test_files_are_compared_with_the_stored_digests(tmp_path, monkeypatch, spread):
+    """What a fresh clone's run does to every file, on one thread or (from `_SPREAD_BYTES`) several."""
+    monkeypatch.setattr(results, "_SPREAD_BYTES", 0 if spread else 1 << 60)
+    same, edited = tmp_path / "same.py", tmp_path / "edited.py"
+    same.write_bytes(b"A = 1\n")
+    edited.write_bytes(b"A = 2\n")
+    stored = results.digest(b"A = 1\n")
+    found = results._compared([(str(same), 6, stored), (str(edited), 6, stored), (str(tmp_path / "gone.py"), 6, stored),
+                               (str(same), 7, stored)] * 3)
+    assert found[:4] == [True, b"A = 2\n", results.Unreadable("No such file or directory"), b"A = 1\n"]
+    assert found == found[:4] * 3

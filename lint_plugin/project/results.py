@@ -31,7 +31,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .. import __version__
 from ..diagnostics import Diagnostic, FixRequest
@@ -77,7 +77,7 @@ class StoredRun:
 
 @dataclass(frozen=True)
 class Changed:
-    """A file not trusted by size and mtime, with its bytes now: `same` when they are the stored ones."""
+    """A file not trusted by size and mtime: `same` when its bytes are the stored ones, else its bytes now."""
 
     source: SourceFile
     data: bytes
@@ -168,7 +168,7 @@ class ResultCache:
         changed, a file cannot be read or the index cache is not the one the run left (redo it)."""
         if len(files) != len(stored.files) or self.index_state() != stored.index_state:
             return None
-        changed: List[Changed] = []
+        stale: List[Tuple[SourceFile, RecordState, os.stat_result]] = []
         for source in files:
             state = stored.files.get(source.rel)
             if state is None:
@@ -177,13 +177,15 @@ class ResultCache:
                 st = os.stat(source.path)
             except OSError:
                 return None
-            if trusted(state.size, state.stamp, st, stored.written_ns):
-                continue
-            data = read_file(source.path)
-            if isinstance(data, Unreadable):
+            if not trusted(state.size, state.stamp, st, stored.written_ns):
+                stale.append((source, state, st))
+        compared = _compared([(source.path, state.size, state.digest) for source, state, _ in stale])
+        changed: List[Changed] = []
+        for (source, _, st), found in zip(stale, compared):
+            if isinstance(found, Unreadable):
                 return None
-            same = len(data) == state.size and digest(data) == state.digest
-            changed.append(Changed(source, data, st.st_size, file_stamp(st), same))
+            changed.append(Changed(source, found if isinstance(found, bytes) else b"", st.st_size, file_stamp(st),
+                                   found is True))
         return changed
 
     # -- saving ---------------------------------------------------------------------
@@ -208,6 +210,37 @@ class ResultCache:
     def _warn(self, text: str) -> None:
         if not self.warnings:
             self.warnings.append(text)
+
+
+_SPREAD_BYTES = 8 << 20  # from this much to read, `_compared` reads and hashes on several threads
+
+
+def _compared(files: Sequence[Tuple[str, int, str]]) -> List[Union[bool, bytes, Unreadable]]:
+    """For each (path, size, digest): True if the file holds those bytes, else its bytes (or why it
+    cannot be read). A fresh clone hashes every file: reading and BLAKE2b release the GIL, so over
+    several megabytes the work is spread over threads, one per core (up to 4)."""
+    found: List[Union[bool, bytes, Unreadable]] = [False] * len(files)
+
+    def compare(start: int, step: int) -> None:
+        for i in range(start, len(files), step):
+            path, size, expected = files[i]
+            data = read_file(path)
+            found[i] = True if not isinstance(data, Unreadable) and len(data) == size \
+                and digest(data) == expected else data
+
+    threads = min(4, os.cpu_count() or 1) if sum(size for _, size, _ in files) >= _SPREAD_BYTES else 1
+    if threads == 1:
+        compare(0, 1)
+        return found
+    import threading
+
+    helpers = [threading.Thread(target=compare, args=(i, threads), daemon=True) for i in range(1, threads)]
+    for helper in helpers:
+        helper.start()
+    compare(0, threads)
+    for helper in helpers:
+        helper.join()
+    return found
 
 
 def index_identity(path: str) -> Tuple[int, int]:
