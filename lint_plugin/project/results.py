@@ -107,6 +107,7 @@ class ResultCache:
         self.warnings: List[str] = []
         # before any file is stamped: a file written after this, in the same tick as its stamp, is racy
         self.started_ns = time.time_ns()
+        self.content: Optional[str] = None  # the code's identity by content, once known (costly to compute)
 
     # -- loading --------------------------------------------------------------------
     def load(self) -> Optional[StoredRun]:
@@ -131,8 +132,10 @@ class ResultCache:
                 document.get("noqa")) != (SCHEMA, __version__, PYTHON, self.fingerprint, self.noqa):
             return None  # another tool or configuration wrote it under our name: rebuilt silently
         code_moved = document.get("code") != code_stamps()
-        if code_moved and document.get("content") != code_content():
+        content = code_content() if code_moved else document.get("content")
+        if not isinstance(content, str) or content != document.get("content"):
             return None  # other code: rebuilt silently
+        self.content = content  # this code's, as the document says (written by it) or as computed
         files: Dict[str, RecordState] = {}
         for item in _list(document["files"]):  # one per file: checked by exact type, which is cheap
             if type(item) is not list or len(item) != 6:
@@ -191,7 +194,8 @@ class ResultCache:
     # -- saving ---------------------------------------------------------------------
     def save(self, run: StoredRun) -> None:
         body = {
-            "schema": SCHEMA, "tool": __version__, "python": PYTHON, "code": code_stamps(), "content": code_content(),
+            "schema": SCHEMA, "tool": __version__, "python": PYTHON, "code": code_stamps(),
+            "content": self.content or code_content(),
             "config": self.fingerprint, "noqa": self.noqa, "written": self.started_ns,
             "index": list(run.index_state),
             "files": [[rel, s.size, s.stamp, s.digest, s.level, s.record] for rel, s in sorted(run.files.items())],
