@@ -290,7 +290,7 @@ class Recorder:
                 continue  # holds archsync's own files alone (`cache_dir.py`), which change as it writes
             paths[directory] = None
             for _, path, kind in entries:
-                if kind != DIRECTORY:  # `*.py`, or a name a walk asks about (`PROBED`): what a run may read
+                if kind != DIRECTORY:  # `*.py`, pyproject.toml or pyvenv.cfg: all a listing holds besides directories
                     paths[path] = None
         settled = self.started - RACY_NS
         stamps: List[List[Any]] = []

@@ -17,7 +17,7 @@ DIRECTORY, FILE, OTHER = 1, 2, 0
 Entry = Tuple[str, str, int]  # (name, path, DIRECTORY / FILE / OTHER), links never DIRECTORY or FILE
 
 _LOCAL = threading.local()
-PROBED = frozenset({"pyproject.toml", "pyvenv.cfg"})  # names a walk asks about, listed whatever they are
+_PROBED = frozenset({"pyproject.toml", "pyvenv.cfg"})
 _UNLISTED: List[Entry] = []  # the listing of a directory that cannot be listed (one object, told apart by identity)
 
 
@@ -58,7 +58,7 @@ def _listed(directory: str, memo: Optional[Tuple[Dict[str, List[Entry]], Dict[Tu
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         kind = DIRECTORY
-                    elif name.endswith(".py") or name in PROBED:
+                    elif name.endswith(".py") or name in _PROBED:
                         kind = FILE if entry.is_file(follow_symlinks=False) else OTHER
                     else:
                         continue

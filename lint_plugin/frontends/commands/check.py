@@ -6,10 +6,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import List
+from typing import TYPE_CHECKING, List
 
 from . import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from .analysis import analyse, requested_codes, within
+
+if TYPE_CHECKING:
+    from ..replay import Recorder
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -21,7 +24,7 @@ def run_check(args: argparse.Namespace) -> int:
     return code
 
 
-def _check(args: argparse.Namespace, recorder) -> int:
+def _check(args: argparse.Namespace, recorder: "Recorder") -> int:
     from ...report.selection import selected
     from ..formats import render, statistics
 
