@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple
 ROWS = (
     ("cold", "cold check, vs ruff", "wall ratio"),
     ("warm", "warm check, nothing changed, vs ruff", "wall ratio"),
+    ("restored", "restored cache on a fresh clone, vs ruff", "wall ratio"),
     ("edited", "one file edited (comment appended), vs ruff", "wall ratio"),
     ("flake8", "flake8 with the plugin / without it", "wall ratio"),
 )
@@ -31,7 +32,7 @@ def summarise(trees: List[Dict[str, Any]], linearity: Dict[str, Any], targets: D
                 continue
             target = targets[key] if tree.get("kind") == "real" or key == "flake8" else None
             rows.append(_row(tree["label"], what, scenario["ratio"], target, unit, cpu_ratio=_cpu_ratio(scenario)))
-        peaks = [c["peak_mb"] for key in ("cold", "cold_fill", "warm", "edited", "edited_shift")
+        peaks = [c["peak_mb"] for key in ("cold", "cold_fill", "warm", "restored", "edited", "edited_shift")
                  for c in [scenarios.get(key, {}).get("contenders", {}).get("archsync")] if c and c.get("peak_mb")]
         if peaks:
             rows.append(_row(tree["label"], "peak memory of a check (MB)", max(peaks), peak_target_mb, "MB"))

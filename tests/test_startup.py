@@ -8,11 +8,13 @@ language server. Read from `python -X importtime` of the real console script.
 """
 from __future__ import annotations
 
+import os
 import sys
+import time
 
 import pytest
 
-from conftest import ARCHSYNC, EXIT_FINDINGS, SGLANG_BUG, run
+from conftest import ARCHSYNC, EXIT_FINDINGS, SGLANG_BUG, copy_tree, run
 
 pytestmark = pytest.mark.e2e  # every test here runs a real process
 
@@ -58,3 +60,30 @@ def test_a_cached_check_imports_the_digests_it_needs(tmp_path):
     result, modules = _imported("check", ".", cwd=tmp_path)
     assert result.returncode == 0, result
     assert "hashlib" in modules and any(tmp_path.joinpath(".archsync_cache").glob("index-*.json"))
+
+
+# what only a real run needs: typing, the configuration's parser, the pipeline, the rules, the formats, the result cache
+NOT_FOR_A_REPLAY = ("typing", "tomllib", "tomli", "hashlib", "_hashlib", "lint_plugin.config", "lint_plugin.pipeline",
+                    "lint_plugin.rules", "lint_plugin.report", "lint_plugin.extract", "lint_plugin.resolve",
+                    "lint_plugin.project.results", "lint_plugin.project.discovery", "lint_plugin.frontends.formats",
+                    "lint_plugin.frontends.commands.check")
+
+
+def test_a_warm_check_answers_before_importing_the_engine(tmp_path):
+    """Nothing changed: the check replays the record of the last identical one (`frontends/replay.py`),
+    byte for byte, having imported none of what a run needs."""
+    root = copy_tree(SGLANG_BUG, tmp_path / "sglang")
+    then = time.time() - 86_400
+    for path in root.rglob("*.py"):
+        os.utime(path, (then, then))
+    cold = run([ARCHSYNC, "check"], root)  # writes the caches
+    time.sleep(2.1)  # until what it wrote is older than the racy margin
+    warm = run([ARCHSYNC, "check"], root)  # the result cache's answer, recorded
+    result, modules = _imported("check", cwd=root)
+    said = [line for line in result.stderr.splitlines() if not line.startswith("import time:")]
+    assert (result.stdout, said, result.returncode) == (warm.stdout, warm.stderr.splitlines(), warm.returncode)
+    assert (result.stdout, said, result.returncode) == (cold.stdout, ["archsync: 4 problems (17 files, 3 analysed)"],
+                                                        EXIT_FINDINGS)
+    assert "lint_plugin.frontends.replay" in modules
+    assert sorted(m for m in modules if m.split(".")[0] in NOT_FOR_A_REPLAY or m in NOT_FOR_A_REPLAY
+                  or m.startswith(NOT_FOR_A_REPLAY)) == []

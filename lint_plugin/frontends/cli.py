@@ -6,10 +6,14 @@ import argparse
 import os
 import signal
 import sys
-from typing import Dict, List, Optional, Sequence, Tuple
 
 from .. import __version__
 from .commands import EXIT_ERROR, EXIT_INTERRUPTED
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a replayed check never needs
+# (mypy reads the name as True)
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Sequence, Tuple
 
 FORMATS = ("text", "json", "github", "sarif")  # as lint_plugin.formats renders them
 
@@ -48,6 +52,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
+        if args.command == "check":  # a warm check, answered before the engine is imported
+            from .replay import replayed
+
+            code = replayed(args)
+            if code is not None:
+                return code
         return args.handler(args)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED

@@ -126,7 +126,7 @@ def _reused(config: Config, files: List[SourceFile], stored: StoredRun, results:
     edited = [c for c in changes if not c.same]
     if edited and not _same_records(config, edited, stored):
         return None
-    if changes:
+    if changes or stored.code_moved:  # recorded again: the next run trusts the stamps, not the digests
         results.save(dataclasses.replace(stored, files={**stored.files, **{
             c.source.rel: stored.files[c.source.rel]._replace(size=c.size, stamp=c.stamp,
                                                               digest=stored.files[c.source.rel].digest if c.same

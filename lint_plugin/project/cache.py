@@ -76,6 +76,9 @@ class IndexCache:
         self.path = root / self.rel
         self.written_ns = 0
         self.warnings: List[str] = []
+        # the time the document records as its own: taken before any file is stamped, so a file
+        # written in the same tick as its stamp is never trusted by it (see `file_stamp.trusted`)
+        self.started_ns = time.time_ns()
 
     def load(self) -> Dict[str, CachedFile]:
         try:
@@ -141,7 +144,7 @@ class IndexCache:
         # The document is written one entry at a time: built whole, the encoded facts of every file
         # would be alive at once, several times the size of the text (on large trees, the run's peak)
         head = json.dumps({"schema": SCHEMA, "tool": __version__, "config": self.fingerprint,
-                           "written": time.time_ns()}, separators=(",", ":"))
+                           "written": self.started_ns}, separators=(",", ":"))
         parts = [head[:-1].encode(), b',"files":{']
         for i, (rel, e) in enumerate(sorted(entries.items())):
             entry = [e.size, e.stamp, e.digest, *stored_signals(e.signals), _stored_facts(e)]

@@ -19,3 +19,9 @@ def index_file(directory: str, fingerprint: str) -> str:
 def result_file(directory: str, fingerprint: str, noqa: bool) -> str:
     """The result cache (`results.py`): the last run's report; flake8's (noqa left to it) apart."""
     return f"{directory.rstrip('/')}/result-{__version__}-{PYTHON}-{fingerprint}{'' if noqa else '-nonoqa'}.json"
+
+
+def replay_file(directory: str, invocation: str) -> str:
+    """A warm check's record (`frontends/replay.py`), by a digest of its invocation. Named as a result
+    cache file: it is one, of the command line's output, and a `cache-dir` holds only such names."""
+    return f"{directory.rstrip('/')}/result-{__version__}-{PYTHON}-replay-{invocation}.json"

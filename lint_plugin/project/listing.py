@@ -73,6 +73,13 @@ def _listed(directory: str, memo: Optional[Tuple[Dict[str, List[Entry]], Dict[Tu
     return found
 
 
+def listed() -> Dict[str, List[Entry]]:
+    """Every directory listed so far inside `shared()`, with its entries ({} outside it): what the run
+    saw of the tree, for a record of the run that must tell when that changed (`frontends/replay.py`)."""
+    memo = _memo()
+    return dict(memo[0]) if memo is not None else {}
+
+
 def holds(directory: str, name: str) -> bool:
     """Does `directory` hold a file `name` (`pyproject.toml`) or anything called so (`pyvenv.cfg`)?
 

@@ -17,6 +17,12 @@ as written. Loading checks D over those bytes before parsing them, so a torn, tr
 edited file is rejected at once, then checks the header (schema, tool, code, Python,
 configuration) and the shape of each value while decoding; anything else is rebuilt, with one
 warning. It is written atomically through the guarded writer, like the index cache.
+
+Nothing in it depends on where the project is or when its files were written: paths are
+root-relative, every file is known by its digest when its stamp is not trusted, the code by its
+content when its stamps differ (`code_identity.py`), the index cache beside it by its size and the
+write time in its header. So a cache directory carried to a fresh clone (a CI cache) is taken:
+the files are hashed once, the stored report stands, and the stamps are recorded again.
 """
 from __future__ import annotations
 
@@ -25,19 +31,19 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .. import __version__
 from ..diagnostics import Diagnostic, FixRequest
 from .cache_paths import PYTHON, result_file
+from .code_identity import code_content, code_stamps
 from .discovery import SourceFile
 from .file_stamp import file_stamp, trusted
 from .files import Unreadable, digest, read_file
+from .sealed import opened, seal
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 1
-_HEAD = b'{"digest":"'
-_MIDDLE = b'","body":'
+SCHEMA = 2  # the code by stamps and content; the index cache by its write time
 
 
 class RecordState(NamedTuple):
@@ -61,16 +67,17 @@ class StoredRun:
 
     files: Mapping[str, RecordState]  # by root-relative path: every file the run discovered and read
     read: Tuple[str, ...]  # files whose bytes the report stage read (noqa comments): an edit there re-reports
-    index_state: Tuple[int, int]  # (size, stamp) of the index cache file the run left, (0, 0) if none
+    index_state: Tuple[int, int]  # (size, write time) of the index cache file the run left, (0, 0) if none
     diagnostics: Tuple[Diagnostic, ...]
     parsed: int
     warnings: Tuple[str, ...]
-    written_ns: int = 0
+    written_ns: int = 0  # when the run began, before it took any stamp: what is racy is judged from it
+    code_moved: bool = False  # written by this code installed elsewhere (its stamps): to record again
 
 
 @dataclass(frozen=True)
 class Changed:
-    """A file not trusted by size and mtime, with its bytes now: `same` when they are the stored ones."""
+    """A file not trusted by size and mtime: `same` when its bytes are the stored ones, else its bytes now."""
 
     source: SourceFile
     data: bytes
@@ -98,6 +105,9 @@ class ResultCache:
         self.index_rel = index_rel
         self.rel = result_file(directory, fingerprint, noqa)
         self.warnings: List[str] = []
+        # before any file is stamped: a file written after this, in the same tick as its stamp, is racy
+        self.started_ns = time.time_ns()
+        self.content: Optional[str] = None  # the code's identity by content, once known (costly to compute)
 
     # -- loading --------------------------------------------------------------------
     def load(self) -> Optional[StoredRun]:
@@ -109,7 +119,7 @@ class ResultCache:
         if raw is None:
             return None
         try:
-            return self._decode(_verified_body(raw))
+            return self._decode(opened(raw))
         except (ValueError, TypeError, KeyError, IndexError, RecursionError):
             self._warn(f"result cache {self.rel.rsplit('/', 1)[-1]} is corrupt; rebuilding it")
             return None
@@ -118,10 +128,14 @@ class ResultCache:
         document = json.loads(body)
         if not isinstance(document, dict):
             raise ValueError("not an object")
-        if (document.get("schema"), document.get("tool"), document.get("python"), document.get("code"),
-                document.get("config"), document.get("noqa")) != (SCHEMA, __version__, PYTHON, code_identity(),
-                                                                  self.fingerprint, self.noqa):
-            return None  # another tool, code or configuration wrote it under our name: rebuilt silently
+        if (document.get("schema"), document.get("tool"), document.get("python"), document.get("config"),
+                document.get("noqa")) != (SCHEMA, __version__, PYTHON, self.fingerprint, self.noqa):
+            return None  # another tool or configuration wrote it under our name: rebuilt silently
+        code_moved = document.get("code") != code_stamps()
+        content = code_content() if code_moved else document.get("content")
+        if not isinstance(content, str) or content != document.get("content"):
+            return None  # other code: rebuilt silently
+        self.content = content  # this code's, as the document says (written by it) or as computed
         files: Dict[str, RecordState] = {}
         for item in _list(document["files"]):  # one per file: checked by exact type, which is cheap
             if type(item) is not list or len(item) != 6:
@@ -143,15 +157,13 @@ class ResultCache:
             parsed=_int(report["parsed"]),
             warnings=tuple(_str(w) for w in _list(report["warnings"])),
             written_ns=_int(document["written"]),
+            code_moved=code_moved,
         )
 
     def index_state(self) -> Tuple[int, int]:
-        """(size, stamp) of the index cache file now: a run is reused only beside the index it left."""
-        try:
-            st = os.stat(self.root / self.index_rel, follow_symlinks=False)
-        except OSError:
-            return (0, 0)
-        return (st.st_size, st.st_mtime_ns)
+        """(size, write time) of the index cache file now: a run is reused only beside the index it
+        left. The write time is the one its header holds, so a copy of the index is still that index."""
+        return index_identity(os.path.join(self.root, self.index_rel))
 
     # -- comparing ------------------------------------------------------------------
     def changes(self, stored: StoredRun, files: Sequence[SourceFile]) -> Optional[List[Changed]]:
@@ -159,7 +171,7 @@ class ResultCache:
         changed, a file cannot be read or the index cache is not the one the run left (redo it)."""
         if len(files) != len(stored.files) or self.index_state() != stored.index_state:
             return None
-        changed: List[Changed] = []
+        stale: List[Tuple[SourceFile, RecordState, os.stat_result]] = []
         for source in files:
             state = stored.files.get(source.rel)
             if state is None:
@@ -168,20 +180,23 @@ class ResultCache:
                 st = os.stat(source.path)
             except OSError:
                 return None
-            if trusted(state.size, state.stamp, st, stored.written_ns):
-                continue
-            data = read_file(source.path)
-            if isinstance(data, Unreadable):
+            if not trusted(state.size, state.stamp, st, stored.written_ns):
+                stale.append((source, state, st))
+        compared = _compared([(source.path, state.size, state.digest) for source, state, _ in stale])
+        changed: List[Changed] = []
+        for (source, _, st), found in zip(stale, compared):
+            if isinstance(found, Unreadable):
                 return None
-            same = len(data) == state.size and digest(data) == state.digest
-            changed.append(Changed(source, data, st.st_size, file_stamp(st), same))
+            changed.append(Changed(source, found if isinstance(found, bytes) else b"", st.st_size, file_stamp(st),
+                                   found is True))
         return changed
 
     # -- saving ---------------------------------------------------------------------
     def save(self, run: StoredRun) -> None:
         body = {
-            "schema": SCHEMA, "tool": __version__, "python": PYTHON, "code": code_identity(),
-            "config": self.fingerprint, "noqa": self.noqa, "written": time.time_ns(),
+            "schema": SCHEMA, "tool": __version__, "python": PYTHON, "code": code_stamps(),
+            "content": self.content or code_content(),
+            "config": self.fingerprint, "noqa": self.noqa, "written": self.started_ns,
             "index": list(run.index_state),
             "files": [[rel, s.size, s.stamp, s.digest, s.level, s.record] for rel, s in sorted(run.files.items())],
             "read": sorted(run.read),
@@ -189,9 +204,8 @@ class ResultCache:
                        "diagnostics": [_encode_diagnostic(d) for d in run.diagnostics]},
         }
         data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
-        document = _HEAD + _body_digest(data).encode() + _MIDDLE + data + b"}"
         try:
-            write_private(self.root, self.rel, document)
+            write_private(self.root, self.rel, seal(data))
         except WriteRefused as exc:
             self._warn(f"result cache not written ({exc}); results are unaffected")
         except OSError as exc:
@@ -202,44 +216,55 @@ class ResultCache:
             self.warnings.append(text)
 
 
-def _body_digest(body: bytes) -> str:
-    import hashlib
-
-    return hashlib.blake2b(body, digest_size=16).hexdigest()
+_SPREAD_BYTES = 8 << 20  # from this much to read, `_compared` reads and hashes on several threads
 
 
-def _verified_body(raw: bytes) -> bytes:
-    """The body bytes of a stored document whose digest matches them; ValueError otherwise."""
-    start = len(_HEAD) + 32 + len(_MIDDLE)
-    if not (raw.startswith(_HEAD) and raw[len(_HEAD) + 32:start] == _MIDDLE and raw.endswith(b"}")):
-        raise ValueError("not a result document")
-    body = raw[start:-1]
-    if raw[len(_HEAD):len(_HEAD) + 32].decode("ascii", "replace") != _body_digest(body):
-        raise ValueError("digest mismatch")
-    return body
+def _compared(files: Sequence[Tuple[str, int, str]]) -> List[Union[bool, bytes, Unreadable]]:
+    """For each (path, size, digest): True if the file holds those bytes, else its bytes (or why it
+    cannot be read). A fresh clone hashes every file: reading and BLAKE2b release the GIL, so over
+    several megabytes the work is spread over threads, one per core (up to 4)."""
+    found: List[Union[bool, bytes, Unreadable]] = [False] * len(files)
+
+    def compare(start: int, step: int) -> None:
+        for i in range(start, len(files), step):
+            path, size, expected = files[i]
+            data = read_file(path)
+            found[i] = True if not isinstance(data, Unreadable) and len(data) == size \
+                and digest(data) == expected else data
+
+    threads = min(4, os.cpu_count() or 1) if sum(size for _, size, _ in files) >= _SPREAD_BYTES else 1
+    if threads == 1:
+        compare(0, 1)
+        return found
+    import threading
+
+    helpers = [threading.Thread(target=compare, args=(i, threads), daemon=True) for i in range(1, threads)]
+    for helper in helpers:
+        helper.start()
+    compare(0, threads)
+    for helper in helpers:
+        helper.join()
+    return found
 
 
-_CODE: Optional[str] = None
-
-
-def code_identity() -> str:
-    """The identity of archsync's own code (each module's path, size and mtime): a result kept
-    by other code is not reused, even under the same version number (an editable install)."""
-    global _CODE
-    import hashlib
-
-    if _CODE is None:
-        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        parts = []
-        for directory, subdirectories, names in os.walk(package):
-            subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
-            for name in sorted(names):
-                if name.endswith((".py", ".toml")):
-                    path = os.path.join(directory, name)
-                    st = os.stat(path)
-                    parts.append(f"{os.path.relpath(path, package)}:{st.st_size}:{st.st_mtime_ns}")
-        _CODE = hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
-    return _CODE
+def index_identity(path: str) -> Tuple[int, int]:
+    """(size, write time in its header) of an index cache file; (0, 0) if there is none to read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return (0, 0)
+    try:
+        size = os.fstat(fd).st_size
+        head = os.read(fd, 256)
+    except OSError:
+        return (0, 0)
+    finally:
+        os.close(fd)
+    start = head.find(b'"written":')  # `{"schema":N,"tool":"V","config":"F","written":T,...`: see cache.py
+    if start < 0:
+        return (size, 0)
+    digits = head[start + len(b'"written":'):].split(b",", 1)[0]
+    return (size, int(digits)) if digits.isdigit() else (size, 0)
 
 
 def _encode_diagnostic(d: Diagnostic) -> List[Any]:

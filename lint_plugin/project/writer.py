@@ -23,10 +23,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
-from typing import Callable, List, Mapping, Optional, Tuple
 
-from ..config.cache_dir import TEMPORARY
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
+if TYPE_CHECKING:  # a warm check reads its record through here, before typing, pathlib or the configuration
+    from pathlib import Path
+    from typing import Callable, List, Mapping, Optional, Tuple, Union
 
 _RENAME_EXCHANGE = 2
 _HAS_DIR_FD = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW")
@@ -152,12 +153,14 @@ def _create_marker(directory: int, marker: str, text: bytes) -> None:
         raise
 
 
-def read_private(root: Path, rel: str) -> Optional[bytes]:
+def read_private(root: "Union[Path, str]", rel: str) -> Optional[bytes]:
     """The bytes of `root/rel` read without following a link on the way; None if absent or a link."""
     if not _HAS_DIR_FD:
+        from pathlib import Path
+
         try:
-            _check_inside(root, (root / rel).parent)
-            return (root / rel).read_bytes()
+            _check_inside(Path(root), (Path(root) / rel).parent)
+            return (Path(root) / rel).read_bytes()
         except (FileNotFoundError, WriteRefused):
             return None
     try:
@@ -178,7 +181,7 @@ def read_private(root: Path, rel: str) -> Optional[bytes]:
 
 # -- with directory descriptors ---------------------------------------------------------------
 
-def _open_parent(root: Path, rel: str, create: bool) -> Tuple[int, str, bool]:
+def _open_parent(root: "Union[Path, str]", rel: str, create: bool) -> Tuple[int, str, bool]:
     """The directory holding `rel`, opened without following a link on the way, its file name, and
     whether this call created that directory (`create`: the missing directories are made)."""
     parts = [p for p in rel.replace(os.sep, "/").split("/") if p not in ("", ".")]
@@ -327,6 +330,8 @@ def _exchange(directory: int, first: str, second: str) -> bool:
 
 def _remove_stale_temporaries(directory: int, name: str) -> None:
     """Temporaries of `name` left by runs that were killed before they could clean up."""
+    from ..config.cache_dir import TEMPORARY
+
     try:
         entries = os.listdir(directory)
     except OSError:

@@ -6,13 +6,25 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import List
+from typing import TYPE_CHECKING, List
 
 from . import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from .analysis import analyse, requested_codes, within
 
+if TYPE_CHECKING:
+    from ..replay import Recorder
+
 
 def run_check(args: argparse.Namespace) -> int:
+    from ..replay import Recorder
+
+    with Recorder(args) as recorder:  # what the next identical check may print without a run
+        code = _check(args, recorder)
+        recorder.done(code)
+    return code
+
+
+def _check(args: argparse.Namespace, recorder: "Recorder") -> int:
     from ...report.selection import selected
     from ..formats import render, statistics
 
@@ -33,6 +45,7 @@ def run_check(args: argparse.Namespace) -> int:
     report = analyse(args)
     if isinstance(report, int):
         return report
+    recorder.report = report
 
     def scope(diagnostics):
         under = {id(d) for path in paths for d in within(report.root, path, diagnostics)}
