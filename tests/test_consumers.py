@@ -62,3 +62,14 @@ def test_a_mention_through_the_module_is_a_reader(tree):
                                        "    return serve.utils._old_graph_models\n")
     assert "serve/utils.py:4:1: ARC101 'AlphaMoeForCausalLM' is matched by is_alpha() (serve/families.py:4) but " \
            "missing from _old_graph_models" in archsync("check", "--no-cache", cwd=root).lines
+
+
+def test_an_import_inside_a_function_of_an_analysed_module_is_a_reader(tree):
+    """The reader quotes a registered name (so its facts are read) and imports the table in a function
+    (vLLM's `MODELS_CONFIG_MAP` is read so): its bindings, not its facts' module-level imports, say so."""
+    root = tree("consumers/unread")
+    write(root / "serve/config.py", 'DEFAULT_ARCH = "BravoForCausalLM"\n\n\n'
+                                    "def capture(config):\n    from serve.utils import _old_graph_models\n\n"
+                                    "    return config.architectures[0] in _old_graph_models\n")
+    assert "serve/utils.py:4:1: ARC101 'AlphaMoeForCausalLM' is matched by is_alpha() (serve/families.py:4) but " \
+           "missing from _old_graph_models" in archsync("check", "--no-cache", cwd=root).lines

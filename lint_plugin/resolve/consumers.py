@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
 
-from ..extract.bindings import Targets
+from ..extract.bindings import Targets, absolute_module
 from ..extract.facts import CLASS, LOCAL, MODULE, FileFacts
 from ..project.discovery import SourceFile
 from ..project.files import Unreadable
@@ -69,41 +69,51 @@ def _mentions(names: FrozenSet[str], own: FrozenSet[str], index: ProjectIndex) -
 
 
 def _imported(counts: Dict[str, int], index: ProjectIndex) -> Iterator[str]:
-    """The open names some file imports by name (`from m import NAME`)."""
+    """The open names some file imports by name (`from m import NAME`, at any indentation)."""
     open_names = {name for name, seen in counts.items() if seen < 2}
-    if index.reachers is None:
-        for _, signals in index.signals():
+    reachers = index.reachers
+    if reachers is not None:  # the modules it indexes, by the names they import; the chosen ones below
+        yield from (name for name in open_names if name in reachers.by_name)
+    for module, signals in index.signals():
+        if reachers is None or index.is_chosen(module):
             yield from open_names.intersection(b.rpartition(":")[2] for b in signals.imports)
-        return
-    yield from (name for name in open_names if name in index.reachers.by_name)
-    for module, _ in index.signals():
-        facts = index.facts_of(module) if index.is_chosen(module) else None
-        if facts is not None:
-            yield from open_names.intersection(attribute for _, _, attribute in facts.imports if attribute)
 
 
 def _may_reach(sources: Dict[str, SourceFile], own: FrozenSet[str], index: ProjectIndex
                ) -> Iterator[Tuple[str, SourceFile]]:
     """The files besides `own` that may refer to a name `own` defines: every file, or where this run's
     selection indexed what the unchosen files' imports reach, those whose imports reach a module of
-    `own` (the module, a package above it, or a star), and the chosen files whose imports do."""
+    `own` (the module, a package above it, or a star), and the chosen files whose imports may."""
     if index.reachers is None:
         yield from ((path, source) for path, source in sources.items() if path not in own)
         return
     modules = {source.module for path, source in sources.items() if path in own}
     above = {module[:at] for module in modules for at, char in enumerate(module) if char == "."} | modules
     reached = index.reachers.reaching(Targets.of(frozenset(), modules))
+    imports = dict(index.signals())
     for path, source in sources.items():
         if path in own:
             continue
-        if source.module in reached:
+        if source.module in reached or (index.is_chosen(source.module) and _may_bind(
+                imports[source.module].imports if source.module in imports else None, index.package(source.module),
+                above)):
             yield path, source
-        elif index.is_chosen(source.module):
-            facts = index.facts_of(source.module)
-            if facts is None or facts.star_imports or any(
-                    target in above or f"{target}.{attribute}" in above
-                    for _, target, attribute in facts.imports):
-                yield path, source
+
+
+def _may_bind(bindings: Optional[FrozenSet[str]], package: str, above: AbstractSet[str]) -> bool:
+    """Do these import bindings (`extract/bindings.py`) bind a module of `above`, or star-import one?"""
+    if bindings is None:
+        return True  # not read: nothing is claimed on what was not seen
+    for binding in bindings:
+        if binding[0] == "^":
+            if binding[1:] in above:
+                return True
+            continue
+        level, module, name = binding.split(":", 2)
+        base = absolute_module(package, module, int(level))
+        if base is not None and (base in above or (name not in ("", "*") and f"{base}.{name}" in above)):
+            return True
+    return False
 
 
 def _count(counts: Dict[str, int], data: "bytes | Unreadable") -> None:
