@@ -64,7 +64,7 @@ def _mentions(names: FrozenSet[str], own: FrozenSet[str], index: ProjectIndex) -
         counts[name] = 2
     if all(k >= 2 for k in counts.values()):
         return counts
-    for path, source in _may_reach(sources, own, index):
+    for _, source in _may_reach(sources, own, index):
         _count(counts, index.read(source))
         if all(k >= 2 for k in counts.values()):
             break
