@@ -1,12 +1,15 @@
 """Who reads a subject: a list that nothing reads gates nothing, and completing it helps no one.
 
 A module-level list is read where its name is used; a function's local list or inline test is
-read when the function is called. A name that appears once in the whole project, where it is
-defined, is read by nothing (a predicate kept after its last caller went, SGLang's
-`is_fa3_default_architecture`). Anything else counts as a reader: a call, an import, an `__all__`
-entry, a mention in a comment or a test. A method, a decorated function (a framework calls it), a
-test function and module-level code are always read. The search reads bytes only, and stops at
-the second mention, which for most names is in the defining file.
+read when the function is called. A name written nowhere but where it is defined, in its own
+module or in any module that could refer to it, is read by nothing (a predicate kept after its
+last caller went, SGLang's `is_fa3_default_architecture`). A module refers to another's names only
+through its imports (`extract/bindings.py`), so the search reads the defining files, every file's
+import bindings (`from m import NAME`, at any indentation), and then only the files whose imports
+reach the defining module (the module, a package above it, a star import): there any mention
+counts, a call, an attribute, an `__all__` entry or a comment. A method, a decorated function (a
+framework calls it), a test function and module-level code are always read. It stops at the second
+mention, which for most names is in the defining file.
 """
 from __future__ import annotations
 
@@ -61,7 +64,7 @@ def _mentions(names: FrozenSet[str], own: FrozenSet[str], index: ProjectIndex) -
         counts[name] = 2
     if all(k >= 2 for k in counts.values()):
         return counts
-    for path, source in _may_reach(sources, own, index):
+    for _, source in _may_reach(sources, own, index):
         _count(counts, index.read(source))
         if all(k >= 2 for k in counts.values()):
             break
@@ -90,6 +93,8 @@ def _may_reach(sources: Dict[str, SourceFile], own: FrozenSet[str], index: Proje
     modules = {source.module for path, source in sources.items() if path in own}
     above = {module[:at] for module in modules for at, char in enumerate(module) if char == "."} | modules
     reached = index.reachers.reaching(Targets.of(frozenset(), modules))
+    for package in above:  # a star import of a package above (its `__init__` may star-import the module)
+        reached.update(index.reachers.by_module.get(package, ()))
     imports = dict(index.signals())
     for path, source in sources.items():
         if path in own:
