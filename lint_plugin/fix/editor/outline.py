@@ -54,7 +54,8 @@ class Outline:
         body: Sequence[ast.stmt] = self.tree.body
         scope = ""
         while True:
-            run = [s for s in body if self._first_line(s) <= line <= _end_line(s)]
+            firsts = self._first_lines(body)
+            run = [s for s, first in zip(body, firsts) if first <= line <= _end_line(s)]
             if not run:
                 return EMPTY
             if len(run) > 1 or not _blocks(run[0]):  # one logical line of simple statements
@@ -63,9 +64,8 @@ class Outline:
                 return Region(self._offset(run[0].lineno, run[0].col_offset),
                               self._offset(_end_line(run[-1]), _end_column(run[-1])), scope=scope)
             statement = run[0]
-            inner = next((block for block in _blocks(statement) if block
-                          and self._first_line(block[0]) <= line <= _end_line(block[-1])
-                          and self._starts_line(block[0]) is not None), None)
+            inner = next((block for block in _blocks(statement) if self._first_lines(block)[0] <= line
+                          <= _end_line(block[-1]) and self._starts_line(block[0]) is not None), None)
             if inner is None:
                 return self._own_lines(statement, line, scope)
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -82,7 +82,7 @@ class Outline:
         first = statement.body[0] if getattr(statement, "body", None) else None
         elif_ = isinstance(statement, ast.If) and self.text.startswith("elif", start)
         decorated = bool(getattr(statement, "decorator_list", None))
-        if first is not None and line < self._first_line(first):
+        if first is not None and line < self._first_lines([first])[0]:
             body_start = self._starts_line(first)
             if body_start is not None:
                 cut = self._line_start(body_start)
@@ -99,15 +99,28 @@ class Outline:
         prefix = (_WRAPPER if indented else "") + (self.text[begin:start] + _ARM if elif_ else "")
         return Region(begin, end, prefix, scope=scope, wrapped=indented, arm=elif_)
 
-    def _first_line(self, statement: ast.stmt) -> int:
-        decorators = getattr(statement, "decorator_list", None)
-        return min([statement.lineno] + [d.lineno for d in decorators]) if decorators else statement.lineno
+    def _first_lines(self, body: Sequence[ast.stmt]) -> List[int]:
+        """The first line of each statement: a decorated one's first `@`. When that `@` is not where the
+        first decorator is (`@(` a line above it), the line after the statement before it, or 1: the
+        statement is then never a region of its own (`_starts_line`), and a line above it is not lost."""
+        firsts, previous = [], 1
+        for statement in body:
+            first = statement.lineno
+            decorators = getattr(statement, "decorator_list", None)
+            if decorators:
+                first = min([first] + [d.lineno for d in decorators])
+                if not self._line(first).lstrip(_BLANK).startswith("@"):
+                    first = previous
+            firsts.append(first)
+            previous = _end_line(statement) + 1
+        return firsts
 
     def _starts_line(self, statement: ast.stmt) -> Optional[int]:
         """The offset of the statement's first character (a decorated one's `@`) when only blanks are
         before it on its line; else None (after `;`, after a header's colon, `@` not where it is expected)."""
-        if getattr(statement, "decorator_list", None):
-            line = self._first_line(statement)
+        decorators = getattr(statement, "decorator_list", None)
+        if decorators:
+            line = min([statement.lineno] + [d.lineno for d in decorators])
             begin = self.starts[line - 1]
             offset = begin + len(self._line(line)) - len(self._line(line).lstrip(_BLANK))
             return offset if self.text.startswith("@", offset) else None
