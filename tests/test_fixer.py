@@ -964,13 +964,18 @@ def test_a_literal_in_a_large_class_is_edited_from_its_statement_alone(monkeypat
     assert texts and max(len(text) for text in texts) < 400, [text[:80] for text in texts if len(text) >= 400]
 
 
-def test_nested_regions_keep_every_byte():
+def test_nested_regions_keep_every_byte(monkeypatch):
     """Statements in blocks of every kind, indented with tabs, CRLF line ends, a statement after `;`,
-    and characters that take more than one byte before the literal on its line."""
+    and characters that take more than one byte before the literal on its line (the standard parser
+    counts its columns in UTF-8 bytes): each is edited from its own region, never the whole file."""
+    texts = parsed_by_libcst(monkeypatch)
     source = src('''
         def f(arch):
         \tnote = "caf\u00e9 \u2014"; ARCHS = ["A",
         \t                             "B"]
+        \tLIST = "\u00e9"; K = [
+        \t\t"A", "B", "A",
+        \t]
         \ttry:
         \t\tpass
         \texcept ValueError:
@@ -982,12 +987,14 @@ def test_nested_regions_keep_every_byte():
         \twith open(arch) as handle:
         \t\treturn arch in {"A", "B"}
     ''', newline="\r\n")
-    check(source, [AddMember("f.ARCHS", 2, "C"), AddMember("f.KINDS", 11, "B"), AddMember("f#1", 13, "C")],
-          source.replace(b'"B"]', b'"B",\r\n\t                             "C"]')
+    check(source, [AddMember("f.ARCHS", 2, "C"), RemoveMember(5, 13, "A"), AddMember("f.KINDS", 14, "B"),
+                   AddMember("f#1", 16, "C")],
+          source.replace(b'"B"]', b'"B",\r\n\t                             "C"]').replace(b'"B", "A",', b'"B",')
           .replace(b'("A",)', b'("A", "B",)').replace(b'{"A", "B"}', b'{"A", "B", "C"}'))
     latin = '# -*- coding: latin-1 -*-\nclass C:\n    def f(self):\n        x = "\u00e9\u00e9"; ARCHS = ["A"]\n'
     check(latin.encode("latin-1"), [AddMember("f.ARCHS", 4, "B")],
           latin.replace('["A"]', '["A", "B"]').encode("latin-1"))
+    assert source.decode() not in texts and latin not in texts
 
 
 def test_a_decorator_whose_at_sign_is_on_another_line_is_edited_in_the_whole_file(monkeypatch):
