@@ -19,3 +19,8 @@ def index_file(directory: str, fingerprint: str) -> str:
 def result_file(directory: str, fingerprint: str, noqa: bool) -> str:
     """The result cache (`results.py`): the last run's report; flake8's (noqa left to it) apart."""
     return f"{directory.rstrip('/')}/result-{__version__}-{PYTHON}-{fingerprint}{'' if noqa else '-nonoqa'}.json"
+
+
+def fixes_file(directory: str) -> str:
+    """The fixes cache (`fix/payload_cache.py`): the fixes the last run planned, by content."""
+    return f"{directory.rstrip('/')}/fixes-{__version__}-{PYTHON}.json"

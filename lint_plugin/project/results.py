@@ -109,7 +109,7 @@ class ResultCache:
         if raw is None:
             return None
         try:
-            return self._decode(_verified_body(raw))
+            return self._decode(verified_body(raw))
         except (ValueError, TypeError, KeyError, IndexError, RecursionError):
             self._warn(f"result cache {self.rel.rsplit('/', 1)[-1]} is corrupt; rebuilding it")
             return None
@@ -188,8 +188,7 @@ class ResultCache:
             "report": {"parsed": run.parsed, "warnings": list(run.warnings),
                        "diagnostics": [_encode_diagnostic(d) for d in run.diagnostics]},
         }
-        data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
-        document = _HEAD + _body_digest(data).encode() + _MIDDLE + data + b"}"
+        document = sealed(body)
         try:
             write_private(self.root, self.rel, document)
         except WriteRefused as exc:
@@ -208,7 +207,13 @@ def _body_digest(body: bytes) -> str:
     return hashlib.blake2b(body, digest_size=16).hexdigest()
 
 
-def _verified_body(raw: bytes) -> bytes:
+def sealed(body: Any) -> bytes:
+    """`body` as a stored document: its JSON, after the digest of its bytes."""
+    data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+    return _HEAD + _body_digest(data).encode() + _MIDDLE + data + b"}"
+
+
+def verified_body(raw: bytes) -> bytes:
     """The body bytes of a stored document whose digest matches them; ValueError otherwise."""
     start = len(_HEAD) + 32 + len(_MIDDLE)
     if not (raw.startswith(_HEAD) and raw[len(_HEAD) + 32:start] == _MIDDLE and raw.endswith(b"}")):
