@@ -12,8 +12,6 @@ from typing import Any, Dict
 
 import pytest
 
-from lint_plugin import __version__
-from lint_plugin.project.cache_paths import PYTHON
 from conftest import (
     EXIT_CLEAN,
     EXIT_ERROR,
@@ -28,6 +26,8 @@ from conftest import (
     flake8_lines,
     write,
 )
+from lint_plugin import __version__
+from lint_plugin.project.cache_paths import PYTHON
 
 PROJECTS = sorted(p.parent for p in FIXTURES.glob("**/pyproject.toml"))
 

@@ -63,7 +63,9 @@ class PayloadCache:
 
 
 def _valid(payload: Any) -> bool:
-    if not isinstance(payload, dict) or set(payload) - {"edits", "refused"} or not isinstance(payload.get("edits"), list):
+    if not isinstance(payload, dict) or set(payload) - {"edits", "refused"}:
+        return False
+    if not isinstance(payload.get("edits"), list):
         return False
     if "refused" in payload and not isinstance(payload["refused"], str):
         return False

@@ -79,7 +79,8 @@ class Outline:
         if start is None:
             return None
         indented = start > self._line_start(start)
-        first = statement.body[0] if getattr(statement, "body", None) else None
+        body = getattr(statement, "body", None)
+        first = body[0] if body else None
         elif_ = isinstance(statement, ast.If) and self.text.startswith("elif", start)
         decorated = bool(getattr(statement, "decorator_list", None))
         if first is not None and line < self._first_lines([first])[0]:

@@ -72,7 +72,9 @@ def _fixes_cache(args: argparse.Namespace, report):
     """Where JSON's fixes are kept between runs: the (first) project's cache directory, as the run's other
     caches are; none with `--no-cache`, or for a file checked outside any project."""
     config = report.config
-    if args.format != "json" or args.no_cache or report.only is not None or not (config.root / "pyproject.toml").is_file():
+    if args.format != "json" or args.no_cache or report.only is not None:
+        return None
+    if not (config.root / "pyproject.toml").is_file():  # no project: nothing is cached
         return None
     from ...fix.payload_cache import PayloadCache
 
