@@ -10,6 +10,7 @@ from ..diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from ..resolve import Model
+    from .memory import RunMemory
 
 
 class ModelOf:
@@ -43,6 +44,7 @@ class Report:
     loose_files: int = 0  # Python files under the paths that are in no project, so not checked
     parts: Tuple["Report", ...] = ()  # each project's own report, in a run over several
     reused: bool = False  # an earlier run's findings (the result cache's, a session's): nothing was analysed again
+    memory: "Optional[RunMemory]" = field(default=None, repr=False, compare=False)  # what it left (`Request.keep`)
 
     @property
     def model(self) -> "Model":
