@@ -76,7 +76,7 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
         files.append(FileFix(rel, before, result.source, fixed, refused))
     changed = [f for f in files if f.after != f.before]
     try:
-        after = run_with(report.config, Request(overrides={f.path: f.after for f in changed}),
+        after = run_with(report.config, _recheck({f.path: f.after for f in changed}, report),
                          report.memory) if changed else report
     except ConfigError as exc:  # the edits moved something the configuration names
         problems.append(f"the fixes were not written: with them the configuration no longer holds ({exc})")
@@ -96,9 +96,15 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
         else:
             kept.append(fix)
     if any(k.after == k.before and f.after != f.before for k, f in zip(kept, files)):
-        after = run_with(report.config, Request(overrides={k.path: k.after for k in kept if k.after != k.before}),
+        after = run_with(report.config, _recheck({k.path: k.after for k in kept if k.after != k.before}, report),
                          report.memory)
     return FixOutcome(tuple(kept), after.diagnostics, tuple(problems))
+
+
+def _recheck(overrides: Dict[str, bytes], report: Report) -> Request:
+    """The re-check of the edits: from the memory the report's run kept, no cache is read or written (the
+    memory holds every record; writing the index cache would also retire the result cache)."""
+    return Request(overrides=overrides, use_cache=report.memory is None)
 
 
 def write(root: Path, outcome: FixOutcome) -> Tuple[List[str], List[str]]:
