@@ -40,7 +40,8 @@ HIDE_ENV = "ARCHSYNC_BENCH_HIDE_PLUGIN"
 EDIT_MARK = b"# archsync-bench edit"
 
 # Targets from issues 5 and 14, measured on real serving trees (SGLang, vLLM); shown for every tree.
-TARGETS = {"cold": 1.0, "warm": 0.1, "restored": 0.15, "edited": 0.3, "flake8": 1.03}
+TARGETS = {"cold": 1.0, "warm": 0.1, "restored": 0.15, "edited": 0.3, "flake8": 1.03,
+           "json_cold": 1.2, "json_warm": 1.2, "fix_diff": 2.0}
 PEAK_TARGET_MB = 200.0
 LINEARITY_SIZE, LINEARITY_TARGET = 16, 17.0
 LSP_TARGET_S = 0.1
@@ -758,6 +759,34 @@ def bench_tree(tree: Tree, tools: Tools, args: argparse.Namespace, workdir: Path
             attempt(scenario, restored)
         finally:
             clone.close()
+
+        # The front ends that plan fixes (issue 28, item 6): JSON beside text, cold and warm, and
+        # `fix --diff` beside a cold check; JSON must print the same document cold and warm.
+        def front_end(key: str, title: str, cmd: List[str], base_name: str, base_cmd: List[str],
+                      prime: Optional[List[List[str]]] = None) -> Scenario:
+            scenario = Scenario(key, title, [Contender("archsync", cmd, cwd), Contender(base_name, base_cmd, cwd)],
+                                ("archsync", base_name), TARGETS[key])
+
+            def body() -> None:
+                for command in prime or ():
+                    run_child(command, cwd)
+                interleave(key, runs, scenario.contenders)
+            attempt(scenario, body)
+            return scenario
+
+        if tools.no_cache_flag:
+            cold_json = front_end("json_cold", "`check --no-cache --format json` vs `check --no-cache`",
+                                  check + ["--no-cache", "--format", "json", "."], "text", cold_cmd)
+            warm_json = front_end("json_warm", "`check --format json` vs `check`, nothing changed",
+                                  check + ["--format", "json", "."], "text", check + ["."],
+                                  prime=[check + ["--format", "json", "."], check + ["."]])
+            if cold_json.status == "ok" and warm_json.status == "ok":
+                same = cold_json.contenders[0].last_stdout == warm_json.contenders[0].last_stdout
+                warm_json.notes.append(f"the same JSON document cold and warm: {'yes' if same else 'NO'}")
+                if not same:
+                    warm_json.status, warm_json.error = "failed", "the warm JSON differs from the cold one"
+            front_end("fix_diff", "`fix --diff --no-cache` vs `check --no-cache`",
+                      tools.archsync + ["fix", "--diff", "--no-cache", "."], "check", cold_cmd)
 
         if tree.edit_file:
             edit = FileEdit(tree.path / tree.edit_file)

@@ -17,6 +17,9 @@ ROWS = (
     ("restored", "restored cache on a fresh clone, vs ruff", "wall ratio"),
     ("edited", "one file edited (comment appended), vs ruff", "wall ratio"),
     ("flake8", "flake8 with the plugin / without it", "wall ratio"),
+    ("json_cold", "`check --format json` / text, cold", "wall ratio"),
+    ("json_warm", "`check --format json` / text, warm", "wall ratio"),
+    ("fix_diff", "`fix --diff` / a cold check", "wall ratio"),
 )
 
 

@@ -76,6 +76,27 @@ def test_diff_prints_the_patch_and_writes_nothing(tree):
     assert (root / OVERRIDES).read_bytes() == before and os.stat(root / OVERRIDES).st_mtime_ns == stamp
 
 
+def test_the_recheck_of_the_edits_reads_no_file_again(tree, monkeypatch):
+    """`fix` re-checks the project with its edits from what its own run kept (`Request.keep`): the files
+    it edits stand in as buffers, and every other file's record is taken as it was, so the re-check
+    reads no file from disk (it read every one again, a second cold run on a large project), and with
+    `--no-cache` it writes no cache either."""
+    from lint_plugin.project import index
+
+    root = tree("sglang_qwen3_5/bug")
+    reads = []
+    real = index.read_file
+    monkeypatch.setattr(index, "read_file", lambda path: reads.append(path) or real(path))
+    checked = archsync("check", "--no-cache", cwd=root)
+    assert checked.returncode == EXIT_FINDINGS and reads, checked
+    in_check = len(reads)
+    result = archsync("fix", "--diff", "--no-cache", cwd=root)
+    assert result.stdout == SGLANG_PATCH.read_text(encoding="utf-8")
+    assert result.err_lines == ["archsync: would fix 4 problems in 1 file; 0 remaining"]
+    assert len(reads) - in_check == in_check
+    assert not (root / ".archsync_cache").exists()
+
+
 def test_select_and_ignore_take_codes_and_prefixes_as_flake8_does(tree):
     root = _with_duplicate(tree("sglang_qwen3_5/bug"))
     result = archsync("fix", "--select", "arc3", cwd=root)

@@ -894,3 +894,124 @@ def test_fixes_planned_alone_on_one_parse_are_the_fixes_planned_one_by_one():
     alone = [apply_fixes(source, [request]) for request in requests]
     assert apply_each(source, [[request] for request in requests]) == alone
     assert [len(result.applied) for result in alone] == [1, 1, 1, 0]
+
+
+# -- the region libcst parses: the statements on the request's line, at any depth --------------
+
+def parsed_by_libcst(monkeypatch) -> list:
+    """The texts libcst is asked to parse from now on (the region of each request, or the whole file)."""
+    from lint_plugin.fix.editor import document
+
+    texts: list = []
+    parse = document.cst.parse_module
+
+    def recording(source, *args, **kwargs):
+        texts.append(source.decode("utf-8", "replace") if isinstance(source, bytes) else source)
+        return parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(document.cst, "parse_module", recording)
+    return texts
+
+
+FILLER = "".join(f"        self.option_{i} = {i}\n" for i in range(2000))
+SETTINGS = (src('''
+    import os
+
+
+    class ServerArgs:
+        attention_backend: str = "auto"
+
+        def _handle_model_specific_adjustments(self):
+            model_arch = self.arch
+    ''') + FILLER.encode() + "".join(f"{line}\n" for line in [
+    '        if model_arch in ["DeepseekV3ForCausalLM"]:',
+    '            self.x = 0',
+    '        elif model_arch in [',
+    '            "Qwen3MoeForCausalLM",  # the MoE one',
+    '            "Qwen3NextForCausalLM",',
+    '        ]:',
+    '            self.x = 1',
+    '        elif model_arch in ["Gemma3ForCausalLM", "Gemma2ForCausalLM"]: self.x = 2',
+    '        else:',
+    '            self.x = 3',
+    '',
+    '    @register("Alpha", "Beta")',
+    '    def adjust(self):',
+    '        return 1',
+]).encode())
+
+
+def _line(source: bytes, text: bytes) -> int:
+    return source[:source.index(text)].count(b"\n") + 1
+
+
+def test_a_literal_in_a_large_class_is_edited_from_its_statement_alone(monkeypatch):
+    """An `elif` test, a one-line `elif` arm and a decorator of a method, in a class of 2,000 lines: libcst
+    parses the header of each (with `pass` for its body), never the class or the file."""
+    texts = parsed_by_libcst(monkeypatch)
+    elif_line, one_line = _line(SETTINGS, b'elif model_arch in [\n'), _line(SETTINGS, b'elif model_arch in ["Gemma3')
+    function = "ServerArgs._handle_model_specific_adjustments"
+    requests = [AddMember(f"{function}#2", elif_line, "Qwen3_5MoeForCausalLM", ("Qwen3MoeForCausalLM",)),
+                AddMember(f"{function}#2", elif_line, "Qwen3_5ForCausalLM", ("Qwen3MoeForCausalLM",)),
+                AddMember(f"{function}#3", one_line, "Gemma4ForCausalLM", ("Gemma3ForCausalLM",)),
+                AddMember("@register:adjust", _line(SETTINGS, b"    @register"), "Gamma")]
+    expected = (SETTINGS.replace(b'"Qwen3MoeForCausalLM",  # the MoE one\n',
+                                 b'"Qwen3MoeForCausalLM",  # the MoE one\n'
+                                 b'            "Qwen3_5MoeForCausalLM",\n            "Qwen3_5ForCausalLM",\n')
+                .replace(b'["Gemma3ForCausalLM", "Gemma2', b'["Gemma3ForCausalLM", "Gemma4ForCausalLM", "Gemma2')
+                .replace(b'@register("Alpha", "Beta")', b'@register("Alpha", "Beta", "Gamma")'))
+    check(SETTINGS, requests, expected)
+    assert texts and max(len(text) for text in texts) < 400, [text[:80] for text in texts if len(text) >= 400]
+
+
+def test_nested_regions_keep_every_byte(monkeypatch):
+    """Statements in blocks of every kind, indented with tabs, CRLF line ends, a statement after `;`,
+    and characters that take more than one byte before the literal on its line (the standard parser
+    counts its columns in UTF-8 bytes): each is edited from its own region, never the whole file."""
+    texts = parsed_by_libcst(monkeypatch)
+    source = src('''
+        def f(arch):
+        \tnote = "caf\u00e9 \u2014"; ARCHS = ["A",
+        \t                             "B"]
+        \tLIST = "\u00e9"; K = [
+        \t\t"A", "B", "A",
+        \t]
+        \ttry:
+        \t\tpass
+        \texcept ValueError:
+        \t\tif arch:
+        \t\t\tfor x in y:
+        \t\t\t\tpass
+        \t\t\telse:
+        \t\t\t\tKINDS = ("A",)  # kinds
+        \twith open(arch) as handle:
+        \t\treturn arch in {"A", "B"}
+    ''', newline="\r\n")
+    check(source, [AddMember("f.ARCHS", 2, "C"), RemoveMember(5, 13, "A"), AddMember("f.KINDS", 14, "B"),
+                   AddMember("f#1", 16, "C")],
+          source.replace(b'"B"]', b'"B",\r\n\t                             "C"]').replace(b'"B", "A",', b'"B",')
+          .replace(b'("A",)', b'("A", "B",)').replace(b'{"A", "B"}', b'{"A", "B", "C"}'))
+    latin = '# -*- coding: latin-1 -*-\nclass C:\n    def f(self):\n        x = "\u00e9\u00e9"; ARCHS = ["A"]\n'
+    check(latin.encode("latin-1"), [AddMember("f.ARCHS", 4, "B")],
+          latin.replace('["A"]', '["A", "B"]').encode("latin-1"))
+    assert source.decode() not in texts and latin not in texts
+
+
+def test_a_decorator_whose_at_sign_is_on_another_line_is_edited_in_the_whole_file(monkeypatch):
+    """Where the tree does not say where a statement starts, libcst parses the whole file, as before."""
+    texts = parsed_by_libcst(monkeypatch)
+    source = b'import os\n\n\n@(\n    register("A")\n)\ndef f():\n    pass\n'
+    check(source, [AddMember("@register:f", 4, "B")], source.replace(b'"A")', b'"A", "B")'))
+    assert source.decode() in texts
+
+
+def test_an_alias_is_found_past_a_comment_above_its_literal():
+    """`X = _X` edits `_X`'s literal, found from its own line, not from the comment above it."""
+    source = src('''
+        import os
+
+        # the names, sorted
+        _X = ["A", "B"]
+        X = _X
+    ''')
+    check(source, [AddMember("X", 5, "C")], source.replace(b'"B"]', b'"B", "C"]'))

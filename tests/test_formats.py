@@ -26,6 +26,8 @@ from conftest import (
     flake8_lines,
     write,
 )
+from lint_plugin import __version__
+from lint_plugin.project.cache_paths import PYTHON
 
 PROJECTS = sorted(p.parent for p in FIXTURES.glob("**/pyproject.toml"))
 
@@ -368,3 +370,36 @@ def test_flake8_parallel_jobs_report_the_same_diagnostics(root, expected, tmp_pa
     pylint_style = [line[2:] if line.startswith("./") else line for line in combined.read_text().splitlines()]
     assert [line.split(": [", 1)[0] for line in pylint_style] == \
         [":".join(line.split(":")[:2]) for line in flake8_lines(serial)]
+
+
+# -- JSON's fixes between runs (the fixes cache) -------------------------------------------------
+
+def test_a_warm_json_run_prints_the_fixes_it_planned_before_without_planning(tmp_path, monkeypatch):
+    """The second run takes every fix from the cache (the editor is not called); an edit of the file a
+    fix is in plans that file's fixes again, against its new bytes; `--no-cache` neither reads nor writes
+    the cache, and a cache that is not ours is planned past."""
+    from lint_plugin.fix.editor import apply
+
+    root = copy_tree(SGLANG_BUG, tmp_path / "bug")
+    first = archsync("check", "--format", "json", cwd=root)
+    assert first.returncode == EXIT_FINDINGS, first
+    assert [len(d["fix"]["edits"]) for d in first.json["diagnostics"]] == [1, 1, 1, 1]
+    cache = root / ".archsync_cache" / f"fixes-{__version__}-{PYTHON}.json"
+    assert cache.is_file()
+    planned = []
+    real = apply.apply_each
+    monkeypatch.setattr(apply, "apply_each", lambda source, groups: planned.append(len(groups)) or real(source, groups))
+    assert archsync("check", "--format", "json", cwd=root).stdout == first.stdout and planned == []
+    overrides = root / "sglang" / "srt" / "arg_groups" / "overrides.py"
+    overrides.write_bytes(b"# moved down a line\n" + overrides.read_bytes())
+    moved = archsync("check", "--format", "json", cwd=root)
+    assert planned == [4]
+    assert [e["start_line"] for d in moved.json["diagnostics"] for e in d["fix"]["edits"]] == [
+        e["start_line"] + 1 for d in first.json["diagnostics"] for e in d["fix"]["edits"]]
+    cache.write_bytes(b'{"digest":"0","body":{}}')
+    assert archsync("check", "--format", "json", cwd=root).stdout == moved.stdout and planned == [4, 4]
+    assert archsync("check", "--no-cache", "--format", "json", cwd=root).stdout == moved.stdout
+    assert planned == [4, 4, 4] and cache.read_bytes() != b'{"digest":"0","body":{}}'
+    cache.unlink()
+    assert archsync("check", "--no-cache", "--format", "json", cwd=root).stdout == moved.stdout
+    assert not cache.exists()

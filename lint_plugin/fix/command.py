@@ -51,7 +51,8 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
          among: Optional[Sequence[Diagnostic]] = None) -> FixOutcome:
     """Plan every selected fix (of `among`, default all the report's), re-check the project with the fixed
     texts, keep what holds. What is new on re-check is judged against all the report held: an ARC901
-    already there, in a file edited, is not damage the edit did."""
+    already there, in a file edited, is not damage the edit did. The re-check starts from the memory the
+    report's run kept (`Request.keep`), if it kept one: then only the edited files are read again."""
     root = report.root
     by_file: Dict[str, List[Diagnostic]] = defaultdict(list)
     for d in report.diagnostics if among is None else among:
@@ -75,7 +76,8 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
         files.append(FileFix(rel, before, result.source, fixed, refused))
     changed = [f for f in files if f.after != f.before]
     try:
-        after = run_with(report.config, Request(overrides={f.path: f.after for f in changed})) if changed else report
+        after = run_with(report.config, _recheck({f.path: f.after for f in changed}, report),
+                         report.memory) if changed else report
     except ConfigError as exc:  # the edits moved something the configuration names
         problems.append(f"the fixes were not written: with them the configuration no longer holds ({exc})")
         return FixOutcome(tuple(FileFix(f.path, f.before, f.before, (), f.refused) for f in files),
@@ -94,8 +96,15 @@ def plan(report: Report, select: Sequence[str], ignore: Sequence[str],
         else:
             kept.append(fix)
     if any(k.after == k.before and f.after != f.before for k, f in zip(kept, files)):
-        after = run_with(report.config, Request(overrides={k.path: k.after for k in kept if k.after != k.before}))
+        after = run_with(report.config, _recheck({k.path: k.after for k in kept if k.after != k.before}, report),
+                         report.memory)
     return FixOutcome(tuple(kept), after.diagnostics, tuple(problems))
+
+
+def _recheck(overrides: Dict[str, bytes], report: Report) -> Request:
+    """The re-check of the edits: from the memory the report's run kept, no cache is read or written (the
+    memory holds every record; writing the index cache would also retire the result cache)."""
+    return Request(overrides=overrides, use_cache=report.memory is None)
 
 
 def write(root: Path, outcome: FixOutcome) -> Tuple[List[str], List[str]]:

@@ -5,7 +5,7 @@ import json
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import __version__, rules
 from ..diagnostics import Diagnostic
@@ -13,16 +13,21 @@ from ..report.escape import json_safe, printable, uri_path
 from ..rules import Rule
 from .paths import seen_from_here
 
+if TYPE_CHECKING:
+    from ..fix.payload_cache import PayloadCache
+
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 JSON_VERSION = 2  # 2: `path` and `fix.path` seen from the current directory, and `root` (1: from the project root)
 # How each severity of the rule registry is spelt by SARIF and by GitHub annotations.
 
 
-def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path, color: bool = False) -> str:
+def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path, color: bool = False,
+           fixes: Optional["PayloadCache"] = None) -> str:
     """`diagnostics` of the project at `root` in format `kind`, every path seen from the current
-    directory (`paths.py`): the diagnostic's, its fix's and those its message names."""
+    directory (`paths.py`): the diagnostic's, its fix's and those its message names. JSON carries
+    each fix's edits, taken from `fixes` (the last run's) where it planned them on the same bytes."""
     if kind == "json":
-        return _json(diagnostics, root)
+        return _json(diagnostics, root, fixes)
     shown = seen_from_here(diagnostics, root)
     if kind == "text" and color:
         return _text(shown, _ANSI)
@@ -46,12 +51,12 @@ def _text(diagnostics: Sequence[Diagnostic], ansi: Tuple[str, str, str] = ("", "
                    f"{code_on}{d.code}{off} {printable(d.text)}\n" for d in diagnostics)
 
 
-def _json(diagnostics: Sequence[Diagnostic], root: Path) -> str:
+def _json(diagnostics: Sequence[Diagnostic], root: Path, cache: Optional["PayloadCache"] = None) -> str:
     """The stable document (version 2: paths seen from the current directory, beside the project's
     `root`); `fix` (null when none) carries the request and its text edits."""
     from ..fix.payloads import fix_payloads
 
-    fixes = fix_payloads(root, diagnostics) if any(d.fix for d in diagnostics) else {}
+    fixes = fix_payloads(root, diagnostics, cache=cache) if any(d.fix for d in diagnostics) else {}
     shown = seen_from_here(diagnostics, root)
     items = [dict(d.to_json(), fix=_seen_fix(fixes.get(i), d)) for i, d in enumerate(shown)]
     document = {"version": JSON_VERSION, "root": str(root.resolve()), "diagnostics": items}

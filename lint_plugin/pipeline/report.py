@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
 from ..config import Config
 from ..diagnostics import Diagnostic
@@ -43,6 +43,8 @@ class Report:
     loose_files: int = 0  # Python files under the paths that are in no project, so not checked
     parts: Tuple["Report", ...] = ()  # each project's own report, in a run over several
     reused: bool = False  # an earlier run's findings (the result cache's, a session's): nothing was analysed again
+    # the `RunMemory` the run left (`Request.keep`), for `run_with`; typed loosely: `memory.py` reads Report
+    memory: Any = field(default=None, repr=False, compare=False)
 
     @property
     def model(self) -> "Model":

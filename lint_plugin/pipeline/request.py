@@ -16,6 +16,7 @@ class Request:
     prefilter: bool = True  # False (`--no-prefilter`): parse every file; the findings must not change
     noqa: bool = True  # False: noqa comments are left to the caller (flake8, whose `--disable-noqa` must work)
     reuse: bool = False  # a stored report whose inputs are unchanged may stand in for the run
+    keep: bool = False  # the run's memory on its report (`Report.memory`): a run given it reads only what changed
 
     @property
     def path(self) -> Path:

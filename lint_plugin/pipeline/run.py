@@ -25,6 +25,7 @@ from .request import Request
 
 if TYPE_CHECKING:
     from ..resolve import Model
+    from .memory import RunMemory
 
 
 def run(request: Request) -> Report:
@@ -87,13 +88,16 @@ def rebased(d: Diagnostic, root: Path, base: Path) -> Diagnostic:
     return d.seen(lambda rel: f"{prefix}/{rel}")
 
 
-def run_with(config: Config, request: Optional[Request] = None) -> Report:
+def run_with(config: Config, request: Optional[Request] = None, memory: "Optional[RunMemory]" = None) -> Report:
     """Check a project whose configuration is loaded (`request.paths` is not read: the project is
-    `config.root`); its `overrides` stand in for files on disk."""
-    return _run_with(config, request or Request(), None)
+    `config.root`); its `overrides` stand in for files on disk. Given the `memory` a run kept
+    (`Request.keep`), only what changed since is read again: the files overridden, and any whose
+    stamp moved (`fix` checks its edits so, at the cost of the edited files rather than of a run)."""
+    return _run_with(config, request or Request(), None, memory)
 
 
-def _run_with(config: Config, request: Request, only: Optional[str]) -> Report:
+def _run_with(config: Config, request: Request, only: Optional[str],
+              memory: "Optional[RunMemory]" = None) -> Report:
     """`reuse` lets the result cache stand in for the run: not with unsaved buffers, for a file
     checked alone, or with `universe-from` (files outside the project that it does not track)."""
     overrides = request.overrides
@@ -112,8 +116,17 @@ def _run_with(config: Config, request: Request, only: Optional[str]) -> Report:
     from ..project.universe import read_universe
 
     cache = IndexCache(config.root, config.cache_dir, fingerprint) if request.use_cache else None
-    inputs = Inputs(config, tuple(files), read_universe(config), overrides, request.noqa, only)
-    return analyse(inputs, disk=OnDisk(cache, results)).report
+    if not request.keep and memory is None:
+        inputs = Inputs(config, tuple(files), read_universe(config), overrides, request.noqa, only)
+        return analyse(inputs, disk=OnDisk(cache, results)).report
+    from ..project.stamps import stamp
+    from .memory import RunMemory
+
+    # each stamp taken before the run reads the file: a record kept under it is the file's while it holds
+    stamps = {f.rel: s for f in files for s in (stamp(f.path),) if s is not None}
+    inputs = Inputs(config, tuple(files), read_universe(config), overrides, request.noqa, only, stamps=stamps)
+    analysis = analyse(inputs, memory if memory is not None else RunMemory(), OnDisk(cache, results))
+    return dataclasses.replace(analysis.report, memory=analysis.memory)
 
 
 def _reused(config: Config, files: List[SourceFile], stored: StoredRun, results: ResultCache,

@@ -25,3 +25,8 @@ def replay_file(directory: str, invocation: str) -> str:
     """A warm check's record (`frontends/replay.py`), by a digest of its invocation. Named as a result
     cache file: it is one, of the command line's output, and a `cache-dir` holds only such names."""
     return f"{directory.rstrip('/')}/result-{__version__}-{PYTHON}-replay-{invocation}.json"
+
+
+def fixes_file(directory: str) -> str:
+    """The fixes cache (`fix/payload_cache.py`): the fixes the last run planned, by content."""
+    return f"{directory.rstrip('/')}/fixes-{__version__}-{PYTHON}.json"

@@ -1,14 +1,13 @@
 """`apply_fixes`: requests planned in rounds against the current text, the result checked by both
-parsers (libcst as each edited statement is parsed again, the standard parser over what changed), and
+parsers (libcst as each edited region is parsed again, the standard parser over what changed), and
 the edits composed against the original text. `apply_each` plans several fixes alone on one parse."""
 from __future__ import annotations
 
-import ast
 from typing import Dict, List, Sequence, Set, Tuple, TypeVar
 
 from ...diagnostics import FixRequest
 from .add_member import plan_add
-from .document import Document
+from .document import Document, NotPython
 from .edits import Edit, compose, splice, text_edit, touch
 from .form_feeds import leading_form_feeds, with_form_feeds
 from .remove_duplicate import plan_remove
@@ -26,17 +25,15 @@ def apply_fixes(source: bytes, requests: Sequence[FixRequest]) -> FixResult:
 
 
 def apply_each(source: bytes, groups: Sequence[Sequence[FixRequest]]) -> List[FixResult]:
-    """Each group of requests applied on its own to the same `source`, which is parsed once: the fixes
-    of one file's findings, offered one by one (JSON, flake8, an editor), share one concrete parse
-    instead of parsing a large file again for each."""
+    """Each group of requests applied on its own to the same `source`, which is read once: the fixes
+    of one file's findings, offered one by one (JSON, flake8, an editor), share the standard parser's
+    tree and libcst's parse of each region they are in, instead of parsing a large file again for each."""
     feeds, masked = leading_form_feeds(source)
-    try:
+    try:  # the standard parser once per file: then an edit is checked by parsing only the regions it changed
         doc = Document.parse(masked)
     except Refuse as exc:
         return [FixResult(source, (), tuple(Refusal(r, str(exc)) for r in group), ()) for group in groups]
-    try:  # once per file: then an edit is checked by parsing only the statements it changed
-        ast.parse(masked)
-    except Exception:  # an edit cannot make a file parse that does not
+    except NotPython:  # an edit cannot make a file parse that does not
         return [_internal_error(source, tuple(group)) for group in groups]
     results = [_apply(doc, masked, tuple(group)) for group in groups]
     if feeds:  # libcst does not keep a form feed that starts a line: edited without them, put back

@@ -2,6 +2,7 @@
 and within it the parts that are literals archsync can edit, or a refusal saying why there are none."""
 from __future__ import annotations
 
+import ast
 import dataclasses
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
@@ -12,12 +13,14 @@ from ...extract.shapes import COLLECTION_CALLS, SET_METHODS
 from .document import Document, Span
 from .results import Refuse
 
+_CODE = cst.Module(body=[])  # writes a parsed node's own text back (its whitespace is its own)
 
-def walk(root: Optional[cst.CSTNode],
-         within: Optional[Callable[[cst.CSTNode], bool]] = None) -> Iterator[Tuple[cst.CSTNode, str]]:
+
+def walk(root: Optional[cst.CSTNode], within: Optional[Callable[[cst.CSTNode], bool]] = None,
+         scope: str = "") -> Iterator[Tuple[cst.CSTNode, str]]:
     """Every node under `root` (into only the nodes `within` accepts), with the dotted name of the
-    classes and functions around it."""
-    stack = [(root, "")] if root is not None else []
+    classes and functions around it (`scope`: those around `root`)."""
+    stack = [(root, scope)] if root is not None else []
     while stack:
         node, scope = stack.pop()
         yield node, scope
@@ -26,10 +29,11 @@ def walk(root: Optional[cst.CSTNode],
         stack.extend((child, scope) for child in reversed(node.children) if within is None or within(child))
 
 
-def walk_at(root: Optional[cst.CSTNode], doc: Document, span: Span, line: int) -> Iterator[Tuple[cst.CSTNode, str]]:
+def walk_at(root: Optional[cst.CSTNode], doc: Document, span: Span, line: int,
+            scope: str = "") -> Iterator[Tuple[cst.CSTNode, str]]:
     """`walk`, into only the nodes whose text spans `line`: what a request at that line can name is there,
-    and a large function around it (a settings method of thousands of lines) is not walked whole for each."""
-    return walk(root, lambda node: _spans_line(doc, span, node, line))
+    and a large statement around it (when the whole file is parsed) is not walked whole for each."""
+    return walk(root, lambda node: _spans_line(doc, span, node, line), scope)
 
 
 def _spans_line(doc: Document, span: Span, node: cst.CSTNode, line: int) -> bool:
@@ -55,11 +59,11 @@ def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[Li
     `X = _X`, where a top-level statement before it assigns `_X`, is another name for `_X`: the
     literal edited is `_X`'s (each step goes to an earlier statement, so a chain ends).
     """
-    root, span = doc.root_at(offset)
+    root, span, scope = doc.root_at(offset)
     line, label = doc.line_of(offset), request.target
     if label.startswith("@"):
         decorator_name, _, function = label[1:].partition(":")
-        for node, _ in walk(root):
+        for node, _ in walk(root, scope=scope):
             if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) or not _same_name(node.name.value, function):
                 continue
             for decorator in node.decorators:
@@ -74,7 +78,7 @@ def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[Li
     if "#" in label:  # "<function>#<n>": a literal in a name test, or a local one it tests
         function = label.rpartition("#")[0]
         # `x in [...]`, not `"A" in x` (a name tested against a string or a list of them)
-        around = list(walk_at(root, doc, span, line))
+        around = list(walk_at(root, doc, span, line, scope))
         tests = [(target.comparator, scope) for node, scope in around if isinstance(node, cst.Comparison)
                  and not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString))
                  for target in node.comparisons if isinstance(target.operator, (cst.In, cst.NotIn))
@@ -90,7 +94,7 @@ def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[Li
             raise Refuse(f"no membership test against a literal at line {request.line}")
         return _leaves(doc, tests[0][0], label), False, span
     name = label.rpartition(".")[2].partition("@")[0]  # `X@2`: another arm's binding of `X`, found by its line
-    for node, _ in walk_at(root, doc, span, line):
+    for node, _ in walk_at(root, doc, span, line, scope):
         names, value = _assigned(node)
         if name in names and value is not None and doc.line_of(span(node)[0]) == line:
             bound = _bound_before(doc, value.value, offset) if isinstance(value, cst.Name) else None
@@ -101,15 +105,20 @@ def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[Li
 
 
 def _bound_before(doc: Document, name: str, offset: int) -> Optional[Tuple[int, int, str]]:
-    """(offset, line, name) of the last top-level assignment of `name` in a statement before `offset`."""
+    """(offset, line, name) of the last top-level assignment of `name` in a statement before the line of
+    `offset` (the offset is its line's start)."""
     found = None
-    for index, stmt in enumerate(doc.module.body if doc.indexed else ()):
-        if doc.offsets[index] + len(doc.codes[index]) > offset:
+    line = doc.line_of(offset)
+    for stmt in doc.tree.body:
+        if (stmt.end_lineno or stmt.lineno) >= line:
             break
-        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-            names, value = _assigned(small)
-            if name in names and value is not None:
-                found = (doc.offsets[index], doc.line_of(doc.root_at(doc.offsets[index])[1](small)[0]), name)
+        targets: List[ast.expr] = []
+        if isinstance(stmt, ast.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and stmt.value is not None:
+            targets = [stmt.target]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            found = (doc.starts[stmt.lineno - 1], stmt.lineno, name)
     return found
 
 
@@ -166,7 +175,7 @@ def _leaves(doc: Document, node: cst.BaseExpression, label: str) -> List[cst.CST
         raise Refuse(f"{label} is built by a call to {called}(), not a literal archsync can edit")
     if isinstance(node, (cst.Name, cst.Attribute)):
         dotted = dotted_name(node) or _short(doc, node)
-        origin = _imported_from(doc.module, dotted.partition(".")[0])
+        origin = _imported_from(doc.tree, dotted.partition(".")[0])
         where = f"it is imported from {origin}" if origin else "this file assigns it nothing before"
         raise Refuse(f"{label} is bound to `{dotted}` and {where}; add the name where `{dotted}` is defined")
     raise Refuse(f"{label} is built by `{_short(doc, node)}`, not a literal archsync can edit")
@@ -185,22 +194,17 @@ def _editable_parts(doc: Document, parts: Sequence[cst.BaseExpression], whole: c
     return leaves
 
 
-def _imported_from(module: cst.Module, name: str) -> Optional[str]:
-    for stmt in module.body:
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            continue
-        for small in stmt.body:
-            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                base = "." * len(small.relative) + (dotted_name(small.module) or "")
-                for alias in small.names:
-                    local = alias.asname.name if alias.asname else alias.name
-                    if isinstance(local, cst.Name) and local.value == name:
-                        return base
-            elif isinstance(small, cst.Import):
-                for alias in small.names:
-                    local = alias.asname.name if alias.asname else alias.name
-                    if (dotted_name(local) or "").partition(".")[0] == name:
-                        return dotted_name(alias.name)
+def _imported_from(tree: ast.Module, name: str) -> Optional[str]:
+    """Where the file's top-level imports take `name` from."""
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom):
+            for alias in stmt.names:
+                if alias.name != "*" and (alias.asname or alias.name) == name:
+                    return "." * stmt.level + (stmt.module or "")
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if (alias.asname or alias.name).partition(".")[0] == name:
+                    return alias.name
     return None
 
 
@@ -214,5 +218,5 @@ def dotted_name(node: Optional[cst.CSTNode]) -> Optional[str]:
 
 
 def _short(doc: Document, node: cst.CSTNode) -> str:
-    text = " ".join(doc.module.code_for_node(node).split())
+    text = " ".join(_CODE.code_for_node(node).split())
     return text if len(text) <= 60 else text[:57] + "..."

@@ -18,7 +18,7 @@ _CONTAINERS = (cst.Set, cst.List, cst.Tuple, cst.Dict, cst.Call)
 
 
 def plan_remove(doc: Document, request: FixRequest, offset: int) -> List[Edit]:
-    root, span = doc.root_at(offset)
+    root, span, _ = doc.root_at(offset)
     line = doc.line_of(offset)
     counts = []
     for node, _ in walk(root):

@@ -56,13 +56,14 @@ def _analyse_or_raise(args: argparse.Namespace, project: Optional[Path] = None):
         # run. Not when it adopts findings, or for the views that show the model.
         reuse = args.command == "check" and getattr(args, "baseline_commit", None) is None \
             and not getattr(args, "add_exemptions", False)
+        keep = args.command == "fix"  # its re-check of the edits reads again only the files edited
         if overrides is not None or project is not None:
             report = run(Request((project or target,), overrides or {}, use_cache=not args.no_cache,
-                                 prefilter=prefilter, reuse=reuse))
+                                 prefilter=prefilter, reuse=reuse, keep=keep))
         else:
             paths = [Path(p) for p in getattr(args, "paths", [args.path])]
             report = run_projects(Request(tuple(paths), use_cache=not args.no_cache, prefilter=prefilter,
-                                          reuse=reuse))
+                                          reuse=reuse, keep=keep))
     except ConfigError as exc:
         print(f"archsync: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

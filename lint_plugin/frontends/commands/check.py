@@ -61,7 +61,7 @@ def _check(args: argparse.Namespace, recorder: "Recorder") -> int:
     if args.statistics:
         output = statistics(shown)
     else:
-        output = render(args.format, shown, report.root, color=_color(args))
+        output = render(args.format, shown, report.root, color=_color(args), fixes=_fixes_cache(args, report))
     if args.output_file:
         try:
             Path(args.output_file).write_text(output, encoding="utf-8", errors="backslashreplace")
@@ -79,6 +79,19 @@ def _check(args: argparse.Namespace, recorder: "Recorder") -> int:
     elif note and not args.quiet:
         print(f"archsync: {note}", file=sys.stderr)
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
+
+
+def _fixes_cache(args: argparse.Namespace, report):
+    """Where JSON's fixes are kept between runs: the (first) project's cache directory, as the run's other
+    caches are; none with `--no-cache`, or for a file checked outside any project."""
+    config = report.config
+    if args.format != "json" or args.no_cache or report.only is not None:
+        return None
+    if not (config.root / "pyproject.toml").is_file():  # no project: nothing is cached
+        return None
+    from ...fix.payload_cache import PayloadCache
+
+    return PayloadCache(config.root, config.cache_dir)
 
 
 def _counts(report) -> str:
