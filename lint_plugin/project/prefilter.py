@@ -19,7 +19,7 @@ from typing import Any, FrozenSet, Iterable, List, Optional, Sequence, Set, Tupl
 
 from ..config import Config
 from ..extract.bindings import import_bindings
-from ..extract.spelling import embeddable, respelt
+from ..extract.spelling import an_architecture, embeddable, respelt
 from .register_calls import may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
@@ -106,12 +106,13 @@ class Prefilter:
         top = _column0(padded, models=b"class" in data)
         double, single = (pattern.findall(data) for pattern in self.quoted)
         read_otherwise = respelt(data)  # strings the parser reads otherwise than their bytes spell them
+        quoted = self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)
+                             | frozenset(filter(self.is_name, read_otherwise)))
         return Signals(
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
             registers=any(token in data for token in self.registry_tokens)
-            or self._shaped(data, bool(double), bool(single)),
-            quoted=self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)
-                               | frozenset(filter(self.is_name, read_otherwise))),
+            or self._shaped(data, bool(double), bool(single), quoted),
+            quoted=quoted,
             imports=import_bindings(data),
             imported=top.imported,
             classes=top.classes,
@@ -120,17 +121,25 @@ class Prefilter:
             configs=top.configs,
         )
 
-    def _shaped(self, data: bytes, double: bool, single: bool) -> bool:
+    def _shaped(self, data: bytes, double: bool, single: bool, names: Optional[FrozenSet[str]] = None) -> bool:
         """May the file register names by shape? A registering call only where it may (`register_calls`).
 
         A dict entry's expression quotes a name between the same characters as `self.quoted`: it
         is only run where a name is quoted with `"` (`double`) or `'` (`single`), most files not;
         `register_model` is looked for as bytes first (faster than the expression's own search).
+        `names`: the names the file spells (`Signals.quoted`), when known. A registry found by shape
+        (dict entries, item stores) counts only if one of its names is spelt like an architecture
+        (`registration_facts`), so a file spelling none registers nothing by those shapes; a
+        decorator registers only with a string in the name shape.
         """
-        if any(may_register(data, m.start(), m.end(), self.is_name) for m in self.shapes[0].finditer(data)):
+        spelt = None if names is None else bool(names)
+        if any(may_register(data, m.start(), m.end(), self.is_name, spelt) for m in self.shapes[0].finditer(data)):
             return True
-        return (b"register_model" in data and self.shapes[1].search(data) is not None) \
-            or (double and self.shapes[2].search(data) is not None) \
+        if b"register_model" in data and self.shapes[1].search(data) is not None:
+            return True
+        if names is not None and not an_architecture(names):
+            return False
+        return (double and self.shapes[2].search(data) is not None) \
             or (single and self.shapes[3].search(data) is not None) \
             or self.shapes[4].search(data) is not None
 
