@@ -30,8 +30,10 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench import gen, lsp, targets  # noqa: E402
+    from bench import stages as bench_stages
 else:
     from . import gen, lsp, targets
+    from . import stages as bench_stages
 
 BENCH_DIR = Path(__file__).resolve().parent
 DEFAULT_OUT_DIR = BENCH_DIR / "out"
@@ -819,6 +821,14 @@ def bench_tree(tree: Tree, tools: Tools, args: argparse.Namespace, workdir: Path
                 "{walk_and_discovery_shared_ms} ms ({projects} projects, {files} files)".format(**figures))
         attempt(Scenario("walk", "projects walk and discovery (in process, medians)", [], None, None), walk)
 
+        def stages() -> None:
+            _, out, _ = run_child([sys.executable, "-m", "bench.stages", "--json", "--tree", str(tree.path),
+                                   "--rounds", str(max(3, runs))], BENCH_DIR.parent, ok=(0,))
+            figures = json.loads(out)
+            scenarios[-1].extra.update(figures, table=bench_stages.table(figures))
+        attempt(Scenario("stages", "where a cold run's time goes (stages and floors, one process, medians)", [],
+                         None, None), stages)
+
         if tree.edit_file and not args.skip_lsp:
             # a comment appended (the record as it was: the last findings reported again), then
             # lines moved (every fact moves: the whole analysis, from what the server kept)
@@ -924,6 +934,9 @@ def tree_table(tree: Tree, scenarios: List[Scenario]) -> str:
     notes = [f"- {s.key}: {n}" for s in scenarios for n in s.notes]
     if notes:
         lines += [""] + notes
+    for s in scenarios:
+        if s.extra.get("table"):
+            lines += ["", s.extra["table"]]
     return "\n".join(lines)
 
 

@@ -42,13 +42,27 @@ MAY = [  # calls that may register, or that the bytes cannot tell apart from one
     'register("llama" + "X", LlamaForCausalLM)',
     'register("caf\u00e9", LlamaForCausalLM)',  # not ASCII
 ]
-DECORATED = [  # a class decorator reads every argument: always may register
+DECORATED = [  # a decorator on a model class reads every argument: it may register, as may one the bytes cannot tell
     '@register("llama", "LlamaForCausalLM")\nclass LlamaForCausalLM:\n    pass\n',
+    '@register("LlamaForCausalLM", doc="""\ndef helper""")\nclass LlamaForCausalLM:\n    pass\n',
+    '@register("LlamaForCausalLM")\nclass \\\n        LlamaForCausalLM:\n    pass\n',
     '@models.register(["llama", "LlamaForCausalLM"])\nclass LlamaForCausalLM:\n    pass\n',
     '@(\n    register("llama", "LlamaForCausalLM"))\nclass LlamaForCausalLM:\n    pass\n',
     '@models. \\\n  register("llama", "LlamaForCausalLM")\nclass LlamaForCausalLM:\n    pass\n',
 ]
 
+# Shapes that register nothing: a registering decorator on a function or on a class that is no model
+# class, one in a file that spells no string a name could be, a dict entry or item store in a file
+# that spells no architecture (its registry could not count: `registration_facts`)
+UNREGISTERING = [
+    '@CustomOp.register("SiluAndMul")\nclass SiluAndMul:\n    pass\n',
+    '@register_fake("sgl_kernel::fwd")\ndef fwd(x):\n    return x\n',
+    '@register_pre_permute("standard", "deep_gemm")\n@other\nasync def permute(x):\n    return x\n',
+    '@register_transcription_adapter("GraniteSpeech")\nclass GraniteSpeechAdapter(Base):\n    pass\n',
+    '@register("rms_norm")\nclass LlamaModel:\n    pass\n',  # a model class, but no string a name could be
+    'TABLE = {"Flash": FlashBackend, "Triton": TritonBackend}\n',
+    "HOOKS['Default'] = DefaultHook\n",
+]
 
 def prefilter(name_pattern: str = NAME_PATTERN) -> Prefilter:
     return Prefilter(Config(root=Path("/"), name_pattern=name_pattern))
@@ -73,7 +87,7 @@ def test_a_call_that_may_register_still_does(call):
 
 
 @pytest.mark.parametrize("source", DECORATED)
-def test_a_decorator_always_may_register(source):
+def test_a_decorator_on_a_model_class_may_register(source):
     assert prefilter().signals(source.encode()).registers, source
     assert registrations(source) != ()
 
@@ -109,3 +123,11 @@ def test_a_model_file_whose_other_calls_cannot_register_is_read_from_its_stateme
     snippets = prefilter().registration_snippets(data)
     assert snippets == [(4, b"EntryClass = [Rotary]")]
     assert prefilter().registration_snippets(data + b'register("LlamaForCausalLM", Rotary)\n') is None
+
+
+@pytest.mark.parametrize("source", UNREGISTERING)
+def test_a_shape_that_cannot_register_makes_no_candidate(source):
+    """Files of PyTorch ops and kernels (`@CustomOp.register("rms_norm")`, `@register_fake(...)`) were
+    parsed whole for registrations they cannot hold: 50 of SGLang's files, 60 of vLLM's."""
+    assert not prefilter().signals(source.encode()).registers, source
+    assert registrations(source) == ()

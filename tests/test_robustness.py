@@ -144,13 +144,24 @@ CASES = {
         ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
          "but missing from X_ARCHS",),
         ("pkg/layers.py",)),
-    # ... while a registering decorator may register whatever its strings say: the file is analysed.
+    # So is one whose registering decorator is on a class that is no model class (an op, a kernel): its
+    # strings register nothing (`class_registrations`).
+    "syntax-error-in-an-op-registered-by-decorator": Case(
+        {"pkg/ops.py": b'@CustomOp.register("fused", "FusedForward")\nclass FusedForward:\n    def broken(:\n'
+                       b'        pass\n'},
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",),
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",),
+        ("pkg/ops.py",)),
+    # ... while a registering decorator on a model class may register whatever its strings say: the file
+    # is analysed.
     "syntax-error-in-a-file-registering-by-decorator": Case(
-        {"pkg/kernels.py": b'@register_kernel("fused", "FusedForward")\nclass FusedForward:\n    def broken(:\n'
-                           b'        pass\n'},
+        {"pkg/kernels.py": b'@register_kernel("fused", "FusedForCausalLM")\nclass FusedForCausalLM:\n'
+                           b'    def broken(:\n        pass\n'},
         ("pkg/kernels.py:1:1: ARC902 file not analysed: syntax error at line 3: "
-         + python_says(b'@register_kernel("fused", "FusedForward")\nclass FusedForward:\n    def broken(:\n'
-                       b'        pass\n'),
+         + python_says(b'@register_kernel("fused", "FusedForCausalLM")\nclass FusedForCausalLM:\n'
+                       b'    def broken(:\n        pass\n'),
          "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
          "but missing from X_ARCHS"),
         ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "

@@ -51,6 +51,30 @@ def import_bindings(data: bytes) -> FrozenSet[str]:
     return frozenset(found)
 
 
+# Every import statement's names follow its `import` keyword: in parentheses (comments inside), or to the
+# end of the logical line. Matched at every `import` in the bytes, each alone (a word in a string too).
+_IMPORTED_NAMES = re.compile(rb"import" + _WS + rb"*(\((?:[^)#]|#[^\n]*)*\)|(?:[^\n;#\\]|\\\r?\n)*)")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def may_bind(data: bytes, name: str) -> bool:
+    """May a module with these bytes define a function `name`, or bind `name` by an import (a star import
+    may bind any)? False only when it surely does neither: resolution asking whether `name` is a
+    predicate there (`imports.locate`) would find no predicate, and the module need not be parsed."""
+    if not _IDENTIFIER.fullmatch(name):
+        return True  # a dotted or non-ASCII name: not told from the bytes
+    word = re.compile(rb"\b" + name.encode() + rb"\b")
+    if re.search(rb"\bdef" + _WS + rb"+" + name.encode() + rb"\b", data):
+        return True
+    start = data.find(b"import")
+    while start != -1:
+        names = _IMPORTED_NAMES.match(data, start)
+        if names is not None and (b"*" in names.group(1) or word.search(names.group(1))):
+            return True
+        start = data.find(b"import", start + 6)
+    return False
+
+
 def dotted_paths(data: bytes, head: str) -> FrozenSet[str]:
     """Each dotted path the file writes from the plain-imported top package `head` (`a.b.c.X` for
     `import a.b` then `a.b.c.X`): asked only for a project's own top packages, the few files that

@@ -26,20 +26,23 @@ class _Tests:
 def read_predicate(ctx: ModuleContext, node: ast.AST, qualname: str,
                    class_name: Optional[str]) -> Optional[PredicateFact]:
     """A PredicateFact when every value the function returns is a name test (or a constant
-    reached after one), e.g. `return x in S`, or `for a in archs: if a in S: return True`."""
-    local: Dict[str, ast.expr] = {}
-    for stmt in node.body:  # type: ignore[attr-defined]
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            local[stmt.targets[0].id] = stmt.value
-    reader = _TestReader(ctx.scoped(list(_imports(node))), local, class_name, node)
+    reached after one), e.g. `return x in S`, or `for a in archs: if a in S: return True`.
+
+    The reader (the function's locals and its own imports) is made for the first value to test: most
+    functions return nothing, or only constants, and are no predicate without it."""
+    reader: Optional[_TestReader] = None
     found = _Tests()
     tested = False
     for stmt, guard in _returns_with_guards(node):
         value = stmt.value
         if value is None or (isinstance(value, ast.Constant) and value.value in (False, None)):
             continue
+        if isinstance(value, ast.Constant) and value.value is True and guard is None:
+            continue
+        if reader is None:
+            reader = _reader(ctx, node, class_name)
         if isinstance(value, ast.Constant) and value.value is True:
-            if guard is not None and reader.test(guard, found):
+            if reader.test(guard, found):  # type: ignore[arg-type]
                 tested = True
             continue
         if not reader.test(value, found):
@@ -48,6 +51,15 @@ def read_predicate(ctx: ModuleContext, node: ast.AST, qualname: str,
     if not tested or not (found.parts or found.delegates):
         return None
     return PredicateFact(qualname, node.lineno, ctx.column(node), tuple(found.parts), tuple(found.delegates))  # type: ignore[attr-defined]
+
+
+def _reader(ctx: ModuleContext, node: ast.AST, class_name: Optional[str]) -> "_TestReader":
+    """What reads a function's tests: its module's context with the function's own imports, and its locals."""
+    local: Dict[str, ast.expr] = {}
+    for stmt in node.body:  # type: ignore[attr-defined]
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            local[stmt.targets[0].id] = stmt.value
+    return _TestReader(ctx.scoped(list(_imports(node))), local, class_name, node)
 
 
 def _statements(node: ast.AST) -> Iterator[ast.stmt]:

@@ -21,9 +21,9 @@ from typing import List, Optional, Sequence, Tuple
 
 from .context import ModuleContext, dotted_name, is_str
 from .facts import Member
+from .spelling import MODEL_CLASS
 
 _CLASS = re.compile(r"_*[A-Z]\w*")
-_MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 _HELPER_CLASS = re.compile(r"\w*(?:Config|Processor|Tokenizer|Parser|Handler|Loader|Info|Adapter|Hook|Mixin|Strategy|"
                            r"Backend|Spec|Policy|Error|Exception)")
 _PATH_CLASS = re.compile(r"[\w.]*[.:]([A-Z]\w*)")
@@ -132,7 +132,7 @@ def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequ
     `...Model`, `...LM`: not an op or a layer registered by name); names come from string
     arguments, a list or tuple of them, or a `name=` keyword.
     """
-    model_class = _MODEL_CLASS.fullmatch(node.name) is not None
+    model_class = MODEL_CLASS.fullmatch(node.name) is not None
     found = []
     for decorator in node.decorator_list:
         if not isinstance(decorator, ast.Call):

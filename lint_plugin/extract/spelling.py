@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import FrozenSet, Sequence
+from typing import FrozenSet, Iterable, Sequence
 
 _EMBEDDABLE = re.compile(r"[\[\]A-Za-z0-9_*+?{},-]*")
 _ARCHITECTURE = re.compile(r"\w*(?:For[A-Z]\w*|Model|LM)")  # `...ForCausalLM`, `ChatGLMModel`, `QWenLMHeadModel`
+# a model class (`...For<Task>`, `...Model`, `...LM`): what a registering decorator must be on to register
+MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 
 
 def embeddable(name_pattern: str) -> bool:
@@ -19,6 +21,12 @@ def embeddable(name_pattern: str) -> bool:
     or a newline (`.`, `[^...]`, `\\S`), no flag, group or escape a byte expression reads otherwise.
     """
     return _EMBEDDABLE.fullmatch(name_pattern) is not None and "[]" not in name_pattern
+
+
+def an_architecture(names: Iterable[str]) -> bool:
+    """Is any of these names spelt like an architecture? A registry found by shape counts only when at
+    least half of its names are (`mostly_architectures`), so a file spelling none registers nothing so."""
+    return any(_ARCHITECTURE.fullmatch(n) for n in names)
 
 
 def mostly_architectures(names: Sequence[str]) -> bool:

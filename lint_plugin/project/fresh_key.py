@@ -17,6 +17,10 @@ def fresh_key(config: Config, prefilter: Prefilter, source: SourceFile, data: by
     signals = stored_signals(prefilter.signals(data))
     if level == 0:
         return record_key(0, signals, False, None)
+    if level == 3:  # whether its bytes bind a name was asked: keyed by the bytes
+        from .files import digest
+
+        return record_key(3, signals, False, [digest(data)])
     from .codec import encode_facts
     from .file_facts import JobState, facts_for
 

@@ -14,7 +14,7 @@ from types import TracebackType
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Type, Union
 
 from ..config import Config
-from ..extract.bindings import Reachers, dotted_paths
+from ..extract.bindings import Reachers, dotted_paths, may_bind
 from ..extract.facts import FileFacts
 from .cache import CachedFile, IndexCache
 from .codec import encode_facts
@@ -56,6 +56,7 @@ class ProjectIndex:
         # `--no-prefilter` every file is chosen, and this still says which may matter (ARC902).
         self._candidates: Dict[str, bool] = {}
         self._completed: Set[str] = set()  # modules resolution asked for in full (`module`)
+        self._consulted: Set[str] = set()  # modules whose bytes said they bind no name asked of them (`may_define`)
         self._facts: Optional[List[FileFacts]] = None  # `facts`, until a file is chosen or its facts change
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
@@ -227,6 +228,22 @@ class ProjectIndex:
             return facts
         return self._complete(source)
 
+    def may_define(self, module: str, name: str) -> bool:
+        """May `module` define a function `name` or import it (`ModuleSource.may_define`)? Asked of its
+        bytes only where its facts are not at hand: a module the policy did not choose is not parsed to
+        learn that it does not. Such a module is then keyed by its bytes (`record_states`)."""
+        source = self._files.get(module) or self._by_unique_suffix(module)
+        if source is None or source.module not in self._records:
+            return True
+        record = self._records[source.module]
+        if (record.facts is not None or record.encoded is not None) and not record.partial:
+            return True
+        data = self._bytes_of(source)
+        if isinstance(data, Unreadable) or may_bind(data, name):
+            return True
+        self._consulted.add(source.module)
+        return False
+
     def facts_of(self, module: str) -> Optional[FileFacts]:
         """A record's facts as they are (None before parsing), decoding stored ones on first use."""
         record = self._records[module]
@@ -250,14 +267,16 @@ class ProjectIndex:
                 continue
             level = self._level(module)
             facts: Optional[List[Any]] = None
-            if level:
+            if level == 3:  # read by its bytes: keyed by them (as `fresh_key` keys them)
+                facts = [record.digest]
+            elif level:
                 if record.encoded is not None:
                     facts = record.encoded
                 elif record.facts is not None:
                     facts = encode_facts(record.facts)
                 if facts is None or (level == 2 and record.partial):
                     continue  # asked for and not there: nothing to key it by, so never reused
-            key = record_key(level, stored_signals(record.signals), record.partial, facts)
+            key = record_key(level, stored_signals(record.signals), record.partial and level != 3, facts)
             states[source.rel] = RecordState(record.size, record.stamp, record.digest, level, key)
         return states
 
@@ -270,8 +289,11 @@ class ProjectIndex:
                 yield rel, record, self._level(module)
 
     def _level(self, module: str) -> int:
-        """What this run asked of a module: its signals (0), its registrations (1), all its facts (2)."""
-        return 2 if self._chosen.get(module) or module in self._completed else 1 if module in self._chosen else 0
+        """What this run asked of a module: its signals (0), its registrations (1), all its facts (2), or,
+        beside at most its registrations, whether its bytes bind a name (3: keyed by its bytes)."""
+        if self._chosen.get(module) or module in self._completed:
+            return 2
+        return 3 if module in self._consulted else 1 if module in self._chosen else 0
 
     def dotted_paths(self, module: str, head: str) -> FrozenSet[str]:
         """The dotted paths a module's bytes write from its plain import of the top package `head`."""

@@ -19,7 +19,7 @@ from typing import Any, FrozenSet, Iterable, List, Optional, Sequence, Set, Tupl
 
 from ..config import Config
 from ..extract.bindings import import_bindings
-from ..extract.spelling import embeddable, respelt
+from ..extract.spelling import an_architecture, embeddable, respelt
 from .register_calls import may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
@@ -103,34 +103,43 @@ class Prefilter:
 
     def signals(self, data: bytes) -> Signals:
         padded = b"\n" + data  # column-0 patterns start with a newline (one copy for all of them)
-        bases, configs = _class_bases(padded) if b"class" in data else (frozenset(), frozenset())
+        top = _column0(padded, models=b"class" in data)
         double, single = (pattern.findall(data) for pattern in self.quoted)
         read_otherwise = respelt(data)  # strings the parser reads otherwise than their bytes spell them
+        quoted = self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)
+                             | frozenset(filter(self.is_name, read_otherwise)))
         return Signals(
             guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
             registers=any(token in data for token in self.registry_tokens)
-            or self._shaped(data, bool(double), bool(single)),
-            quoted=self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)
-                               | frozenset(filter(self.is_name, read_otherwise))),
+            or self._shaped(data, bool(double), bool(single), quoted),
+            quoted=quoted,
             imports=import_bindings(data),
-            imported=_imported_names(padded),
-            classes=_matches((_CLASS,), padded, "ascii") if b"\nclass" in padded else frozenset(),
-            bases=bases,
+            imported=top.imported,
+            classes=top.classes,
+            bases=top.bases,
             shape_tests=_shape_tests(data) | _pieces(data) | read_otherwise,
-            configs=configs,
+            configs=top.configs,
         )
 
-    def _shaped(self, data: bytes, double: bool, single: bool) -> bool:
+    def _shaped(self, data: bytes, double: bool, single: bool, names: Optional[FrozenSet[str]] = None) -> bool:
         """May the file register names by shape? A registering call only where it may (`register_calls`).
 
         A dict entry's expression quotes a name between the same characters as `self.quoted`: it
         is only run where a name is quoted with `"` (`double`) or `'` (`single`), most files not;
         `register_model` is looked for as bytes first (faster than the expression's own search).
+        `names`: the names the file spells (`Signals.quoted`), when known. A registry found by shape
+        (dict entries, item stores) counts only if one of its names is spelt like an architecture
+        (`registration_facts`), so a file spelling none registers nothing by those shapes; a
+        decorator registers only with a string in the name shape.
         """
-        if any(may_register(data, m.start(), m.end(), self.is_name) for m in self.shapes[0].finditer(data)):
+        spelt = None if names is None else bool(names)
+        if any(may_register(data, m.start(), m.end(), self.is_name, spelt) for m in self.shapes[0].finditer(data)):
             return True
-        return (b"register_model" in data and self.shapes[1].search(data) is not None) \
-            or (double and self.shapes[2].search(data) is not None) \
+        if b"register_model" in data and self.shapes[1].search(data) is not None:
+            return True
+        if names is not None and not an_architecture(names):
+            return False
+        return (double and self.shapes[2].search(data) is not None) \
             or (single and self.shapes[3].search(data) is not None) \
             or self.shapes[4].search(data) is not None
 
@@ -196,37 +205,80 @@ def _statement_end(data: bytes, position: int) -> Optional[int]:
     return position if position == len(data) and depth == 0 else None
 
 
-_CLASS = re.compile(rb"\nclass[ \t]+([A-Z]\w*)")  # on b"\n" + data, like every column-0 pattern
 # model classes only (`...For<Task>`, `...Model`, `...LM`): kinship is about architectures
 _CLASS_BASES = re.compile(rb"\nclass[ \t]+([A-Z]\w*(?:For[A-Z]\w*|Model|LM))[ \t]*\(([^)]*)\)[ \t]*:")
+_MODEL_NAME = re.compile(rb"[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 _NEXT_STATEMENT = re.compile(rb"\n(?=[^ \t\r\n#])")  # the next column-0 line: where a class body ends
 _ALIAS = re.compile(rb"\n([A-Z]\w*(?:For[A-Z]\w*|Model|LM))[ \t]*=[ \t]*([A-Z]\w*)[ \t]*(?:#[^\n]*)?(?=\r?\n|$)")
+_FROM_IMPORT = re.compile(rb"\nfrom[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n\\]*)")
+# Where each column-0 expression above may match, in one pass: a class, a from-import, an assignment of
+# a model-class name. Each branch ends before the line does, so no match hides the start of another;
+# the expressions themselves are then asked only there (`_column0`).
+_COLUMN0 = re.compile(rb"\n(?:(class)[ \t]+([A-Z]\w*)|from[ \t]+[\w.]+[ \t]+import[ \t]|"
+                      rb"[A-Z]\w*(?:For[A-Z]\w*|Model|LM)[ \t]*=)")
 
 
-def _class_bases(data: bytes) -> Tuple[FrozenSet[str], FrozenSet[str]]:
-    """`Child:Base:methods:line` edges of column-0 model classes and `Alias:Target:-1:line` for aliases;
-    `Child:Config:line` for the config class a model class's body names (`Signals.configs`).
+@dataclass(frozen=True)
+class _TopLevel:
+    """What the column-0 statements of a file's bytes say (`Signals.classes`, `bases`, `configs`, `imported`)."""
 
-    `data` is the file's bytes after a newline (column-0 patterns start with one)."""
-    edges, configs = set(), set()
-    for match in _CLASS_BASES.finditer(data):
-        end = _NEXT_STATEMENT.search(data, match.end())
-        body = data[match.end():end.start() if end else len(data)]
-        methods = body.count(b"def ")  # an upper bound (strings and comments count): 0 is sure
-        child = match.group(1).decode("ascii", "replace")
-        line = data.count(b"\n", 0, match.start() + 1)  # the padding newline makes this 1-based
-        for base in match.group(2).split(b","):
-            name = base.strip().rpartition(b".")[2]
-            if name[:1].isupper() and b"=" not in base:  # `metaclass=...` is no base
-                edges.add(f"{child}:{name.decode('ascii', 'replace')}:{methods}:{line}")
-        if methods or b"config_class" in body:
-            config = _config_class(body)
-            if config:
-                configs.add(f"{child}:{config}:{line}")
-    for match in _ALIAS.finditer(data):
-        line = data.count(b"\n", 0, match.start() + 1)
-        edges.add(f"{match.group(1).decode('ascii', 'replace')}:{match.group(2).decode('ascii', 'replace')}:-1:{line}")
-    return frozenset(edges), frozenset(configs)
+    classes: FrozenSet[str]
+    bases: FrozenSet[str]
+    configs: FrozenSet[str]
+    imported: FrozenSet[str]
+
+
+def _column0(data: bytes, models: bool) -> _TopLevel:
+    """Column-0 classes, the model classes' bases and config classes, aliases (`models`: asked only of
+    a file that says `class` somewhere) and from-imported names, from one pass over `data` (the file's
+    bytes after a newline). Each expression is matched only where the pass found its start, and, as its
+    own search would, never inside its previous match."""
+    classes: Set[bytes] = set()
+    edges: Set[str] = set()
+    configs: Set[str] = set()
+    imported: List[bytes] = []
+    bases_end = imports_end = 0
+    for match in _COLUMN0.finditer(data):
+        start = match.start()
+        if match.group(1):  # a class
+            name = match.group(2)
+            classes.add(name)
+            if models and start >= bases_end and _MODEL_NAME.fullmatch(name):
+                found = _CLASS_BASES.match(data, start)
+                if found is not None:
+                    bases_end = found.end()
+                    _class_edges(data, found, edges, configs)
+        elif data[start + 1] == 102:  # `from`
+            if start >= imports_end:
+                found = _FROM_IMPORT.match(data, start)
+                if found is not None:
+                    imports_end = found.end()
+                    imported.append(found.group(1))
+        elif models:
+            found = _ALIAS.match(data, start)
+            if found is not None:
+                line = data.count(b"\n", 0, start + 1)
+                edges.add(f"{found.group(1).decode('ascii', 'replace')}:{found.group(2).decode('ascii', 'replace')}"
+                          f":-1:{line}")
+    return _TopLevel(_decoded(classes, "ascii"), frozenset(edges), frozenset(configs), _names_of(imported))
+
+
+def _class_edges(data: bytes, match: "re.Match[bytes]", edges: Set[str], configs: Set[str]) -> None:
+    """`Child:Base:methods:line` edges of a column-0 model class (`Signals.bases`), and `Child:Config:line` for
+    the config class its body names (`Signals.configs`). `data` is the file's bytes after a newline."""
+    end = _NEXT_STATEMENT.search(data, match.end())
+    body = data[match.end():end.start() if end else len(data)]
+    methods = body.count(b"def ")  # an upper bound (strings and comments count): 0 is sure
+    child = match.group(1).decode("ascii", "replace")
+    line = data.count(b"\n", 0, match.start() + 1)  # the padding newline makes this 1-based
+    for base in match.group(2).split(b","):
+        name = base.strip().rpartition(b".")[2]
+        if name[:1].isupper() and b"=" not in base:  # `metaclass=...` is no base
+            edges.add(f"{child}:{name.decode('ascii', 'replace')}:{methods}:{line}")
+    if methods or b"config_class" in body:
+        config = _config_class(body)
+        if config:
+            configs.add(f"{child}:{config}:{line}")
 
 
 # `config_class = Qwen3MoeConfig` in a class body; `config: Qwen3MoeConfig` (`Optional[...]`, quoted,
@@ -309,13 +361,7 @@ def _spellings(text: bytes) -> Tuple[str, ...]:
         return ("\\",)
 
 
-_FROM_IMPORT = re.compile(rb"\nfrom[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n\\]*)")
 _IMPORTED = re.compile(rb"(?:\w+[ \t]+as[ \t]+)?(\w+)")
-
-
-def _imported_names(data: bytes) -> FrozenSet[str]:
-    """Local names bound by column-0 `from ... import ...` statements (bytes only; `data` after a newline)."""
-    return _names_of(_FROM_IMPORT.findall(data))
 
 
 def _names_of(imported: List[bytes]) -> FrozenSet[str]:

@@ -7,18 +7,21 @@ tables: a third of the files SGLang parsed in full for their registrations held 
 Extraction reads a call as a registration only when its first argument is a string in the name
 shape (`registrations.call_registration`), and keeps the registrations of one callee only when
 at least half of their names are spelt like architectures (`mostly_architectures`); a decorator
-it reads only on a class, with every argument (`class_registrations`). So a call that is no
+it reads only on a model class (`...ForCausalLM`, `...Model`, `...LM`), with every argument
+(`class_registrations`), and one of them a string in the name shape. So a call that is no
 decorator and whose first argument is a list, or a plain string that is no architecture name,
 registers nothing unless another call in the file may register too, which makes the file a
-candidate anyway. Anything less plain (escapes, implicit concatenation, a comment, a
-parenthesised argument, a call that may be a decorator) still counts.
+candidate anyway; nor does a decorator on a function or on a class of another name
+(`@CustomOp.register("rms_norm") class RMSNorm`), nor one in a file that spells no string a name
+could be. Anything less plain (escapes, implicit concatenation, a comment, a parenthesised
+argument, a decorated statement the bytes cannot tell) still counts.
 """
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, Optional
 
-from ..extract.spelling import mostly_architectures
+from ..extract.spelling import MODEL_CLASS, mostly_architectures
 
 # Bytes a decorator's expression may hold between its `@` and the registering name: a dotted
 # path, blanks, line continuations, opening parentheses (`@(register)(...)`).
@@ -29,16 +32,22 @@ _AT = ord("@")
 _PLAIN_REST = {ord('"'): re.compile(rb'([^"\\\r\n\x80-\xff]*)"\s*[,)]'),
                ord("'"): re.compile(rb"([^'\\\r\n\x80-\xff]*)'\s*[,)]")}
 _LIST = ord("[")
+# The statement a decorator is on: the first line after it that opens a class or a function (a line of
+# the decorator's own arguments opens neither: a keyword there is inside a string, which is looked for)
+_DECORATED = re.compile(rb"\n[ \t]*(?:(class)\b(?:[ \t]+(\w+)[ \t]*[(:])?|(?:async[ \t]+)?def\b)")
+_STRING_ACROSS_LINES = re.compile(rb"\"\"\"|'''|\\\r?\n")
 
 
-def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], object]) -> bool:
+def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], object],
+                 names_spelt: Optional[bool] = None) -> bool:
     """May the call the shape matched at `data[start:end]` register a name?
 
     The match starts in the registering name and runs past the call's `(` into its first argument,
-    which is read again here from its opening character.
+    which is read again here from its opening character. `names_spelt`: whether the file spells any
+    string in the name shape (None: not asked, and a decorator always may register).
     """
     if _decorated(data, start):
-        return True
+        return names_spelt is None or (names_spelt and _on_a_model_class(data, end))
     position = data.find(b"(", start, end) + 1  # the call's own: the name before it holds none
     while data[position] in b" \t\r\n\f":
         position += 1
@@ -61,3 +70,16 @@ def _decorated(data: bytes, start: int) -> bool:
     while position > 0 and data[position - 1] in _DECORATOR_PATH:
         position -= 1
     return position > 0 and data[position - 1] == _AT
+
+
+def _on_a_model_class(data: bytes, position: int) -> bool:
+    """May the decorator whose call runs at `position` be on a model class (`class LlamaForCausalLM`)?
+    Not when the statement it is on is a function, or a class named otherwise; a string that may run
+    across lines before that statement leaves it unsure (yes)."""
+    found = _DECORATED.search(data, position)
+    if found is None or _STRING_ACROSS_LINES.search(data, position, found.start()) is not None:
+        return True
+    if found.group(1) is None:
+        return False  # a function: its decorators register nothing by shape
+    name = found.group(2)
+    return name is None or MODEL_CLASS.fullmatch(name.decode("ascii")) is not None

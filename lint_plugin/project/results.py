@@ -50,7 +50,8 @@ class RecordState(NamedTuple):
     """What one run read from one file: its bytes' identity and its record's key.
 
     `level` is what the run asked of the file: 0 its byte signals only, 1 its registrations,
-    2 all its facts. `record` digests the signals and those facts (`record_key`). An immutable
+    2 all its facts, 3 whether its bytes bind a name (keyed by the bytes). `record` digests the
+    signals and those facts (`record_key`). An immutable
     tuple rather than a frozen dataclass: a warm run builds one per file, and builds nothing else.
     """
 
@@ -142,7 +143,7 @@ class ResultCache:
                 raise ValueError("bad file entry")
             rel, size, stamp, file_digest, level, record = item
             if not (type(rel) is str and type(size) is int and type(stamp) is int and type(file_digest) is str
-                    and type(level) is int and 0 <= level <= 2 and type(record) is str):
+                    and type(level) is int and 0 <= level <= 3 and type(record) is str):
                 raise ValueError("bad file entry")
             files[rel] = RecordState(size, stamp, file_digest, level, record)
         report = document["report"]

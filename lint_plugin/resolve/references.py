@@ -242,7 +242,11 @@ class Resolver:
         self._predicate_depth += 1
         record = _Record(key)
         self._open_predicates.append(record)
-        found = self.source.locate(record.reads, module, qualname, _defines_predicate)
+        # A module that surely neither defines nor imports the name holds no such predicate (a factory's
+        # `return FlashAttentionBackend(runner)` calls a class): not parsed to learn it. Not where
+        # results are kept, whose reads must name every module they depend on.
+        found = self.source.locate(record.reads, module, qualname, _defines_predicate) \
+            if self._track or self.source.may_define(module, qualname) else "not bound there"
         result: Optional[Predicate] = None
         if isinstance(found, Found) and f"{found.facts.module}:{found.name}" != key:
             result = self.predicate(found.facts.module, found.name, name_ok, universe)  # memoised where defined
@@ -351,6 +355,9 @@ class _Recording:
         if self._reads is not None:
             self._reads.setdefault(name, facts)
         return facts
+
+    def may_define(self, module: str, name: str) -> bool:
+        return self.source.may_define(module, name)
 
     def locate(self, reads: Reads, module: str, name: str, defines: Callable[[FileFacts, str], bool]
                ) -> "Found | str":

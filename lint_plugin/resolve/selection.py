@@ -29,6 +29,7 @@ from ..extract.facts import (
     Ref,
     names_a_piece,
     piece_at_a_word,
+    starts_a_word,
 )
 from ..project.index import ProjectIndex
 from .memory import ResolveMemory
@@ -107,12 +108,15 @@ class _PieceTest:
     Such a predicate is a family of the names it matches, though it quotes none of them.
     Every prefix, suffix or substring of a name is a substring of it: one search in all the
     names, a newline apart (which begins a word), per distinct string, where a word begins (as
-    `Pattern.matches`).
+    `Pattern.matches`). Most strings are no piece: their first two characters begin no word of any
+    name, which a set says without searching (`starts`).
     A "\\" is a string the bytes could not spell.
     """
 
     def __init__(self, universe: AbstractSet[str]) -> None:
         self.names = "\n".join(sorted(universe))
+        self.starts = frozenset(self.names[at:at + 2] for at in range(len(self.names))
+                                if starts_a_word(self.names, at))
         self.known: Dict[str, bool] = {}
 
     def __call__(self, texts: AbstractSet[str]) -> bool:
@@ -122,7 +126,8 @@ class _PieceTest:
             found = self.known.get(text)
             if found is None:
                 found = self.known[text] = text == "\\" or (
-                    names_a_piece(text) and "\n" not in text and piece_at_a_word(text, self.names))
+                    names_a_piece(text) and text[:2] in self.starts and "\n" not in text
+                    and piece_at_a_word(text, self.names))
             if found:
                 return True
         return False

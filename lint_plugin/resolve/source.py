@@ -1,4 +1,4 @@
-"""What resolution needs from the project: a module's facts by name, nothing more."""
+"""What resolution needs from the project: a module's facts by name, and whether a module may bind a name."""
 from __future__ import annotations
 
 from typing import Optional, Protocol
@@ -11,4 +11,9 @@ class ModuleSource(Protocol):
 
     def module(self, name: str) -> Optional[FileFacts]:
         """Facts of the module `name` (a dotted name), or None when the project has no such module."""
+        ...
+
+    def may_define(self, module: str, name: str) -> bool:
+        """May `module` define a function `name` or import it? False only when surely not, said without
+        its facts (the index reads its bytes: `bindings.may_bind`); True wherever unsure."""
         ...
