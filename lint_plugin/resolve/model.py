@@ -64,12 +64,14 @@ class Model:
     mapped: FrozenSet[str] = frozenset()
 
     @functools.cached_property
-    def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str]], ...]]:
-        """By directory, the (path, subject, names) of each list there holding two registered names or more."""
-        found: Dict[str, List[Tuple[str, str, FrozenSet[str]]]] = {}
+    def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool], ...]]:
+        """By directory, the (path, subject, names, keyed by class name) of each list there holding two
+        registered names or more."""
+        found: Dict[str, List[Tuple[str, str, FrozenSet[str], bool]]] = {}
         for c in self.collections:
             if len(c.members.names & self.registered.keys()) > 1:
-                found.setdefault(c.path.rpartition("/")[0], []).append((c.path, c.subject, c.members.names))
+                found.setdefault(c.path.rpartition("/")[0], []).append(
+                    (c.path, c.subject, c.members.names, c.keyed == CLASS_NAME))
         return {directory: tuple(tables) for directory, tables in found.items()}
 
 

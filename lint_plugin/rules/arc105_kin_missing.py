@@ -181,22 +181,24 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
     if _other_lineage(held, name):
         return "the subject is about one lineage and the name is of another"
     if _not_in_own_tables(model, collection, name):
-        return "the subject's package keeps its own tables of models, and none of them names it: it does not " \
-               "support the model, and one list is not where to start"
+        return "the subject's directory keeps tables looked up with a model's class name, and none names it: " \
+               "that subsystem does not handle the model, and one list is not where to start"
     return ""
 
 
 def _not_in_own_tables(model: Model, collection: Collection, name: str) -> bool:
-    """Does the subject's directory hold two other lists of registered names or more, none naming `name`?
+    """Does the subject's directory keep tables looked up with a model's class name, none naming `name`?
 
-    A subsystem with model tables of its own (lmdeploy's `lite/`, whose calibration tables name the
-    models it quantizes) supports what they name: a model none of them names is not supported there,
-    whatever code it shares with a model one list holds, and telling that list to hold it would half
-    add support. A name one of them holds is the subsystem's, and the list that lacks it may be behind.
+    A table keyed by `type(model).__name__` holds what a subsystem needs for each model it handles (the
+    layer and norm classes lmdeploy's `lite/` calibration reads): a model none of them names is one
+    the subsystem does not handle, whatever code it shares with a model one of its lists holds, and
+    telling that list to hold it would half add support. Where no such table is kept, lists of one
+    directory are about different things, and one that lacks a name says nothing of another.
     """
     tables = model.tables_by_directory.get(collection.path.rpartition("/")[0], ())
-    others = [names for path, subject, names in tables if (path, subject) != (collection.path, collection.subject)]
-    return len(others) >= 2 and not any(name in names for names in others)
+    others = [names for path, subject, names, keyed in tables
+              if keyed and (path, subject) != (collection.path, collection.subject)]
+    return bool(others) and not any(name in names for names in others)
 
 
 def kind_guard(name: str, multimodal: AbstractSet[str]) -> str:
@@ -261,9 +263,9 @@ RULE = Rule(
          "that holds a second spelling "
          "and not the class it spells is not told to hold the class for the code they share; a list of one "
          "lineage is not told to "
-         "hold another; a list whose directory keeps two other lists of registered names or more, none naming the "
-         "name, is not told to hold it (that subsystem's own tables say it does not support the model: lmdeploy's "
-         "`lite/` calibration tables); a test of one name, or a dispatch (`if arch == X: arch = Y`), is not "
+         "hold another; a list whose directory keeps tables looked up with a model's class name "
+         "(`MAP[type(model).__name__]`), none naming the name, is not told to hold it (that subsystem's own tables "
+         "say it does not handle the model: lmdeploy's `lite/` calibration tables); a test of one name, or a dispatch (`if arch == X: arch = Y`), is not "
          "completed, nor a list nothing reads, an inert branch, or a name a class-name table never sees "
          "(`archsync explain ARC101`). "
          "`archsync why SUBJECT NAME` prints every piece of evidence and the guard that decided. Two ties the "
