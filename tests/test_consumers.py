@@ -73,3 +73,15 @@ def test_an_import_inside_a_function_of_an_analysed_module_is_a_reader(tree):
                                     "    return config.architectures[0] in _old_graph_models\n")
     assert "serve/utils.py:4:1: ARC101 'AlphaMoeForCausalLM' is matched by is_alpha() (serve/families.py:4) but " \
            "missing from _old_graph_models" in archsync("check", "--no-cache", cwd=root).lines
+
+
+def test_a_class_name_looked_up_in_a_method_of_a_class(tree):
+    """Only the statements that write a class-name key are walked (`keys.near_keys`): a method's, inside
+    its class, and the local it assigns there."""
+    root = tree("consumers/class_name_keys")
+    _unkeyed(root)
+    with (root / "serve/quant/calibrate.py").open("a", encoding="utf-8") as handle:
+        handle.write("class Calibrator:\n    def __init__(self, model):\n        self.model = model\n\n"
+                     "    def norm(self):\n        name = self.model.__class__.__name__\n"
+                     "        return NORM_TYPE_MAP.get(name)\n")
+    assert archsync("check", "--no-cache", cwd=root).lines == [_layer_table_finding("LAYER_TYPE_MAP"), _WANTED]

@@ -59,7 +59,7 @@ def _extract(source: bytes, path: str, module: str, registries: Sequence[str], i
         type_predicates=tuple(reader.type_predicates),
         mappings=tuple(reader.mappings),
         registers_into=tuple(reader.registers_into),
-        class_keyed=class_name_keyed(tree) if CLASS_NAME_KEY.search(source) else (),
+        class_keyed=class_name_keyed(tree, source) if CLASS_NAME_KEY.search(source) else (),
     )
 
 

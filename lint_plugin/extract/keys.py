@@ -6,27 +6,31 @@ with another name's class (a config alias) can never be looked up there. lmdeplo
 tables are read so (`model_type = type(model).__name__`, then `model_type not in LAYER_TYPE_MAP`
 and `LAYER_TYPE_MAP[model_type]`).
 
-Read only where the bytes hold such a key (`CLASS_NAME_KEY`), in one walk of the tree: a name
-holding a class name (assigned one, in any scope of the module) and the collections it looks up
-(`NAME[key]`, `key in NAME`, `NAME.get(key)`), by the name the module uses for them.
+Read only where the bytes hold such a key (`CLASS_NAME_KEY`), and only in the statements that
+write one (a function, a method, a top-level statement: `near_keys`), since walking a large
+module whole cost more than the rest of its extraction: a name holding a class name (assigned
+one there) and the collections it looks up (`NAME[key]`, `key in NAME`, `NAME.get(key)`), by the
+name the module uses for them.
 """
 from __future__ import annotations
 
 import ast
 import re
-from typing import List, Set, Tuple
+from typing import Iterator, List, Set, Tuple
 
 CLASS_NAME_KEY = re.compile(rb"\)\.__name__|__class__\.__name__")
 
 
-def class_name_keyed(tree: ast.Module) -> Tuple[str, ...]:
+def class_name_keyed(tree: ast.Module, source: bytes) -> Tuple[str, ...]:
     """The names (as this module writes them) of the collections it looks up with a class name."""
+    lines = {source.count(b"\n", 0, match.start()) + 1 for match in CLASS_NAME_KEY.finditer(source)}
+    scopes = near_keys(tree.body, lines)
     holders: Set[str] = set()
-    for node in ast.walk(tree):
+    for node in _walk(scopes):
         if isinstance(node, ast.Assign) and _is_class_name(node.value, holders):
             holders.update(t.id for t in node.targets if isinstance(t, ast.Name))
     found: List[str] = []
-    for node in ast.walk(tree):
+    for node in _walk(scopes):
         if isinstance(node, ast.Subscript) and _is_class_name(node.slice, holders):
             found += _table(node.value)
         elif isinstance(node, ast.Compare) and _is_class_name(node.left, holders):
@@ -36,6 +40,21 @@ def class_name_keyed(tree: ast.Module) -> Tuple[str, ...]:
                 and node.args and _is_class_name(node.args[0], holders):
             found += _table(node.func.value)
     return tuple(sorted(set(found)))
+
+
+def near_keys(body: List[ast.stmt], lines: Set[int]) -> List[ast.stmt]:
+    """The statements of `body` that span one of `lines`, a class's own statements instead of the class."""
+    found: List[ast.stmt] = []
+    for stmt in body:
+        end = getattr(stmt, "end_lineno", None) or stmt.lineno
+        if any(stmt.lineno <= line <= end for line in lines):
+            found += near_keys(stmt.body, lines) if isinstance(stmt, ast.ClassDef) else [stmt]
+    return found
+
+
+def _walk(scopes: List[ast.stmt]) -> Iterator[ast.AST]:
+    for scope in scopes:
+        yield from ast.walk(scope)
 
 
 def _is_class_name(node: ast.AST, holders: Set[str]) -> bool:
