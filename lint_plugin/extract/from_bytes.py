@@ -14,7 +14,7 @@ from typing import List, Optional, Sequence, Tuple
 from .collector import paused
 from .context import ModuleContext
 from .facts import FileFacts
-from .keys import CLASS_NAME_KEY, class_name_keyed
+from .keys import class_name_keyed, key_lines
 from .module import ModuleReader
 from .source_text import Refused, source_text
 from .spelling import embeddable
@@ -46,6 +46,7 @@ def _extract(source: bytes, path: str, module: str, registries: Sequence[str], i
         reader.read(tree)
     except RecursionError:
         return FileFacts(path=path, module=module, error="expression nested too deeply to analyse")
+    keys = key_lines(source)
     return FileFacts(
         path=path,
         module=module,
@@ -59,7 +60,7 @@ def _extract(source: bytes, path: str, module: str, registries: Sequence[str], i
         type_predicates=tuple(reader.type_predicates),
         mappings=tuple(reader.mappings),
         registers_into=tuple(reader.registers_into),
-        class_keyed=class_name_keyed(tree, source) if CLASS_NAME_KEY.search(source) else (),
+        class_keyed=class_name_keyed(tree, keys) if keys else (),
     )
 
 

@@ -6,7 +6,7 @@ with another name's class (a config alias) can never be looked up there. lmdeplo
 tables are read so (`model_type = type(model).__name__`, then `model_type not in LAYER_TYPE_MAP`
 and `LAYER_TYPE_MAP[model_type]`).
 
-Read only where the bytes hold such a key (`CLASS_NAME_KEY`), and only in the statements that
+Read only where the bytes hold such a key (`key_lines`), and only in the statements that
 write one (a function, a method, a top-level statement: `near_keys`), since walking a large
 module whole cost more than the rest of its extraction: a name holding a class name (assigned
 one there) and the collections it looks up (`NAME[key]`, `key in NAME`, `NAME.get(key)`), by the
@@ -18,12 +18,34 @@ import ast
 import re
 from typing import Iterator, List, Set, Tuple
 
-CLASS_NAME_KEY = re.compile(rb"\)\.__name__|__class__\.__name__")
+# around one: a class name used as a key, or assigned to be one: `[type(m).__name__]`,
+# `.get(m.__class__.__name__`, `type(m).__name__ in`, `= type(m).__name__` (not the many
+# `f"{type(self).__name__}"` of messages)
+_CLASS_NAME = rb"(?:type\([^()\n]*\)|[\w.\])]+\.__class__)\.__name__"
+_AS_A_KEY = re.compile(rb"(?:\[|\.get\(|[^=!<>]=)[ \t]*" + _CLASS_NAME
+                       + rb"|" + _CLASS_NAME + rb"[ \t]+(?:not[ \t]+)?in\b")
+_AROUND = 100  # bytes before a match that a key's expression may take (`type(self.model.language_model)`)
 
 
-def class_name_keyed(tree: ast.Module, source: bytes) -> Tuple[str, ...]:
-    """The names (as this module writes them) of the collections it looks up with a class name."""
-    lines = {source.count(b"\n", 0, match.start()) + 1 for match in CLASS_NAME_KEY.finditer(source)}
+def key_lines(source: bytes) -> Set[int]:
+    """The lines where a class name is used as a key or assigned to be one: where `class_name_keyed`
+    looks (empty for nearly every file, whose class names are in messages)."""
+    lines: Set[int] = set()
+    line, at = 1, 0
+    found = source.find(b".__name__")
+    while found != -1:
+        if source[found - 1:found] == b")" or source.endswith(b"__class__", 0, found):
+            if _AS_A_KEY.search(source, max(0, found - _AROUND), found + 21):
+                line += source.count(b"\n", at, found)
+                at = found
+                lines.add(line)
+        found = source.find(b".__name__", found + 9)
+    return lines
+
+
+def class_name_keyed(tree: ast.Module, lines: Set[int]) -> Tuple[str, ...]:
+    """The names (as this module writes them) of the collections it looks up with a class name, read in
+    the statements that span `lines` (`key_lines`)."""
     scopes = near_keys(tree.body, lines)
     holders: Set[str] = set()
     for node in _walk(scopes):
