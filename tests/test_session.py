@@ -359,3 +359,18 @@ def test_kept_kinship_names_the_line_a_config_class_use_moved_to(tmp_path):
     for lines in (1, 4):
         editor.buffers[KIMI] = "# moved\n" * lines + text
         assert _messages(editor.expect(reused=False)) == [expected.format(15 + lines)]
+
+
+def test_sibling_tables_no_longer_looked_up_by_class_weigh_the_one_that_still_is_again(tmp_path):
+    """ARC105 keeps a subject's findings while what it read is unchanged (`rules/memory_arc105.py`). What
+    `_not_in_own_tables` read is the other lite tables looked up with a class name: when two of them come
+    to be looked up with the architecture string instead, the third, unchanged, is weighed again (with
+    nothing else changed, no list and no class, the kept findings would otherwise stand)."""
+    root = copy_tree(SOURCE_FIXTURES / "consumers" / "own_tables", tmp_path / "own_tables").resolve()
+    editor = Editor(root, tmp_path, watched=True)
+    lite = "serve/lite/calibrate.py"
+    editor.open(lite)
+    assert [d.path for d, _ in editor.expect(reused=False)] == ["serve/layers/rope.py"]
+    editor.edit(lite, "NORM_MAP[model_type], HEAD_MAP[model_type]", "NORM_MAP[model.arch], HEAD_MAP[model.arch]")
+    assert [(d.path, d.line) for d, _ in editor.expect(reused=False)] == [
+        ("serve/layers/rope.py", 2), ("serve/lite/calibrate.py", 3)]

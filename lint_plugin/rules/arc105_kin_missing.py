@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import AbstractSet, Dict, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, FixRequest, place
 from ..resolve import Collection, Model
@@ -75,12 +75,13 @@ def check_again(model: Model, earlier: Optional[memory_arc105.Arc105Memory]
         others = copies.get((c.path, c.subject), ())
         theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
         names = tuple(sorted((model.kinship.candidates(held) | (theirs & model.registered.keys())) - c.members.names))
-        done, moved = memory_arc105.reusable(kept, changed, model.kinship, c, others, held, names)
+        tables = _own_tables(model, c)
+        done, moved = memory_arc105.reusable(kept, changed, model.kinship, c, others, held, names, tables)
         if done is None:
-            done = memory_arc105.Weighed(c, others, names, tuple(_weigh(model, c, held, names, others)))
+            done = memory_arc105.Weighed(c, others, names, tuple(_weigh(model, c, held, names, others)), tables)
         elif moved:  # lines moved: what is reported stands, its messages name the new lines
-            done = memory_arc105.Weighed(c, others, names,
-                                         tuple(_weigh(model, c, held, [d.member or "" for d in done.found], others)))
+            done = memory_arc105.Weighed(c, others, names, tuple(
+                _weigh(model, c, held, [d.member or "" for d in done.found], others)), tables)
         weighed[(c.path, c.subject)] = done
         found += done.found
     return found, memory_arc105.remembered(model, weighed)
@@ -195,10 +196,14 @@ def _not_in_own_tables(model: Model, collection: Collection, name: str) -> bool:
     telling that list to hold it would half add support. Where no such table is kept, lists of one
     directory are about different things, and one that lacks a name says nothing of another.
     """
-    tables = model.tables_by_directory.get(collection.path.rpartition("/")[0], ())
-    others = [names for path, subject, names, keyed in tables
-              if keyed and (path, subject) != (collection.path, collection.subject)]
-    return bool(others) and not any(name in names for names in others)
+    tables = _own_tables(model, collection)
+    return bool(tables) and not any(name in names for names in tables)
+
+
+def _own_tables(model: Model, collection: Collection) -> Tuple[FrozenSet[str], ...]:
+    """What the other lists of the subject's directory looked up with a class name hold."""
+    return tuple(names for path, subject, names, keyed in model.tables_by_directory.get(
+        collection.path.rpartition("/")[0], ()) if keyed and (path, subject) != (collection.path, collection.subject))
 
 
 def kind_guard(name: str, multimodal: AbstractSet[str]) -> str:

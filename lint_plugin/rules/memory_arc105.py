@@ -36,6 +36,9 @@ class Weighed:
     others: Tuple[Collection, ...]  # its namesakes
     names: Tuple[str, ...]  # the names weighed
     found: Tuple[Diagnostic, ...]
+    # the lists of its directory looked up with a class name (what `_not_in_own_tables` read): the
+    # subsystem's own tables, which an edit to another file may change
+    tables: Tuple[FrozenSet[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,8 +89,8 @@ def remembered(model: Model, subjects: Mapping[Tuple[str, str], Weighed]) -> Arc
 
 
 def reusable(kept: Optional[Arc105Memory], changed: Changed, kinship: Kinship, collection: Collection,
-             others: Tuple[Collection, ...], held: AbstractSet[str], names: Tuple[str, ...]
-             ) -> "Tuple[Optional[Weighed], bool]":
+             others: Tuple[Collection, ...], held: AbstractSet[str], names: Tuple[str, ...],
+             tables: Tuple[FrozenSet[str], ...] = ()) -> "Tuple[Optional[Weighed], bool]":
     """The subject's kept findings, if they were weighed from what it holds and reads now; and whether
     a class it reads moved its lines (then the names the findings name are weighed again)."""
     if kept is None:
@@ -95,7 +98,7 @@ def reusable(kept: Optional[Arc105Memory], changed: Changed, kinship: Kinship, c
     weighed = kept.subjects.get((collection.path, collection.subject))
     if weighed is None or weighed.names != names or not (weighed.collection is collection
                                                          or weighed.collection == collection) \
-            or weighed.others != others:
+            or weighed.others != others or weighed.tables != tables:
         return None, False
     if not changed.classes and not changed.moved:
         return weighed, False
