@@ -25,7 +25,17 @@ from typing import Sequence, Tuple
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Result, archsync, archsync_process, flake8, unprivileged
+from conftest import (
+    EXIT_CLEAN,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    Result,
+    age_files,
+    archsync,
+    archsync_process,
+    flake8,
+    unprivileged,
+)
 from lint_plugin import __version__
 from lint_plugin.config import load_config
 from lint_plugin.config.cache_dir import foreign_entries
@@ -58,13 +68,6 @@ def make_project(root: Path, config: str = "") -> Path:
 
 def set_config(root: Path, config: str) -> None:
     (root / "pyproject.toml").write_text('[project]\nname = "demo"\n\n' + config.strip() + "\n")
-
-
-def age_files(root: Path, seconds: int = 86_400) -> None:
-    """Move every source file's mtime into the past, so the cache trusts size+mtime for it."""
-    then = time.time() - seconds
-    for path in root.rglob("*.py"):
-        os.utime(path, (then, then))
 
 
 @pytest.fixture

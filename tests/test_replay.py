@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import List
 
 import pytest
 
-from conftest import SGLANG_BUG, archsync, copy_tree
+from conftest import SGLANG_BUG, age_files, archsync, copy_tree
 from lint_plugin.frontends import replay
 from lint_plugin.project import file_stamp
 
@@ -32,9 +31,7 @@ MODELS = "sglang/srt/models"
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     root = copy_tree(SGLANG_BUG, tmp_path / "sglang")
-    then = time.time() - 86_400  # a checkout is not seconds old: the result cache trusts the stamps
-    for path in root.rglob("*.py"):
-        os.utime(path, (then, then))
+    age_files(root)
     monkeypatch.setattr(replay, "RACY_NS", 0)
     monkeypatch.setattr(file_stamp, "RACY_NS", 0)  # the result cache's margin (an edited file is trusted at once)
     return root

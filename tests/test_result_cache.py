@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import Callable, Dict
 
 import pytest
 
-from conftest import SGLANG_BUG, archsync, copy_tree
+from conftest import SGLANG_BUG, age_files, archsync, copy_tree
 from lint_plugin import pipeline
 from lint_plugin.config import load_config
 from lint_plugin.frontends.formats import render
@@ -36,9 +35,7 @@ PREDICATES = "sglang/srt/configs/model_config.py"
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     root = copy_tree(SGLANG_BUG, tmp_path / "sglang")
-    then = time.time() - 86_400  # a checkout is not seconds old: most files are trusted by size and mtime
-    for path in root.rglob("*.py"):
-        os.utime(path, (then, then))
+    age_files(root)
     monkeypatch.chdir(root)  # the in-process run prints paths as the console script does from here
     return root
 

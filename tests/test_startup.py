@@ -8,13 +8,12 @@ language server. Read from `python -X importtime` of the real console script.
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 
 import pytest
 
-from conftest import ARCHSYNC, EXIT_FINDINGS, SGLANG_BUG, copy_tree, run
+from conftest import ARCHSYNC, EXIT_FINDINGS, SGLANG_BUG, age_files, copy_tree, run
 
 pytestmark = pytest.mark.e2e  # every test here runs a real process
 
@@ -73,9 +72,7 @@ def test_a_warm_check_answers_before_importing_the_engine(tmp_path):
     """Nothing changed: the check replays the record of the last identical one (`frontends/replay.py`),
     byte for byte, having imported none of what a run needs."""
     root = copy_tree(SGLANG_BUG, tmp_path / "sglang")
-    then = time.time() - 86_400
-    for path in root.rglob("*.py"):
-        os.utime(path, (then, then))
+    age_files(root)
     cold = run([ARCHSYNC, "check"], root)  # writes the caches
     time.sleep(2.1)  # until what it wrote is older than the racy margin
     warm = run([ARCHSYNC, "check"], root)  # the result cache's answer, recorded
