@@ -41,10 +41,6 @@ class CachedFile:
     # facts as stored, decoded only when the index needs them (most are never needed)
     encoded: Optional[List[Any]] = field(default=None, compare=False, repr=False)
 
-    @property
-    def has_facts(self) -> bool:
-        return self.facts is not None or self.encoded is not None
-
     def decoded(self, rel: str) -> "CachedFile":
         """This record with its stored facts decoded; without them if they do not decode."""
         if self.facts is not None or self.encoded is None:

@@ -36,7 +36,7 @@ def holder(collection: Collection) -> Optional[str]:
         return None  # an attribute is read through instances and subclasses: not searched by name
     owner = collection.subject.rpartition(".")[0] if collection.scope == LOCAL else \
         collection.subject.partition("#")[0]
-    if not owner or "." in owner or owner.startswith(("<", "@", "test")) or owner.startswith("__"):
+    if not owner or "." in owner or owner.startswith(("<", "@", "test", "__")):
         return None  # module-level code, a method or nested function, a decorator's list, a test
     return owner
 
