@@ -50,6 +50,7 @@ def inventory(model: Model) -> Dict[str, Any]:
         ],
         "external_registries": list(model.external_registries),
         "universe_from": list(model.universe_packages),
+        "host_snapshots": list(model.host_snapshots),
         "subjects": [
             {"name": c.subject, "path": c.path, "line": c.line, "scope": c.scope, "declared": c.declared,
              "names": len(c.members.names), "partly_analysed": bool(c.members.unknown),
@@ -107,9 +108,11 @@ def hints(model: Model) -> List[str]:
                      "`\"path/to/module.py::NAME\"`, `\"@decorator\"`), so unknown names and families can be checked")
     if model.external_registries and not model.universe_packages:
         packages = ", ".join(dict.fromkeys(f'"{m.partition(".")[0]}"' for m in model.external_registries))
+        read = ("; archsync's snapshot of its names is read, and may be older than the host you run on",
+                "the installed one") if model.host_snapshots else ("", "them")
         found.append(f"the project registers into {', '.join(model.external_registries)}, outside it: names it "
-                     f"serves are registered there, so ARC201 is off; `universe-from = [{packages}]` reads them "
-                     f"(never imported)")
+                     f"serves are registered there, so ARC201 is off{read[0]}; `universe-from = [{packages}]` "
+                     f"reads {read[1]} (never imported)")
     if not model.collections:
         found.append("no subject found: no `*_ARCHS` collection and no list, test or decorator holding a registered "
                      "name; name the collections to check with `guard = [\"GLOB\"]`")
@@ -133,6 +136,8 @@ def render_text(model: Model, where: Callable[[str], str] = str) -> str:
         lines.append(f"  registers into {module} (outside the project)")
     for package in document["universe_from"]:
         lines.append(f"  read from the installed {package} (universe-from)")
+    for label in document["host_snapshots"]:
+        lines.append(f"  read from archsync's snapshot of {label}: the project declares its plugin entry points")
     subjects = document["subjects"]
     scopes = Counter(s["scope"] for s in subjects)
     declared = sum(1 for s in subjects if s["declared"])

@@ -51,5 +51,5 @@ def _modules() -> List[str]:
     found = []
     for directory, subdirectories, names in os.walk(_PACKAGE):
         subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
-        found += [os.path.join(directory, name) for name in sorted(names) if name.endswith((".py", ".toml"))]
+        found += [os.path.join(directory, name) for name in sorted(names) if name.endswith((".py", ".toml", ".json"))]
     return found

@@ -4,7 +4,9 @@ A vLLM plugin (vllm-gaudi, tpu-inference, vllm-ascend) serves vLLM's models; the
 registered in vLLM, not in the plugin. `universe-from = ["vllm"]` reads vLLM's registrations
 from its files, wherever it is installed, without importing it: the package directory is looked
 up on this interpreter's `sys.path`, in the project's own virtual environment (`.venv/`, `venv/`,
-`$VIRTUAL_ENV`), or taken as a path relative to the project root.
+`$VIRTUAL_ENV`), or taken as a path relative to the project root. Without it, a project whose
+packaging declares a host's plugin entry points gets the snapshot of that host archsync ships
+(`hosts.py`).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from ..extract.facts import FileFacts
 from ..extract.from_bytes import extract_file
 from .discovery import discover_under
 from .files import Unreadable, read_file
+from .hosts import SnapshotError, declared_hosts, load_snapshot
 from .prefilter import Prefilter
 
 
@@ -28,9 +31,19 @@ class Universe:
     facts: Tuple[FileFacts, ...]  # registrations only; paths are `<package>/...`
     packages: Tuple[str, ...]  # the top-level modules they cover (`vllm`)
     warnings: Tuple[str, ...] = ()
+    # (package, `Snapshot.label`) of each host read from archsync's snapshots: its package is in `packages`,
+    # and still outside the project for ARC201 (a snapshot can be older than the host the project runs on)
+    snapshots: Tuple[Tuple[str, str], ...] = ()
+
+    @property
+    def installed(self) -> Tuple[str, ...]:
+        """The packages read from their installed source (`universe-from`), exactly."""
+        return tuple(p for p in self.packages if p not in dict(self.snapshots))
 
 
 def read_universe(config: Config) -> Universe:
+    if not config.universe_from:
+        return _from_snapshots(config)
     facts: List[FileFacts] = []
     packages: List[str] = []
     warnings: List[str] = []
@@ -52,6 +65,24 @@ def read_universe(config: Config) -> Universe:
             if found.registrations:
                 facts.append(FileFacts(found.path, found.module, registrations=found.registrations))
     return Universe(tuple(facts), tuple(packages), tuple(warnings))
+
+
+def _from_snapshots(config: Config) -> Universe:
+    """The snapshots of the hosts the project's packaging declares plugin entry points of."""
+    facts: List[FileFacts] = []
+    packages: List[str] = []
+    labels: List[Tuple[str, str]] = []
+    warnings: List[str] = []
+    for host in declared_hosts(config.root):
+        try:
+            snapshot = load_snapshot(host)
+        except SnapshotError as error:
+            warnings.append(str(error))
+            continue
+        facts += snapshot.facts
+        packages.append(host)
+        labels.append((host, snapshot.label))
+    return Universe(tuple(facts), tuple(packages), tuple(warnings), tuple(labels))
 
 
 def locate_package(config: Config, entry: str) -> Optional[str]:

@@ -62,6 +62,8 @@ class Model:
     # checkpoint names the project knows, never typos: the keys of the `config-maps` dicts (a config is read
     # for them) and of rename tables (`{"OldForCausalLM": "NewForCausalLM"}`, the new name registered)
     mapped: FrozenSet[str] = frozenset()
+    # the hosts whose registrations come from archsync's snapshots (`project/hosts.py`), as labels
+    host_snapshots: Tuple[str, ...] = ()
 
     @functools.cached_property
     def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool], ...]]:
@@ -125,9 +127,9 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     kinship, kinship_memory = _kinship(index, registrations, collections, registered, overlapping,
                                        memory.kinship if memory is not None else None)
     model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
-                  unanalysed, external, registrations, universe.packages,
+                  unanalysed, external, registrations, universe.installed,
                   multimodal, _unregistered_classes(index, registered), kinship,
-                  _mapped(index, registered))
+                  _mapped(index, registered), tuple(label for _, label in universe.snapshots))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -382,9 +384,10 @@ def _unregistered_classes(index: ProjectIndex, registered: Dict[str, Occurrence]
 
 
 def _external_registries(index: ProjectIndex, universe: Universe) -> Tuple[str, ...]:
-    """Modules outside the project whose registries the project registers into (and no `universe-from` reads)."""
+    """Modules outside the project whose registries the project registers into (and no `universe-from` reads:
+    a host known from archsync's snapshot stays outside, as the snapshot may be older than the host)."""
     found = {module for facts in index.facts for module in facts.registers_into
-             if index.module(module) is None and module.partition(".")[0] not in universe.packages}
+             if index.module(module) is None and module.partition(".")[0] not in universe.installed}
     return tuple(sorted(found))
 
 

@@ -1,0 +1,54 @@
+"""Write the snapshot of a host's registrations that archsync ships (`lint_plugin/hosts/<host>.json`).
+
+    python -m lint_plugin.frontends.host_snapshot vllm /path/to/vllm-checkout \\
+        --repository vllm-project/vllm --commit <sha> --date YYYY-MM-DD
+
+Run at each release against the host's newest source: it reads the host's registrations exactly
+as `universe-from` does (statically, from the source, never importing it) and writes them with
+where and when they were read, so `archsync inventory` can say how old the names are.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ..config.loading import config_from_text
+from ..project.hosts import SNAPSHOTS, Snapshot, snapshot_document
+from ..project.universe import read_universe
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_COMMIT = re.compile(r"[0-9a-f]{7,40}")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lint_plugin.frontends.host_snapshot", allow_abbrev=False,
+                                     description="Write archsync's snapshot of a host's registrations.")
+    parser.add_argument("host", help="the host's top-level package, e.g. vllm")
+    parser.add_argument("source", type=Path, help="a checkout of the host (the directory holding the package)")
+    parser.add_argument("--repository", required=True, help="where the source comes from, e.g. vllm-project/vllm")
+    parser.add_argument("--commit", required=True, help="the commit the checkout is at")
+    parser.add_argument("--date", required=True, help="that commit's date, YYYY-MM-DD")
+    parser.add_argument("--out", type=Path, default=None, help=f"default: {SNAPSHOTS}/<host>.json")
+    args = parser.parse_args(argv)
+    if not _DATE.fullmatch(args.date) or not _COMMIT.fullmatch(args.commit):
+        parser.error("--commit takes a hexadecimal commit id and --date a YYYY-MM-DD date")
+    package = args.source / args.host
+    if not (package / "__init__.py").is_file():
+        parser.error(f"{package} is not the {args.host} package (no __init__.py)")
+    root = args.source.resolve()
+    universe = read_universe(config_from_text(root, f'[tool.archsync]\nuniverse-from = ["./{args.host}"]\n'))
+    if not universe.facts:
+        parser.error(f"no registration found under {package}")
+    snapshot = Snapshot(args.host, args.repository, args.commit, args.date, universe.facts)
+    out = args.out or SNAPSHOTS / f"{args.host}.json"
+    out.write_bytes(snapshot_document(snapshot))
+    names = sum(len(r.names) for f in universe.facts for r in f.registrations)
+    print(f"wrote {out}: {names} registrations in {len(universe.facts)} files of {snapshot.label}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

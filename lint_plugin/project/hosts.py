@@ -1,0 +1,131 @@
+"""The host a plugin registers into, and the snapshot of the host's registrations archsync ships.
+
+A vLLM plugin (vllm-gaudi, tpu-inference, vllm-ascend) declares entry points in a group of its
+host's (`vllm.general_plugins`, `vllm.platform_plugins`) and serves the host's models: the names
+its lists hold are registered in the host, not in the plugin. With no `universe-from`, those
+names come from a snapshot of the host's registrations that ships with archsync
+(`lint_plugin/hosts/<host>.json`, written by `python -m lint_plugin.frontends.host_snapshot`
+and dated). It is data of this version of archsync, so the caches, keyed by the version, stay
+sound, and a run needs neither the host installed (pre-commit's environments hold only archsync)
+nor the second it takes to read it. A snapshot can be older than the host a plugin runs on: a
+name it lacks is unknown, not misspelt, so ARC201 stays off (`universe-from` reads the installed
+host, exactly).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, List, Tuple
+
+from ..extract.facts import FileFacts, Member, RegistrationFact
+
+# The packaging files that may declare entry points; both are what a run already tracks (a
+# discovered file's stamp, the configuration's own file), so a cached result never outlives them.
+PACKAGING = ("setup.py", "pyproject.toml")
+# An entry-point group of a host's plugins, as written in either file: `"vllm.general_plugins"`.
+_GROUP = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)\.\w*plugins\b")
+_LARGEST = 1 << 20  # a packaging file is small; a larger one is not read
+FORMAT = 1
+SNAPSHOTS = Path(__file__).resolve().parent.parent / "hosts"
+
+
+class SnapshotError(Exception):
+    """A snapshot that cannot be read as written: its host's names count as unknown, and a warning says why."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One host's registrations, as its source said at one commit."""
+
+    host: str  # the top-level package (`vllm`)
+    repository: str  # where the source was read (`vllm-project/vllm`)
+    commit: str
+    date: str  # of the commit, YYYY-MM-DD
+    facts: Tuple[FileFacts, ...]  # registrations only; paths are `<host>/...`
+
+    @property
+    def label(self) -> str:
+        return f"{self.host} {self.commit[:12]} of {self.date} ({self.repository})"
+
+
+def declared_hosts(root: Path, directory: Path = SNAPSHOTS) -> Tuple[str, ...]:
+    """Hosts whose plugin entry points the project's packaging declares, for which a snapshot ships.
+
+    A project that holds the host's package itself (the host's own tree) is no plugin of it.
+    """
+    found: List[str] = []
+    for name in PACKAGING:
+        path = root / name
+        try:
+            if not path.is_file() or path.stat().st_size > _LARGEST:
+                continue
+            data = path.read_bytes()
+        except OSError:
+            continue
+        for match in _GROUP.finditer(data):
+            host = match.group(1).decode()
+            if host not in found and (directory / f"{host}.json").is_file() and not _holds(root, host):
+                found.append(host)
+    return tuple(found)
+
+
+def _holds(root: Path, package: str) -> bool:
+    return any((base / package / "__init__.py").is_file() for base in (root, root / "src"))
+
+
+def load_snapshot(host: str, directory: Path = SNAPSHOTS) -> Snapshot:
+    path = directory / f"{host}.json"
+    try:
+        data = json.loads(path.read_bytes())
+        return snapshot_from(data, host)
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
+        raise SnapshotError(f"archsync's snapshot of {host} ({path}) cannot be read ({error}); the names {host} "
+                            f"registers count as unknown") from None
+
+
+def snapshot_from(data: Any, host: str) -> Snapshot:
+    """A snapshot document, validated field by field (`ValueError` on anything else)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("host") != host:
+        raise ValueError(f"not a format-{FORMAT} snapshot of {host}")
+    facts = []
+    for entry in _list(data["files"]):
+        path, module, registrations = _list(entry, 3)
+        found = []
+        for raw in _list(registrations):
+            registry, names, implementations = _list(raw, 3)
+            members = tuple(Member(_str(n), _int(line), _int(column)) for n, line, column in
+                            (_list(m, 3) for m in _list(names)))
+            found.append(RegistrationFact(_str(registry), members, tuple(_str(i) for i in _list(implementations))))
+        facts.append(FileFacts(_str(path), _str(module), registrations=tuple(found)))
+    return Snapshot(host, _str(data["repository"]), _str(data["commit"]), _str(data["date"]), tuple(facts))
+
+
+def snapshot_document(snapshot: Snapshot) -> bytes:
+    """The document `snapshot_from` reads: sorted, one file per line, so a new snapshot diffs by file."""
+    files = [[f.path, f.module, [[r.registry, [[m.name, m.line, m.column] for m in r.names], list(r.implementations)]
+                                 for r in f.registrations]] for f in sorted(snapshot.facts, key=lambda f: f.path)]
+    head = {"format": FORMAT, "host": snapshot.host, "repository": snapshot.repository, "commit": snapshot.commit,
+            "date": snapshot.date}
+    lines = [json.dumps(head, sort_keys=True)[:-1] + ', "files": ['] + \
+        [f"  {json.dumps(f)}{',' if i < len(files) - 1 else ''}" for i, f in enumerate(files)] + ["]}"]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _list(value: Any, length: int = -1) -> List[Any]:
+    if not isinstance(value, list) or (length >= 0 and len(value) != length):
+        raise ValueError(f"expected a list{f' of {length}' if length >= 0 else ''}, got {type(value).__name__}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {type(value).__name__}")
+    return value
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"expected an integer, got {type(value).__name__}")
+    return value

@@ -1,0 +1,92 @@
+"""A plugin sees the names its host registers, zero-config, from the snapshot archsync ships.
+
+The case itself (a vLLM plugin's list missing a name only vLLM registers) is the fixture
+`fixtures/hosts/vllm_plugin`; these tests hold what the fixture cannot: where the snapshot is said
+to come from, the host's own tree, a cache that must not outlive the entry points, an unreadable
+snapshot, and the generator that writes one.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import FIXTURES, age_files, archsync, copy_tree, write
+from lint_plugin.config.loading import config_from_text
+from lint_plugin.frontends import host_snapshot
+from lint_plugin.project.hosts import SnapshotError, declared_hosts, load_snapshot
+from lint_plugin.project.universe import read_universe
+
+PLUGIN = FIXTURES / "hosts" / "vllm_plugin"
+FINDING = ("tpu_plugin/attention.py:5:1: ARC104 'Gemma3ForCausalLM' is missing from _FUSED_SLIDING_WINDOW_ARCHS, "
+           "which holds its sibling 'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at "
+           "vllm/model_executor/models/registry.py:115)")
+
+
+def test_inventory_says_which_snapshot_the_names_come_from():
+    lines = archsync("inventory", "--no-cache", cwd=PLUGIN).lines
+    assert f"  read from archsync's snapshot of {load_snapshot('vllm').label}: the project declares its plugin " \
+           "entry points" in lines
+    assert lines[-1] == (
+        "hint: the project registers into vllm, outside it: names it serves are registered there, so ARC201 is "
+        "off; archsync's snapshot of its names is read, and may be older than the host you run on; "
+        '`universe-from = ["vllm"]` reads the installed one (never imported)')
+
+
+def test_entry_points_declared_in_pyproject_count_too(tmp_path):
+    write(tmp_path / "pyproject.toml", '[project.entry-points."vllm.general_plugins"]\nmodels = "p:register"\n')
+    assert declared_hosts(tmp_path) == ("vllm",)
+    write(tmp_path / "pyproject.toml", '[project.entry-points."flake8.extension"]\nARC = "p:Checker"\n')
+    assert declared_hosts(tmp_path) == ()
+
+
+def test_the_hosts_own_tree_is_no_plugin_of_it(tmp_path):
+    """vLLM's own packaging names its plugin groups; its names are its own, not a snapshot's."""
+    write(tmp_path / "setup.py", 'GROUPS = ["vllm.general_plugins", "vllm.platform_plugins"]\n')
+    write(tmp_path / "vllm" / "__init__.py", "")
+    assert declared_hosts(tmp_path) == ()
+    assert declared_hosts(tmp_path / "vllm") == ()  # no packaging file there
+
+
+def test_a_cached_result_does_not_outlive_the_entry_points(tmp_path):
+    root = copy_tree(PLUGIN, tmp_path / "plugin")
+    age_files(root)
+    assert archsync("check", cwd=root).lines[:1] == [FINDING]
+    assert archsync("check", cwd=root).lines[:1] == [FINDING]  # replayed
+    setup = root / "setup.py"
+    setup.write_text(setup.read_text().replace("vllm.general_plugins", "other.general").replace(
+        "vllm.platform_plugins", "other.platform"))
+    assert archsync("check", cwd=root).lines == []
+
+
+def test_an_unreadable_snapshot_is_a_clear_error(tmp_path):
+    write(tmp_path / "vllm.json", '{"format": 1, "host": "vllm", "files": [["x.py"]]}')
+    with pytest.raises(SnapshotError, match=r"archsync's snapshot of vllm \(.*vllm\.json\) cannot be read \(.*"
+                                            r"\); the names vllm registers count as unknown"):
+        load_snapshot("vllm", tmp_path)
+    write(tmp_path / "vllm.json", "{not json")
+    with pytest.raises(SnapshotError):
+        load_snapshot("vllm", tmp_path)
+
+
+def test_the_generator_writes_what_universe_from_reads(tmp_path, capsys):
+    host = tmp_path / "host"
+    write(host / "enginex" / "__init__.py", "")
+    write(host / "enginex" / "models" / "__init__.py", "")
+    write(host / "enginex" / "models" / "registry.py",
+          '_MODELS = {\n    "AlphaForCausalLM": ("alpha", "AlphaForCausalLM"),\n'
+          '    "BetaForCausalLM": ("alpha", "AlphaForCausalLM"),\n}\n\n\n'
+          'class ModelRegistry:\n    models = _MODELS\n')
+    snapshots = tmp_path / "snapshots"
+    snapshots.mkdir()
+    assert host_snapshot.main(["enginex", str(host), "--repository", "example/enginex", "--commit", "0123abc",
+                               "--date", "2026-11-30", "--out", str(snapshots / "enginex.json")]) == 0
+    assert capsys.readouterr().out == (f"wrote {snapshots / 'enginex.json'}: 2 registrations in 1 files of "
+                                       "enginex 0123abc of 2026-11-30 (example/enginex)\n")
+    snapshot = load_snapshot("enginex", snapshots)
+    installed = read_universe(config_from_text(host, '[tool.archsync]\nuniverse-from = ["./enginex"]\n'))
+    assert snapshot.facts == installed.facts
+    assert json.loads((snapshots / "enginex.json").read_text())["files"][0][:2] == [
+        "enginex/models/registry.py", "enginex.models.registry"]
+    write(tmp_path / "plugin" / "setup.py", 'setup(entry_points={"enginex.general_plugins": ["p = p:r"]})\n')
+    assert declared_hosts(tmp_path / "plugin", snapshots) == ("enginex",)
