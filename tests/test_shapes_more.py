@@ -331,3 +331,18 @@ def test_arc901_exactly_once_per_subject_and_flake8_agrees():
     assert all(d["member"] is None for d in result.json["diagnostics"] if d["code"] == "ARC901"), result
     text = _check(PARTIAL)
     assert flake8_lines(flake8(".", cwd=PARTIAL)) == text.lines
+
+
+# The lists of fixtures/shapes/iterated/expected.txt: searched for, and intersected.
+def test_fix_completes_a_list_searched_for_and_a_set_intersected(tree):
+    root = tree("shapes/iterated")
+    result = archsync("fix", "--diff", "--no-cache", cwd=root)
+    assert [line for line in result.stdout.splitlines() if line.startswith(("-", "+"))] == [
+        "--- a/engine/kv_cache.py",
+        "+++ b/engine/kv_cache.py",
+        '-    hybrid_archs = ["AlphaForCausalLM", "BravoForCausalLM"]',
+        '+    hybrid_archs = ["AlphaForCausalLM", "AlphaMoeForCausalLM", "BravoForCausalLM"]',
+        '-    if set(config.architectures) & {"AlphaForCausalLM", "BravoForCausalLM"}:',
+        '+    if set(config.architectures) & {"AlphaForCausalLM", "AlphaMoeForCausalLM", "BravoForCausalLM"}:',
+    ]
+    assert result.err_lines == ["archsync: would fix 2 problems in 1 file; 0 remaining"]

@@ -95,8 +95,11 @@ KEYS: Tuple[Key, ...] = (
         "For plugins that register into another package's registry (vllm-gaudi, tpu-inference, vllm-ascend): "
         "the named package is found on `sys.path`, in the project's `.venv` or `venv`, or in "
         "`$VIRTUAL_ENV`, or given as a path, and its registries are read from source like the project's, "
-        "never imported. Without it, ARC201 is off in a project that registers into a registry imported "
-        "from outside it.",
+        "never imported. Without it, a project whose `setup.py` or `pyproject.toml` declares a host's plugin "
+        "entry points (`vllm.general_plugins`, `vllm.platform_plugins`) gets the host's names from the snapshot "
+        "of its registry that ships with archsync (vLLM's; `archsync inventory` says its commit and date), "
+        "and ARC201 stays off in a project that registers into a registry imported from outside it: a "
+        "snapshot may be older than the host it runs on.",
         default="[]", example='universe-from = ["vllm"]'),
     Key("name-pattern", STRING, "what a string must look like to count as an architecture name",
         "A regular expression matched whole against each string a predicate tests; only matching strings "

@@ -325,6 +325,10 @@ class ModuleReader:
             subjects.affix(node)
         elif isinstance(node, ast.If):
             subjects.branch(node)
+        elif isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+            subjects.iterated(node, local)
+        elif isinstance(node, ast.BinOp):
+            subjects.intersected(node, local)
 
     def _call(self, call: ast.Call, local_imports: Optional[Dict[str, Tuple[str, Optional[str]]]] = None) -> None:
         name = dotted_name(call.func)

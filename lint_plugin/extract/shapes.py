@@ -57,6 +57,10 @@ SHAPES: Tuple[Shape, ...] = (
     Shape("function-local", 'def uses(arch):\n    local = {"AlphaForCausalLM", "BetaForCausalLM"}\n'
                             '    return arch in local\n', "uses.local"),
     Shape("inline test", 'def uses(arch):\n    return arch in ("AlphaForCausalLM", "BetaForCausalLM")\n', "uses#1"),
+    Shape("searched for", 'def uses(config):\n    local = ["AlphaForCausalLM", "BetaForCausalLM"]\n'
+                          '    return any(a in config.architectures for a in local)\n', "uses.local"),
+    Shape("intersection", 'def uses(config):\n    return bool(set(config.architectures) & {"AlphaForCausalLM"})\n',
+          "uses#1"),
     Shape("list equality", 'def uses(config):\n    return config.architectures == ["AlphaForCausalLM"] or \\\n'
                            '        config.architectures == ["BetaForCausalLM"]\n', "uses#1"),
     Shape("class attribute", 'class Config:\n    _ARCHITECTURES = ("AlphaForCausalLM", "BetaForCausalLM")\n',

@@ -1,7 +1,8 @@
 """Literals that code tests a value against, inside functions and at module level: subjects by shape.
 
 `elif model_arch in ["A", "B"]`, `arch == "A" or arch == "B"`, `arch not in LOCAL`,
-`any(a in LOCAL for a in archs)`, `"A" in config.architectures`, `config.architectures == ["A"]`
+`any(a in LOCAL for a in archs)` and the reverse, `any(a in config.architectures for a in LOCAL)`,
+`set(config.architectures) & LOCAL`, `"A" in config.architectures`, `config.architectures == ["A"]`
 (a one-name list: the checkpoint names that one architecture), and tests by shape whose
 pattern is a name (`"A" in arch`, `arch.startswith(("A", "B"))`): each literal becomes a
 collection named after where it is, never after its line, so configuration that names it
@@ -50,6 +51,28 @@ class ScopeSubjects:
             strings = _equal_strings(node.left, node.comparators[0])
             if strings:
                 self._members(strings, node)
+
+    def iterated(self, node: ast.expr, local: Dict[str, Tuple[int, ast.expr]]) -> None:
+        """`any(a in config.architectures for a in LOCAL)`: the names iterated are those tested."""
+        element = getattr(node, "elt", None)
+        for generator in getattr(node, "generators", ()):
+            target = generator.target
+            if isinstance(target, ast.Name) and isinstance(element, ast.Compare) and \
+                    isinstance(element.left, ast.Name) and element.left.id == target.id and \
+                    all(isinstance(op, (ast.In, ast.NotIn)) for op in element.ops):
+                self._tested(generator.iter, local)
+
+    def intersected(self, node: ast.BinOp, local: Dict[str, Tuple[int, ast.expr]]) -> None:
+        """`set(config.architectures) & LOCAL` (either side): the names a value is tested against."""
+        if isinstance(node.op, ast.BitAnd):
+            for side in (node.left, node.right):
+                self._tested(side, local)
+
+    def _tested(self, value: ast.expr, local: Dict[str, Tuple[int, ast.expr]]) -> None:
+        if isinstance(value, ast.Name) and value.id in local:
+            self._local(value.id, *local[value.id])
+        elif isinstance(value, (ast.Set, ast.List, ast.Tuple)):
+            self._literal(value)
 
     def chain(self, node: ast.BoolOp) -> None:
         """`x == "A" or x == "B"` (and `x != "A" and x != "B"`): one literal of every compared name.

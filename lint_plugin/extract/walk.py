@@ -12,7 +12,8 @@ import ast
 from typing import Dict, Iterator, List, Tuple
 
 # What `ModuleReader._function_body` reads; every other node passes through it untouched.
-ACTED_ON = frozenset({ast.ImportFrom, ast.Assign, ast.AugAssign, ast.Call, ast.Compare, ast.BoolOp, ast.If})
+ACTED_ON = frozenset({ast.ImportFrom, ast.Assign, ast.AugAssign, ast.Call, ast.Compare, ast.BoolOp, ast.If,
+                      ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.BinOp})
 _NESTED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
 # Nodes that hold no other node a walk could act on: never pushed.
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.Pass, ast.Break, ast.Continue, ast.Global,

@@ -83,6 +83,10 @@ def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[Li
                  and not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString))
                  for target in node.comparisons if isinstance(target.operator, (cst.In, cst.NotIn))
                  and on_line(doc, span, target.comparator, line)]
+        # `set(config.architectures) & {...}`: the written side of an intersection
+        tests += [(side, scope) for node, scope in around if isinstance(node, cst.BinaryOperation)
+                  and isinstance(node.operator, cst.BitAnd) for side in (node.left, node.right)
+                  if isinstance(side, (cst.Set, cst.List, cst.Tuple)) and on_line(doc, span, side, line)]
         tests += [(value, scope) for node, scope in around for value in [_assigned(node)[1]]
                   if value is not None and _assigned(node)[0] and doc.line_of(span(node)[0]) == line]
         tests.sort(key=lambda t: (doc.line_of(_outer(span, t[0])[0]) != line, not _same_name(t[1], function)))
