@@ -64,6 +64,9 @@ class Model:
     mapped: FrozenSet[str] = frozenset()
     # the hosts whose registrations come from archsync's snapshots (`project/hosts.py`), as labels
     host_snapshots: Tuple[str, ...] = ()
+    # names another path serves without registering them by shape: the keys of an engine's support
+    # table (lmdeploy's TurboMind `SUPPORTED_ARCHS = dict(BaiChuanForCausalLM="baichuan", ...)`); never unknown
+    served: FrozenSet[str] = frozenset()
 
     @functools.cached_property
     def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool], ...]]:
@@ -129,7 +132,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                   unanalysed, external, registrations, universe.installed,
                   multimodal, _unregistered_classes(index, registered), kinship,
-                  _mapped(index, registered), tuple(label for _, label in universe.snapshots))
+                  _mapped(index, registered), tuple(label for _, label in universe.snapshots),
+                  _served(index, resolver, registered))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -231,6 +235,16 @@ def _mapped(index: ProjectIndex, registered: Mapping[str, Occurrence]) -> Frozen
     registered name (a file quoting a registered name is never left out by the prefilter)."""
     renamed = (old for facts in index.facts for m in facts.mappings for old, new in m.renames if new in registered)
     return frozenset(_config_maps(index)).union(renamed)
+
+
+def _served(index: ProjectIndex, resolver: Resolver, registered: Mapping[str, Occurrence]) -> FrozenSet[str]:
+    """The names of the support tables (`support_tables.py`) that hold a registered name: a table of what
+    an engine serves, read whether or not the prefilter is on (a file quoting a registered name is kept)."""
+    tables: Dict[Tuple[str, str], List[str]] = {}
+    for registration in support_table_registrations(index.facts, resolver, lambda path: not _is_not_served(path),
+                                                    index.config.name_regex.fullmatch):
+        tables.setdefault((registration.where.path, registration.registry), []).append(registration.name)
+    return frozenset(n for names in tables.values() if any(n in registered for n in names) for n in names)
 
 
 def _contract_names(config: Config) -> List[Tuple[str, str]]:

@@ -19,16 +19,17 @@ def check(model: Model) -> List[Diagnostic]:
     found: List[Diagnostic] = []
     if model.external_registries:
         return found
-    name_ok = model.config.name_regex
+    name_ok, served = model.config.name_regex, model.served
     names = _Registered(model.registered)
     for collection in model.collections:
         members = [o for o in collection.members.members if collection.declared or name_ok.fullmatch(o.name)]
-        found += unknown_names(collection.subject, collection.label, members, model.registered,
-                               typos_only=not collection.declared,
+        found += unknown_names(collection.subject, collection.label, [o for o in members if o.name not in served],
+                               model.registered, typos_only=not collection.declared,
                                classes=model.unregistered_classes, names=names, mapped=model.mapped)
     for family in model.overlapping:
-        found += unknown_names(family.subject, family.label, family.own, model.registered,
-                               classes=model.unregistered_classes, names=names, mapped=model.mapped)
+        found += unknown_names(family.subject, family.label, [o for o in family.own if o.name not in served],
+                               model.registered, classes=model.unregistered_classes, names=names,
+                               mapped=model.mapped)
     return found
 
 
@@ -166,7 +167,10 @@ RULE = Rule(
          "spelling, unless the project maps it: a key of a `config-maps` dict or of a rename table "
          "(`{\"OldForCausalLM\": \"NewForCausalLM\"}`, the new name registered), a checkpoint name it knows; a "
          "name that differs from a registered one by whole words (`Grok1V` from `Grok1`) is a variant and "
-         "gets no did-you-mean.",
+         "gets no did-you-mean. A name another path serves is never unknown: a key of an engine's support table "
+         "(`SUPPORTED_ARCHS = dict(BaiChuanForCausalLM=\"baichuan\", ...)`, a module-level table named "
+         "`SUPPORTED_ARCHS`, `_SUPPORTED_MODELS` or `SUPPORTED_ARCHITECTURES` that holds a registered name) is a "
+         "name a second engine serves, whatever the registry of the first says.",
     why="A typo (`Qwen3NextForCasualLM`) silently disables the branch it guards.",
     fix_doc="Correct the name, register the model, or exempt names that are deliberately unregistered (checkpoint "
             "aliases rewritten at load time).",
