@@ -89,10 +89,13 @@ def test_later_history_is_judged_on_the_subject_literal_not_its_function():
                   "A_ARCHS") is True
 
 
-def test_an_unknown_name_is_confirmed_when_the_literal_no_longer_holds_it():
+def test_an_unknown_name_is_confirmed_when_the_literal_holds_another_in_its_place():
     later = PARENT.replace('"ZForCausalLM"', '"Z2ForCausalLM"')
     assert _judge("ARC201", "ZForCausalLM", PARENT, later, "Config.__init__#1") is True
     assert _judge("ARC201", "YForCausalLM", PARENT, later, "Config.__init__#1") is False
+    # dropped with nothing in its place (a model no longer served): neither right nor wrong
+    dropped = PARENT.replace('["YForCausalLM", "ZForCausalLM"]', '["YForCausalLM"]')
+    assert _judge("ARC201", "ZForCausalLM", PARENT, dropped, "Config.__init__#1") is None
 
 
 def test_a_subject_gone_or_built_elsewhere_cannot_be_judged():

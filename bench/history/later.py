@@ -62,14 +62,22 @@ def later_names(parent: FileFacts, later: FileFacts, subject: str) -> Optional[N
 
 def confirmed(code: str, member: str, parent: FileFacts, later: FileFacts, subject: str,
               missing_codes: Sequence[str]) -> Optional[bool]:
-    """A missing name is confirmed when the later subject holds it, an unknown one when it no longer does."""
+    """A missing name is confirmed when the later subject holds it; an unknown one when it was replaced:
+    the later subject no longer holds it and holds a name the parent's did not (a rename). A name dropped
+    with nothing in its place says nothing either way: lmdeploy dropped whole models from its tables
+    (`BaiChuanForCausalLM`, the real Baichuan-1 architecture), which no more confirms "unknown" than it
+    would "misspelt"."""
     found = later_names(parent, later, subject)
     if found is None:
         return None
     holds = member in found.names
     if code in missing_codes:
         return True if holds else (False if found.complete else None)
-    return (not holds) if (holds or found.complete) else None
+    if holds:
+        return False if found.complete else None
+    before = subject_names(parent, subject)
+    replaced = before is not None and bool(found.names - before.names)
+    return True if replaced else None
 
 
 def _inline_subjects(facts: FileFacts, scope: str) -> Sequence[str]:
