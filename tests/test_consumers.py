@@ -2,7 +2,7 @@
 fixtures under `fixtures/consumers/`, each proved by the line that appears or goes away."""
 from __future__ import annotations
 
-from conftest import archsync, write
+from conftest import FIXTURES, archsync, write
 
 _WANTED = ("serve/quant/calibrate.py:15:1: ARC104 'KestrelForCausalLM' is missing from SMOOTH_ARCHS, which holds its "
            "sibling 'KestrelForConditionalGeneration' ('KestrelForCausalLM' is registered at "
@@ -85,3 +85,18 @@ def test_a_class_name_looked_up_in_a_method_of_a_class(tree):
                      "    def norm(self):\n        name = self.model.__class__.__name__\n"
                      "        return NORM_TYPE_MAP.get(name)\n")
     assert archsync("check", "--no-cache", cwd=root).lines == [_layer_table_finding("LAYER_TYPE_MAP"), _WANTED]
+
+
+def test_why_says_who_reads_a_subject_and_with_what_key():
+    """`why` prints what decided whether the subject is completed, on its second line."""
+    lines = archsync("why", "--no-cache", "LAYER_TYPE_MAP", "KestrelForCausalLM",
+                     cwd=FIXTURES / "consumers" / "class_name_keys").lines
+    assert lines[1] == ("read: by its name (a call, an import or a mention beyond its definition); looked up with a "
+                        "Python class name (`type(model).__name__`): not asked for names served by another's class")
+    lines = archsync("why", "--no-cache", "_old_graph_models", "AlphaMoeForCausalLM",
+                     cwd=FIXTURES / "consumers" / "unread").lines
+    assert lines[1] == "read: not completed: nothing in the project reads it: its name appears only where it is defined"
+    lines = archsync("why", "--no-cache", "_GRAPH_ARCHS", "AlphaMoeForCausalLM",
+                     cwd=FIXTURES / "consumers" / "unread").lines
+    assert lines[1] == "read: by its name (a call, an import or a mention beyond its definition); looked up with an " \
+                       "architecture name"

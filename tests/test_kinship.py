@@ -74,6 +74,7 @@ def test_why_prints_every_piece_of_evidence_and_the_verdict(tree):
     assert result.lines == [
         "FUSED_QKV_ARCHS at serve/layers/attention.py:15:1 holds 5 registered names (DeepseekV2ForCausalLM, "
         "LlamaForCausalLM, PhiForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM)",
+        "read: by its name (a call, an import or a mention beyond its definition); looked up with an architecture name",
         "evidence that 'MistralForCausalLM' belongs with what it holds:",
         "  0.85  subclass        runs the code of 'LlamaForCausalLM' (`class MistralForCausalLM(LlamaForCausalLM)` "
         "defines no method, at serve/models/llama.py:14)",
@@ -90,7 +91,8 @@ def test_why_lists_a_shared_config_class_and_the_default_level_is_not_moved_by_i
     root = tree("kinship/config_class")
     result = archsync("why", "CHUNKED_PREFILL_ARCHS", "KimiK3LinearForCausalLM", cwd=root)
     assert result.returncode == EXIT_CLEAN, result
-    assert result.lines[1:8] == [
+    assert result.lines[1:9] == [
+        "read: by its name (a call, an import or a mention beyond its definition); looked up with an architecture name",
         "evidence that 'KimiK3LinearForCausalLM' belongs with what it holds:",
         "  0.25  co-occurrence   appears with 'KimiLinearForCausalLM' in 3 of the 4 lists that hold it",
         "  0.25  co-occurrence   appears with 'LlamaForCausalLM' in 3 of the 4 lists that hold it",
@@ -121,7 +123,8 @@ def test_why_shows_the_family_and_the_sibling_that_arc101_and_arc104_decide(tree
     root = tree("sglang_qwen3_5/bug")
     result = archsync("why", "_MAMBA_RADIX_CACHE_ARCHS", "Qwen3_5ForCausalLM", cwd=root)
     assert result.returncode == EXIT_CLEAN, result
-    assert result.lines[1:5] == [
+    assert result.lines[1:6] == [
+        "read: by its name (a call, an import or a mention beyond its definition); looked up with an architecture name",
         "stated by the project (ARC101 decides a family, ARC104 a sibling pair: no threshold):",
         "  family   is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18), as "
         "'Qwen3_5ForConditionalGeneration', 'Qwen3_5MoeForConditionalGeneration' the subject holds",
@@ -137,7 +140,8 @@ def test_why_shows_the_family_and_the_sibling_that_arc101_and_arc104_decide(tree
 def test_why_names_the_kind_guard_that_keeps_a_sibling_quiet(tree):
     root = tree("kinship/guards")
     result = archsync("why", "VISION_TOWER_ARCHS", "Gemma3ForCausalLM", cwd=root)
-    assert result.lines[1:4] == [
+    assert result.lines[1:5] == [
+        "read: by its name (a call, an import or a mention beyond its definition); looked up with an architecture name",
         "stated by the project (ARC101 decides a family, ARC104 a sibling pair: no threshold):",
         "  sibling  is the sibling of 'Gemma3ForConditionalGeneration' (the suffixes ForConditionalGeneration and "
         "ForCausalLM of `siblings`)",

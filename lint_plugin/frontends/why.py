@@ -13,6 +13,7 @@ from typing import List, Sequence
 
 from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model, Predicate
+from ..resolve.consumers import CLASS_NAME, holder
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
 from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
@@ -59,6 +60,7 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
     lines = [f"{collection.label} at {place(collection.path, collection.line)}:{collection.column} holds "
              f"{len(held)} registered name{'s' if len(held) != 1 else ''}"
              + (f" ({', '.join(held[:6])}{', ...' if len(held) > 6 else ''})" if held else "")]
+    lines.append(f"read: {readers(collection)}")
     if name not in model.registered:
         lines.append(f"'{name}' is not a registered architecture: kinship is read between registered names only")
     declared = model.kinship.declared(name, held) if name not in collection.members.names else []
@@ -89,6 +91,21 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
         if d.subject == collection.subject and d.member == name and d.path == collection.path:
             lines.append(_reported(d))
     return "\n".join(lines) + "\n"
+
+
+def readers(collection: Collection) -> str:
+    """Who reads the subject and with what key (`resolve/consumers.py`): what decides whether it is completed."""
+    if collection.unread:
+        return f"not completed: {collection.unread}"
+    if collection.scope == "inert":
+        return "not completed: its branch does nothing, and no later branch could take its names"
+    owner = holder(collection)
+    how = "by its name (a call, an import or a mention beyond its definition)" if owner == collection.subject \
+        else f"through {owner}(), named elsewhere in the project" if owner else \
+        "always (an attribute, a method, a decorator's list, module-level code or a test)"
+    key = "a Python class name (`type(model).__name__`): not asked for names served by another's class" \
+        if collection.keyed == CLASS_NAME else "an architecture name"
+    return f"{how}; looked up with {key}"
 
 
 def _reported(d: Diagnostic) -> str:

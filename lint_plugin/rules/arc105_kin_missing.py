@@ -18,6 +18,7 @@ from ..resolve.kinship import (
     confidence,
     corroborated,
     slips,
+    weights,
 )
 from ..resolve.lineage import first_word
 from ..resolve.namesakes import namesakes
@@ -139,9 +140,10 @@ def _namesakes(held: AbstractSet[str], name: str, others: Sequence[Collection], 
         shared = sorted(held & other.members.names, key=lambda n: (n not in kin, kin.index(n) if n in kin else 0, n))
         if name in other.members.names and shared:
             where = f"{other.label} at {place(other.path, other.line)}"
-            found.append(Evidence(NAMESAKE, 0.5, shared[0], f"is held beside '{shared[0]}' by {where}, a list of the "
-                                                            f"same name ({len(shared)} of this one's {len(held)} "
-                                                            "names in common)"))
+            found.append(Evidence(NAMESAKE, weights.SAME_NAME_LIST,
+                                  shared[0], f"is held beside '{shared[0]}' by {where}, a list of the "
+                                             f"same name ({len(shared)} of this one's {len(held)} "
+                                             "names in common)"))
     return found
 
 
@@ -220,6 +222,35 @@ def _other_lineage(held: AbstractSet[str], name: str) -> bool:
     return len(held) > 1 and len(lineages) == 1 and first_word(name, generations=False) not in lineages
 
 
+_WHAT = "\n\n".join((
+    "A list that holds one architecture usually means \"this implementation\". ARC105 weighs the evidence, "
+    "read from the code, that a registered name the subject lacks belongs with a name it holds, and "
+    "reports the name when the combined confidence clears the `kinship` level: the best piece of each kind "
+    "counts, and the kinds combine as independent (three pieces of 0.5 make 0.875). At `kinship = "
+    "\"strong\"` (the default) the threshold is 0.8 and the project must also treat the two alike: a second "
+    "kind of evidence, or two of its lists that hold both; `\"all\"` takes 0.3, and `\"off\"` turns the rule "
+    "off. `archsync why SUBJECT NAME` prints every piece, its weight, the confidence and the guard that "
+    "decided.",
+    "| evidence | weight | when |\n|---|---|---|\n" + "\n".join(
+        f"| {row.kind} | {row.weight} | {row.when} |" for row in weights.TABLE),
+    "Never reported, whatever the evidence:",
+    "\n".join((
+        "- where ARC101's kind guard refuses the name (a list of text models is not told to hold a "
+        "multimodal one, nor one without drafts a draft);",
+        "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it; "
+        "and a class, for the code it shares with a held spelling of it;",
+        "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`);",
+        "- in a subject looked up with a class name (`MAP[type(model).__name__]`), a name the registry "
+        "serves with another's class; and in a directory whose class-name tables name it nowhere (that "
+        "subsystem does not handle the model: lmdeploy's `lite/` calibration tables);",
+        "- in a subject that is not completed: a test of one name, a dispatch (`if arch == X: arch = Y`), a "
+        "list nothing reads, an inert branch (`archsync explain ARC101`).",
+    )),
+    "Two ties the project states outright are rules of their own, with no threshold: a family (ARC101) and "
+    "a sibling pair (ARC104).",
+))
+
+
 def diagnostic(subject: str, label: str, path: str, line: int, column: int, name: str,
                evidence: Sequence[Evidence], sure: float, fix: Optional[FixRequest] = None) -> Diagnostic:
     reasons = "; ".join(e.text for e in _strongest(evidence))
@@ -242,41 +273,7 @@ RULE = Rule(
     code="ARC105",
     name="kin-missing",
     summary="a subject holds an architecture but not another that runs the same code",
-    what="A list that holds one architecture usually means \"this implementation\". archsync reads what belongs "
-         "together from the code: names a registry binds to one class, aliases, subclasses (one that defines no "
-         "method runs its base's code; the base of a held subclass weighs little, as the subclass may be why the "
-         "list exists, unless the subclass is the base's MoE variant by name and by code (its module imports "
-         "MoE layers) and the list also holds dense models, read from their modules: then it is held for the "
-         "code it shares with its base), "
-         "classes built on one base, a model whose module imports another's backbone "
-         "(`from .qwen3 import Qwen3Model`: it runs that decoder stack; counted where the subject already holds a "
-         "model so built beside the model it builds on), a config class two or three served models are built "
-         "with (`config: Qwen3MoeConfig` in `__init__`, `config_class = X`; one that names no model, or that "
-         "many are built with, ties nothing; weak, it adds weight and is never the second kind of evidence), "
-         "dense/MoE and numbered variants of a stem (a "
-         "newer version or generation is asked of a list holding the older, hardly the reverse), a gap (a "
-         "generation between two the list holds: Gemma3 where Gemma2 and Gemma3n are held), "
-         "the company names keep across the project's lists, a slip: a list that writes one name twice and "
-         "lacks a spelling variant of it (a copied line whose rename was never finished), and a namesake: a list of "
-         "the same name in another module that holds the name beside a name this one holds (a copy kept for "
-         "another backend or caller; it corroborates, never enough alone). Each piece of "
-         "evidence has a weight; a subject that holds a name but not its kin is reported when the combined "
-         "confidence clears the `kinship` level "
-         "(\"strong\" by default, 0.8, and the project must also treat the two alike: a second kind of evidence, "
-         "or two of its lists that hold both; \"all\": 0.3; \"off\"). The kind guard of ARC101 applies; a list "
-         "that holds no second spelling of a class is not told to hold one (unless a namesake lists it), and one "
-         "that holds a second spelling "
-         "and not the class it spells is not told to hold the class for the code they share; a list of one "
-         "lineage is not told to "
-         "hold another; a list whose directory keeps tables looked up with a model's class name "
-         "(`MAP[type(model).__name__]`), none naming the name, is not told to hold it (that subsystem's own tables "
-         "say it does not handle the model: lmdeploy's `lite/` calibration tables); a test of one name, or a "
-         "dispatch (`if arch == X: arch = Y`), is not "
-         "completed, nor a list nothing reads, an inert branch, or a name a class-name table never sees "
-         "(`archsync explain ARC101`). "
-         "`archsync why SUBJECT NAME` prints every piece of evidence and the guard that decided. Two ties the "
-         "project states outright are special cases with rules of their own and no threshold: a family "
-         "(ARC101) and a sibling pair (ARC104); ARC105 weighs the rest, and `why` shows all of them.",
+    what=_WHAT,
     why="A new variant is registered by subclassing the model it extends, and the lists that gate behaviour are "
         "updated for one name and not its kin (in SGLang, `class Glm4vMoeForConditionalGeneration("
         "Glm4vForConditionalGeneration)` was in a list its base was missing from until a later fix).",

@@ -97,7 +97,7 @@ def wrap(block: str) -> str:
     """
     out = []
     for paragraph in _paragraphs(block):
-        if paragraph.startswith(("#", "```")):
+        if paragraph.startswith(("#", "```", "|")):  # a heading, code, a table: as written
             out.append(paragraph)
         elif paragraph.startswith("- "):
             out.append("\n".join(_fill(item, "  ") for item in paragraph.split("\n")))

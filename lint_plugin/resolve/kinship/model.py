@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Tuple
 
 from ...diagnostics import place
+from . import weights
 from .evidence import (
     BACKBONE,
     CONFIG_CLASS,
@@ -25,7 +26,7 @@ from .evidence import (
     Evidence,
     Family,
 )
-from .names import TASK, VARIANT_WEIGHTS, gaps, sibling_pair, variant
+from .names import TASK, VARIANT_TEXTS, gaps, sibling_pair, variant
 
 _NONE: FrozenSet[str] = frozenset()
 _NO_LISTS: FrozenSet[int] = frozenset()
@@ -109,7 +110,8 @@ class Kinship:
         found: List[Evidence] = []
         for kin in sorted(held):
             if mine and mine == self.implementations.get(kin):
-                found.append(Evidence(IMPLEMENTATION, 0.9, kin, f"runs the same implementation as '{kin}' ({mine})"))
+                found.append(Evidence(IMPLEMENTATION, weights.SAME_CLASS,
+                                      kin, f"runs the same implementation as '{kin}' ({mine})"))
             kin_cls = self.registered_class.get(kin, kin)
             if cls != kin_cls:
                 kin_bases = self._bases.get(kin_cls, _NONE)
@@ -120,23 +122,24 @@ class Kinship:
                 if tie.owner == kin_cls:
                     # The decoder stack is the other model's code: weaker than a thin subclass (the child
                     # adds its own encoder and forward), as strong as what a subclass that overrides shares.
-                    found.append(Evidence(BACKBONE, 0.7, kin, f"builds on the backbone of '{kin}' (imports "
-                                                              f"{tie.backbone} from {place(tie.path)})"))
+                    found.append(Evidence(BACKBONE, weights.BUILDS_ON_BACKBONE,
+                                          kin, f"builds on the backbone of '{kin}' (imports "
+                                               f"{tie.backbone} from {place(tie.path)})"))
             use, kin_use = self.configs.get(cls), self.configs.get(kin_cls)
             if use and kin_use and use.config == kin_use.config and cls != kin_cls:
                 # Weak alone: a config class says what the checkpoint holds, not what code runs it.
-                found.append(Evidence(CONFIG_CLASS, 0.25, kin, f"is built with the same config class {use.config} "
-                                                               f"as '{kin}' ({place(kin_use.path, kin_use.line)})"))
+                found.append(Evidence(CONFIG_CLASS, weights.SHARES_A_CONFIG,
+                                      kin, f"is built with the same config class {use.config} "
+                                           f"as '{kin}' ({place(kin_use.path, kin_use.line)})"))
             spelt = variant(name, kin)
             if spelt:
-                weight, text = VARIANT_WEIGHTS[spelt]
-                found.append(Evidence(VARIANT, weight, kin, text.format(kin=kin)))
+                found.append(Evidence(VARIANT, weights.VARIANTS[spelt], kin, VARIANT_TEXTS[spelt].format(kin=kin)))
             support = self.appears(kin)
             both = self.together(kin, name) if support >= MIN_SUPPORT else 0
             if support >= MIN_SUPPORT and both / support >= MIN_CONFIDENCE:
                 # Weak alone (replayed history confirmed none of the findings it made by itself), it
                 # corroborates what the code says: the project treats the two alike.
-                found.append(Evidence(COOCCURRENCE, 0.25, kin,
+                found.append(Evidence(COOCCURRENCE, weights.IN_COMPANY, kin,
                                       f"appears with '{kin}' in {both} of the {support} lists that hold it"))
         found += gaps(name, held)
         return sorted(found, key=lambda e: (-e.weight, e.kind, e.kin))
@@ -179,24 +182,29 @@ class Kinship:
             if edge.base == kin_cls:
                 where = place(edge.path, edge.line)
                 if edge.methods < 0:
-                    yield Evidence(IMPLEMENTATION, 0.9, kin, f"is an alias of '{kin}' (`{cls} = {kin_cls}` at {where})")
+                    yield Evidence(IMPLEMENTATION, weights.SAME_CLASS,
+                                   kin, f"is an alias of '{kin}' (`{cls} = {kin_cls}` at {where})")
                 elif edge.methods == 0:
-                    yield Evidence(SUBCLASS, 0.85, kin, f"runs the code of '{kin}' (`class {cls}({kin_cls})` "
-                                                        f"defines no method, at {where})")
+                    yield Evidence(SUBCLASS, weights.THIN_SUBCLASS,
+                                   kin, f"runs the code of '{kin}' (`class {cls}({kin_cls})` "
+                                        f"defines no method, at {where})")
                 else:
-                    yield Evidence(SUBCLASS, 0.6, kin, f"subclasses '{kin}' (`class {cls}({kin_cls})` at {where})")
+                    yield Evidence(SUBCLASS, weights.SUBCLASS_OVERRIDING,
+                                   kin, f"subclasses '{kin}' (`class {cls}({kin_cls})` at {where})")
         for edge in self.classes.get(kin_cls, ()):
             if edge.base == cls and adds_experts:
                 # The held subclass adds experts the subject does not select: it is held for the code it
                 # shares with its base, which says as much of the base as a subclass says of its own base.
-                yield Evidence(SUBCLASS, 0.85 if edge.methods == 0 else 0.6, kin,
+                yield Evidence(SUBCLASS, weights.THIN_SUBCLASS if edge.methods == 0 else weights.SUBCLASS_OVERRIDING,
+                               kin,
                                f"is the base of '{kin}' (`class {kin_cls}({cls})` at {place(edge.path, edge.line)}), "
                                f"which adds mixture-of-experts layers, and the subject holds dense models")
             elif edge.base == cls:
-                yield Evidence(SUBCLASS, 0.25, kin, f"is the base of '{kin}' (`class {kin_cls}({cls})` at "
-                                                   f"{place(edge.path, edge.line)})")
+                yield Evidence(SUBCLASS, weights.BASE_OF_HELD,
+                               kin, f"is the base of '{kin}' (`class {kin_cls}({cls})` at "
+                                    f"{place(edge.path, edge.line)})")
         shared = {e.base for e in self.classes.get(cls, ())} & {e.base for e in self.classes.get(kin_cls, ())}
         # a base that is itself held says it once, as a subclass: not again through each of its children
         for base in sorted(b for b in shared if (b in self.classes or TASK.search(b)) and b not in held_classes
                            and b not in ROOT_BASES):
-            yield Evidence(SHARED_BASE, 0.25, kin, f"shares the base class {base} with '{kin}'")
+            yield Evidence(SHARED_BASE, weights.SHARES_A_BASE, kin, f"shares the base class {base} with '{kin}'")

@@ -6,6 +6,7 @@ import re
 from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..values import Occurrence
+from . import weights
 from .evidence import GAP, SLIP, Evidence
 
 TASK = re.compile(r"(?:For[A-Z]\w*|LMHeadModel|Model|LM)$")
@@ -14,14 +15,12 @@ VERSION = re.compile(r"(.+?)_?V\d+(?:_\d+)?")
 GENERATION = re.compile(r"([A-Za-z]+)(\d+(?:[._]\d+)?)?(.*)")
 VISION = re.compile(r"_?VL_?|Vision|(?<=\d)[vV](?![a-zL])")
 
-VARIANT_WEIGHTS = {
-    "moe": (0.5, "is a dense/MoE variant of '{kin}'"),
-    "version": (0.4, "is a versioned variant of '{kin}'"),
-    # the unversioned name beside its versions: below "all" on its own, as older generations are
-    # (a list of DeepseekV2 and V3 is rarely missing the first Deepseek: it moved on)
-    "earlier": (0.2, "is an earlier version of '{kin}'"),
-    "vision": (0.4, "is the vision-language twin of '{kin}'"),
-    "generation": (0.3, "is a newer generation of '{kin}'"),
+VARIANT_TEXTS = {  # how each way `variant` tells is said; its weight is `weights.VARIANTS`
+    "moe": "is a dense/MoE variant of '{kin}'",
+    "version": "is a versioned variant of '{kin}'",
+    "earlier": "is an earlier version of '{kin}'",
+    "vision": "is the vision-language twin of '{kin}'",
+    "generation": "is a newer generation of '{kin}'",
 }
 
 
@@ -115,8 +114,9 @@ def gaps(name: str, held: Iterable[str]) -> List[Evidence]:
             theirs = generation(upper)
             if theirs and theirs[0] == mine[0] and theirs[3] == mine[3] and (
                     theirs[1] > mine[1] and theirs[2] == mine[2] or theirs[1] == mine[1] and theirs[2] != mine[2]):
-                return [Evidence(GAP, 0.75, upper, f"is a generation between '{lower}' and '{upper}', which "
-                                                   "the subject holds")]
+                return [Evidence(GAP, weights.GAP_IN_GENERATIONS,
+                                 upper, f"is a generation between '{lower}' and '{upper}', which "
+                                        "the subject holds")]
     return []
 
 
@@ -131,8 +131,9 @@ def slips(name: str, literals: Iterable[Sequence[Occurrence]]) -> List[Evidence]
         seen: Set[str] = set()
         for occurrence in literal:
             if occurrence.name in seen and variant(name, occurrence.name):
-                found.append(Evidence(SLIP, 0.8, occurrence.name, f"may be what the second '{occurrence.name}' "
-                                                                  f"(line {occurrence.line}) was meant to say"))
+                found.append(Evidence(SLIP, weights.SLIP_OF_A_COPY,
+                                      occurrence.name, f"may be what the second '{occurrence.name}' "
+                                                       f"(line {occurrence.line}) was meant to say"))
             seen.add(occurrence.name)
     return found
 
