@@ -11,6 +11,7 @@ same file are followed; a literal built from another file is judged only on what
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Optional, Sequence, Set
 
@@ -62,11 +63,11 @@ def later_names(parent: FileFacts, later: FileFacts, subject: str) -> Optional[N
 
 def confirmed(code: str, member: str, parent: FileFacts, later: FileFacts, subject: str,
               missing_codes: Sequence[str]) -> Optional[bool]:
-    """A missing name is confirmed when the later subject holds it; an unknown one when it was replaced:
-    the later subject no longer holds it and holds a name the parent's did not (a rename). A name dropped
-    with nothing in its place says nothing either way: lmdeploy dropped whole models from its tables
-    (`BaiChuanForCausalLM`, the real Baichuan-1 architecture), which no more confirms "unknown" than it
-    would "misspelt"."""
+    """A missing name is confirmed when the later subject holds it; an unknown one when it was respelt:
+    the later subject no longer holds it and holds a close spelling of it the parent's did not (a typo
+    corrected, a rename). A name dropped with nothing like it in its place says nothing either way:
+    lmdeploy dropped whole models from its tables (`BaiChuanForCausalLM`, the real Baichuan-1
+    architecture), which no more confirms "unknown" than it would "misspelt"."""
     found = later_names(parent, later, subject)
     if found is None:
         return None
@@ -76,8 +77,9 @@ def confirmed(code: str, member: str, parent: FileFacts, later: FileFacts, subje
     if holds:
         return False if found.complete else None
     before = subject_names(parent, subject)
-    replaced = before is not None and bool(found.names - before.names)
-    return True if replaced else None
+    added = found.names - before.names if before is not None else set()
+    respelt = any(difflib.SequenceMatcher(None, member, name).ratio() >= 0.8 for name in added)
+    return True if respelt else None
 
 
 def _inline_subjects(facts: FileFacts, scope: str) -> Sequence[str]:
