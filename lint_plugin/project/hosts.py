@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, List, Tuple
 
 from ..extract.facts import FileFacts, Member, RegistrationFact
+from .codec import as_int, as_list, as_str
 
 # The packaging files that may declare entry points; both are what a run already tracks (a
 # discovered file's stamp, the configuration's own file), so a cached result never outlives them.
@@ -90,16 +91,17 @@ def snapshot_from(data: Any, host: str) -> Snapshot:
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("host") != host:
         raise ValueError(f"not a format-{FORMAT} snapshot of {host}")
     facts = []
-    for entry in _list(data["files"]):
-        path, module, registrations = _list(entry, 3)
+    for entry in as_list(data["files"]):
+        path, module, registrations = as_list(entry, 3)
         found = []
-        for raw in _list(registrations):
-            registry, names, implementations = _list(raw, 3)
-            members = tuple(Member(_str(n), _int(line), _int(column)) for n, line, column in
-                            (_list(m, 3) for m in _list(names)))
-            found.append(RegistrationFact(_str(registry), members, tuple(_str(i) for i in _list(implementations))))
-        facts.append(FileFacts(_str(path), _str(module), registrations=tuple(found)))
-    return Snapshot(host, _str(data["repository"]), _str(data["commit"]), _str(data["date"]), tuple(facts))
+        for raw in as_list(registrations):
+            registry, names, implementations = as_list(raw, 3)
+            members = tuple(Member(as_str(n), as_int(line), as_int(column)) for n, line, column in
+                            (as_list(m, 3) for m in as_list(names)))
+            served_by = tuple(as_str(i) for i in as_list(implementations))
+            found.append(RegistrationFact(as_str(registry), members, served_by))
+        facts.append(FileFacts(as_str(path), as_str(module), registrations=tuple(found)))
+    return Snapshot(host, as_str(data["repository"]), as_str(data["commit"]), as_str(data["date"]), tuple(facts))
 
 
 def snapshot_document(snapshot: Snapshot) -> bytes:
@@ -112,20 +114,3 @@ def snapshot_document(snapshot: Snapshot) -> bytes:
         [f"  {json.dumps(f)}{',' if i < len(files) - 1 else ''}" for i, f in enumerate(files)] + ["]}"]
     return ("\n".join(lines) + "\n").encode()
 
-
-def _list(value: Any, length: int = -1) -> List[Any]:
-    if not isinstance(value, list) or (length >= 0 and len(value) != length):
-        raise ValueError(f"expected a list{f' of {length}' if length >= 0 else ''}, got {type(value).__name__}")
-    return value
-
-
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"expected a string, got {type(value).__name__}")
-    return value
-
-
-def _int(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"expected an integer, got {type(value).__name__}")
-    return value
