@@ -77,7 +77,8 @@ def decode_facts(data: Any) -> FileFacts:
     error = None if items[8] is None else as_str(items[8])
     classes = tuple(
         ClassFact(as_str(c[0]), as_int(c[1]), tuple(_ref(b) for b in as_list(c[2])),
-                  None if c[3] is None else _ref(c[3]), None if c[4] is None else as_str(c[4]), tuple(_ref(w) for w in as_list(c[5])))
+                  None if c[3] is None else _ref(c[3]), None if c[4] is None else as_str(c[4]),
+                  tuple(_ref(w) for w in as_list(c[5])))
         for c in (as_list(x, 6) for x in as_list(items[9]))
     )
     type_predicates = tuple(
