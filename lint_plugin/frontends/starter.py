@@ -189,10 +189,12 @@ def _universe(model: Model) -> List[str]:
     if not model.external_registries or model.universe_packages:
         return []
     packages = list(dict.fromkeys(m.partition(".")[0] for m in model.external_registries))
+    snapshot = f" Their names are read from archsync's snapshot of {', '.join(model.host_snapshots)}, which may be " \
+        "older than the one you run on." if model.host_snapshots else ""
     return _paragraph(
         f"The project registers into {', '.join(model.external_registries)}, outside it: the names it serves are "
-        "registered there, so ARC201 (unknown names) is off. Name the package that registers them, found on "
-        "this interpreter's path or in the project's virtual environment, read and never imported:") + [
+        f"registered there, so ARC201 (unknown names) is off.{snapshot} Name the package that registers them, "
+        "found on this interpreter's path or in the project's virtual environment, read and never imported:") + [
         f"# universe-from = [{', '.join(toml_string(p) for p in packages)}]"]
 
 
