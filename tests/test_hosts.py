@@ -90,3 +90,15 @@ def test_the_generator_writes_what_universe_from_reads(tmp_path, capsys):
         "enginex/models/registry.py", "enginex.models.registry"]
     write(tmp_path / "plugin" / "setup.py", 'setup(entry_points={"enginex.general_plugins": ["p = p:r"]})\n')
     assert declared_hosts(tmp_path / "plugin", snapshots) == ("enginex",)
+
+
+def test_the_generator_says_why_it_cannot_write(tmp_path, capsys):
+    host = tmp_path / "host"
+    write(host / "enginex" / "__init__.py", "")
+    write(host / "enginex" / "registry.py", '_MODELS = {"AlphaForCausalLM": ("alpha", "AlphaForCausalLM")}\n')
+    with pytest.raises(SystemExit) as exited:
+        host_snapshot.main(["enginex", str(host), "--repository", "example/enginex", "--commit", "0123abc",
+                            "--date", "2026-11-30", "--out", str(tmp_path / "missing" / "enginex.json")])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == (f"python -m lint_plugin.frontends.host_snapshot: error: cannot write "
+                                       f"{tmp_path / 'missing' / 'enginex.json'}: No such file or directory\n")

@@ -44,7 +44,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error(f"no registration found under {package}")
     snapshot = Snapshot(args.host, args.repository, args.commit, args.date, universe.facts)
     out = args.out or SNAPSHOTS / f"{args.host}.json"
-    out.write_bytes(snapshot_document(snapshot))
+    try:
+        out.write_bytes(snapshot_document(snapshot))
+    except OSError as error:
+        parser.exit(2, f"{parser.prog}: error: cannot write {out}: {error.strerror or error}\n")
     names = sum(len(r.names) for f in universe.facts for r in f.registrations)
     print(f"wrote {out}: {names} registrations in {len(universe.facts)} files of {snapshot.label}")
     return 0
