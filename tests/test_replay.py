@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import List
 
 import pytest
 
 from conftest import SGLANG_BUG, age_files, archsync, copy_tree
-from lint_plugin.frontends import replay
+from lint_plugin.frontends import carried, replay
 from lint_plugin.project import file_stamp
 
 MODEL = "sglang/srt/models/qwen3_5.py"
@@ -121,7 +122,7 @@ CHANGES = {
     "comment appended": lambda root: _append(root / MODEL, "# a comment\n"),
     "touched": lambda root: os.utime(root / MODEL),
     "same size, other bytes": lambda root: (root / MODEL).write_bytes(
-        (root / MODEL).read_bytes().replace(b"Qwen3_5ForCausalLM", b"Qwen3_6ForCausalLM")),
+        (root / MODEL).read_bytes().replace(b"Qwen3_5ForConditionalGeneration", b"Qwen3_6ForConditionalGeneration")),
     "file added": lambda root: (root / MODELS / "extra.py").write_text(
         "class ExtraForCausalLM:\n    pass\n\n\nEntryClass = ExtraForCausalLM\n", encoding="utf-8"),
     "file removed": lambda root: (root / MODEL).unlink(),
@@ -150,6 +151,8 @@ def test_any_change_falls_through_to_a_real_run(project, answers, change):
 def test_a_record_not_written_by_this_code_is_not_trusted(project, answers, monkeypatch):
     settle(project, answers=answers)
     monkeypatch.setattr(replay, "code_stamps", lambda: "0" * 16)
+    monkeypatch.setattr(carried, "code_stamps", lambda: "0" * 16)  # other code: other stamps, other content
+    monkeypatch.setattr(carried, "code_content", lambda: "1" * 16)
     expected = cold(project)
     assert check(project) == expected and answers[-1] is False
 
@@ -157,6 +160,7 @@ def test_a_record_not_written_by_this_code_is_not_trusted(project, answers, monk
 def test_another_version_has_its_own_records(project, answers, monkeypatch):
     settle(project, answers=answers)
     monkeypatch.setattr(replay, "__version__", "9.9.9")
+    monkeypatch.setattr(carried, "__version__", "9.9.9")
     expected = cold(project)
     assert check(project) == expected and answers[-1] is False
 
@@ -169,6 +173,8 @@ def test_a_damaged_record_is_not_trusted(project, answers, damage):
     json_record.unlink()
     settle(project, answers=answers)
     [text_record] = replay_records(project)
+    for record in (project / ".archsync_cache").glob("result-*-carried-*.json"):
+        record.unlink()  # would answer, soundly: the record by content is intact (its own damage: below)
     raw = text_record.read_bytes()
     text_record.write_bytes({"truncated": raw[: len(raw) // 2],
                              "one byte flipped": raw[:-40] + bytes([raw[-40] ^ 1]) + raw[-39:],
@@ -219,6 +225,8 @@ def test_a_file_changed_while_a_check_runs_is_not_recorded_as_read(project, answ
     settle(project, answers=answers)
     [record] = replay_records(project)
     record.unlink()  # the next check is the result cache's, and would be recorded
+    for record in (project / ".archsync_cache").glob("result-*-carried-*.json"):
+        record.unlink()  # as would the record by content, which would answer it
     path = project / OVERRIDES
     comment = b"# Keep in sync with the hybrid models under sglang/srt/models/."
     real_done = replay.Recorder.done
@@ -235,3 +243,48 @@ def test_a_file_changed_while_a_check_runs_is_not_recorded_as_read(project, answ
     expected = cold(project)
     assert expected != first  # one name fewer missing from the whitelist
     assert check(project) == expected and answers[-1] is False
+
+
+# -- another checkout: the record by content (`frontends/carried.py`) ---------------------------------
+
+def fresh_clone(root: Path, destination: Path) -> Path:
+    """A CI job's checkout with the cache directory restored: every file written now, elsewhere."""
+    return Path(shutil.copytree(root, destination, copy_function=shutil.copyfile))
+
+
+@pytest.mark.parametrize("options", [(), ("--format", "json"), ("--format", "sarif"), ("--select", "ARC101", "sglang")],
+                         ids=lambda o: " ".join(o) or "text")
+def test_a_fresh_clone_is_answered_by_the_record_of_its_content(project, answers, tmp_path, options):
+    """Paths, stamps and inodes all differ; the content does not: the record answers, with the root of
+    the clone where the output names one (the JSON's `root`, SARIF's base URI)."""
+    settle(project, *options, answers=answers)
+    clone = fresh_clone(project, tmp_path / "elsewhere" / "checkout")
+    expected = cold(clone, *options)
+    assert check(clone, *options) == expected and answers[-1] is True
+    assert str(project) not in expected[0]
+
+
+FALLS_THROUGH = sorted(set(CHANGES) - {"touched"})  # a touched file holds the same bytes: still answered
+
+
+@pytest.mark.parametrize("change", FALLS_THROUGH)
+def test_a_fresh_clone_with_any_change_runs(project, answers, tmp_path, change):
+    settle(project, answers=answers)
+    expected = cold(project)
+    assert check(fresh_clone(project, tmp_path / "first")) == expected and answers[-1] is True
+    clone = fresh_clone(project, tmp_path / "second")
+    CHANGES[change](clone)
+    expected = cold(clone)
+    assert check(clone) == expected and answers[-1] is False
+
+
+def test_a_fresh_clone_of_the_same_path_is_answered_by_content(project, answers, tmp_path):
+    """The same directory checked out again (a CI runner's fixed workspace): this checkout's record is
+    there, every stamp it holds moved, so the record by content answers; one file edited: neither."""
+    settle(project, answers=answers)
+    expected = cold(project)
+    moved = project.rename(tmp_path / "moved")
+    fresh_clone(moved, project)
+    assert check(project) == expected and answers[-1] is True
+    _append(project / MODEL, "# a comment\n")
+    assert check(project) == cold(project) and answers[-1] is False

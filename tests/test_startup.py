@@ -84,3 +84,30 @@ def test_a_warm_check_answers_before_importing_the_engine(tmp_path):
     assert "lint_plugin.frontends.replay" in modules
     assert sorted(m for m in modules if m.split(".")[0] in NOT_FOR_A_REPLAY or m in NOT_FOR_A_REPLAY
                   or m.startswith(NOT_FOR_A_REPLAY)) == []
+
+
+def test_a_fresh_clone_with_the_cache_restored_answers_before_importing_the_engine(tmp_path):
+    """A CI job: the project checked out anew elsewhere (every file written now), the cache directory
+    restored. The record by content (`frontends/carried.py`) answers as the cold run would, importing
+    none of what a run needs but the digests; one byte changed anywhere, and the engine runs."""
+    import shutil
+
+    root = copy_tree(SGLANG_BUG, tmp_path / "first" / "sglang")
+    age_files(root)
+    run([ARCHSYNC, "check"], root)  # writes the caches
+    time.sleep(2.1)  # until what it wrote is older than the racy margin
+    run([ARCHSYNC, "check"], root)  # the result cache's answer, recorded
+    clone = shutil.copytree(root, tmp_path / "ci" / "checkout", copy_function=shutil.copyfile)
+    cold = run([ARCHSYNC, "check", "--no-cache"], clone)
+    result, modules = _imported("check", cwd=clone)
+    said = [line for line in result.stderr.splitlines() if not line.startswith("import time:")]
+    assert (result.stdout, said, result.returncode) == (cold.stdout, ["archsync: 4 problems (17 files, 3 analysed)"],
+                                                        EXIT_FINDINGS)
+    assert "lint_plugin.frontends.carried" in modules
+    assert sorted(m for m in modules if m.split(".")[0] in NOT_FOR_A_REPLAY or m in NOT_FOR_A_REPLAY
+                  or m.startswith(NOT_FOR_A_REPLAY)) == ["_hashlib", "hashlib"]
+    edited = shutil.copytree(root, tmp_path / "ci" / "edited", copy_function=shutil.copyfile)
+    data = (edited / "sglang" / "__init__.py").read_bytes()
+    (edited / "sglang" / "__init__.py").write_bytes(data + b" " if data else b"#")
+    result, modules = _imported("check", cwd=edited)
+    assert result.stdout == cold.stdout and "lint_plugin.pipeline" in modules

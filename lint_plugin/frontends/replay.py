@@ -39,6 +39,7 @@ from ..project.code_identity import code_stamps
 from ..project.file_stamp import RACY_NS, file_stamp
 from ..project.sealed import digest, opened, seal
 from ..project.writer import read_private
+from .invocation import recordable as _recordable
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a replayed check never needs
 # (mypy reads the name as True)
@@ -47,9 +48,11 @@ if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
     Stamp = Optional[Tuple[int, int]]  # (size, file_stamp) of a path; None: nothing there
+    from .carried import Answer
 
 SCHEMA = 1
 DEFAULT_CACHE_DIR = ".archsync_cache"  # `cache-dir`'s default; a record is written only where the run's cache is
+_ELSEWHERE = 64  # stamps that all moved, none kept: a checkout whose files were all written anew (`_seen`)
 KEPT = 8  # records per project: the invocations used most recently (text, JSON, SARIF to a file, ...)
 _CACHE_KEYS = (b"cache-dir", b"cache_dir", b"\\u", b"\\U")  # how pyproject.toml can name `cache-dir` (escapes too)
 
@@ -58,15 +61,13 @@ _CACHE_KEYS = (b"cache-dir", b"cache_dir", b"\\u", b"\\U")  # how pyproject.toml
 def replayed(args: "argparse.Namespace") -> Optional[int]:
     """Print the recorded answer to this `check` and return its exit code; None if there is none to trust."""
     try:
-        record = _record(args)
-        if record is None or record["code"] != code_stamps() or not _unchanged(record["stamps"]):
+        found = _answer(args)
+        if found is None:
             return None
-        out = [(_zero_or_one(which), _str(text)) for which, text in record["out"]]
-        exit_code = _zero_or_one(record["exit"])
-        written = record["file"]
+        out, written, exit_code = found
         if written is not None:
-            with open(_str(written[0]), "wb") as handle:
-                handle.write(_str(written[1]).encode("utf-8", "surrogateescape"))
+            with open(written[0], "wb") as handle:
+                handle.write(written[1].encode("utf-8", "surrogateescape"))
     except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError):
         return None  # the real run answers (and says what is wrong, if anything is)
     streams = (sys.stdout, sys.stderr)
@@ -76,15 +77,32 @@ def replayed(args: "argparse.Namespace") -> Optional[int]:
     return exit_code
 
 
-def _record(args: "argparse.Namespace") -> Optional[Dict[str, Any]]:
-    """The record kept for this invocation, its seal and key checked; None if there is none."""
-    key = invocation(args)
-    if key is None:
-        return None
+def _answer(args: "argparse.Namespace") -> Optional[Answer]:
+    """The answer this checkout's record gives; when it has none, or nothing is as it recorded (a fresh
+    checkout where the same check ran before), the answer the record by content gives (`carried.py`)."""
     where = location(args.paths)
     if where is None:
         return None
     root, directory = where
+    record = _record(args, root, directory)
+    if record is not None and record["code"] == code_stamps():
+        seen = _seen(record["stamps"])
+        if seen is False:
+            return None  # something changed here: the real run answers
+        if seen is True:
+            written = record["file"]
+            return ([(_zero_or_one(which), _str(text)) for which, text in record["out"]],
+                    None if written is None else (_str(written[0]), _str(written[1])), _zero_or_one(record["exit"]))
+    from . import carried
+
+    return carried.answer(args, root, directory)
+
+
+def _record(args: "argparse.Namespace", root: str, directory: str) -> Optional[Dict[str, Any]]:
+    """The record kept for this invocation, its seal and key checked; None if there is none."""
+    key = invocation(args)
+    if key is None:
+        return None
     raw = read_private(root, replay_file(directory, _digest(key)))
     if raw is None:
         return None
@@ -94,16 +112,24 @@ def _record(args: "argparse.Namespace") -> Optional[Dict[str, Any]]:
     return record
 
 
-def _unchanged(stamps: List[List[Any]]) -> bool:
-    """Does every path recorded still have its stamp (and every absent one still not exist)?"""
+def _seen(stamps: List[List[Any]]) -> Optional[bool]:
+    """True if every path recorded still has its stamp (and every absent one still does not exist);
+    None if none has (another checkout at the same place, every file written anew), judged from the
+    first `_ELSEWHERE` that moved; False if some have and some have not."""
+    kept = moved = 0
     for path, size, stamp in stamps:
         now = _stamp(path)
-        if now is None:
-            if size is not None:
-                return False
-        elif size is None or now[0] != size or now[1] != stamp:
+        if now is None and size is None:
+            continue  # still absent
+        if now == (size, stamp):
+            kept += 1
+        else:
+            moved += 1
+        if kept and moved:
             return False
-    return True
+        if moved >= _ELSEWHERE:
+            return None
+    return None if moved else True
 
 
 def _stamp(path: str) -> "Stamp":
@@ -116,19 +142,14 @@ def _stamp(path: str) -> "Stamp":
 
 def invocation(args: "argparse.Namespace") -> Optional[str]:
     """What a check's output depends on besides the files it reads, as one string; None for a check
-    that is never recorded (stdin, no cache, adopting findings)."""
-    paths: Sequence[str] = args.paths
-    if "-" in paths or args.stdin_filename or args.no_cache or args.baseline_commit is not None \
-            or args.add_exemptions:
+    that is never recorded (`invocation.recordable`)."""
+    recordable = _recordable(args)
+    if recordable is None:
         return None
-    options = {name: value for name, value in vars(args).items() if name != "handler"}
-    try:
-        terminal = sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        terminal = False
+    options, terminal, no_color = recordable
     # the code too: two installs checking one tree (a pre-commit hook's and a virtualenv's) keep a record each
-    return json.dumps([__version__, code_stamps(), sys.version, os.getcwd(), [os.path.realpath(p) for p in paths],
-                       options, terminal, os.environ.get("NO_COLOR", "")], sort_keys=True, separators=(",", ":"))
+    return json.dumps([__version__, code_stamps(), sys.version, os.getcwd(), [os.path.realpath(p) for p in args.paths],
+                       options, terminal, no_color], sort_keys=True, separators=(",", ":"))
 
 
 def location(paths: Sequence[str]) -> Optional[Tuple[str, str]]:
@@ -265,12 +286,33 @@ class Recorder:
             write_private(Path(root), replay_file(directory, _digest(key)), seal(data))
         except WriteRefused:
             return
-        _prune(os.path.join(root, directory))
+        _prune(os.path.join(root, directory), "replay")
+        self._record_content(root, directory, parts, written, code, stamps)
+
+    def _record_content(self, root: str, directory: str, parts: Sequence[Any], written: Optional[List[str]],
+                        code: int, stamps: List[List[Any]]) -> None:
+        """The record any checkout of the same content may answer with (`carried.py`): its files are
+        hashed after the stamps were found settled, and kept only if no stamp moved meanwhile."""
+        from pathlib import Path
+
+        from ..project.listing import listed
+        from ..project.writer import WriteRefused, write_private
+        from . import carried
+
+        made = carried.record(self.args, root, directory, parts, listed(), self._written, written, code)
+        if made is None or self._stamps(parts) != stamps:
+            return
+        try:
+            write_private(Path(root), made[0], made[1])
+        except WriteRefused:
+            return
+        _prune(os.path.join(root, directory), "carried")
 
     def _stamps(self, parts: Sequence[Any]) -> Optional[List[List[Any]]]:
         """The stamp of every path the run looked at, each settled; None if one is not."""
         from ..project.cache_paths import index_file, result_file
-        from ..project.listing import DIRECTORY, listed
+        from ..project.entries import DIRECTORY
+        from ..project.listing import listed
 
         paths: Dict[str, None] = {}
         caches = set()
@@ -320,13 +362,14 @@ def _up_to(start: str, paths: Dict[str, None], root: Optional[str]) -> None:
         directory = parent
 
 
-def _prune(directory: str) -> None:
-    """Keep the `KEPT` most recent records of the cache directory: every new invocation writes one."""
+def _prune(directory: str, kind: str) -> None:
+    """Keep the `KEPT` most recent records of a kind ("replay", "carried") in the cache directory: every
+    new invocation writes one of each."""
     prefix = f"result-{__version__}-"
     try:
         with os.scandir(directory) as entries:
             records = [(entry.stat(follow_symlinks=False).st_mtime_ns, entry.name) for entry in entries
-                       if entry.name.startswith(prefix) and "-replay-" in entry.name and entry.name.endswith(".json")
+                       if entry.name.startswith(prefix) and f"-{kind}-" in entry.name and entry.name.endswith(".json")
                        and entry.is_file(follow_symlinks=False)]
         for _, name in sorted(records, reverse=True)[KEPT:]:
             os.unlink(os.path.join(directory, name))

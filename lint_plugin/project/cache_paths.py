@@ -30,3 +30,9 @@ def replay_file(directory: str, invocation: str) -> str:
 def fixes_file(directory: str) -> str:
     """The fixes cache (`fix/payload_cache.py`): the fixes the last run planned, by content."""
     return f"{directory.rstrip('/')}/fixes-{__version__}-{PYTHON}.json"
+
+
+def carried_file(directory: str, invocation: str) -> str:
+    """A check's record that any checkout of the same content may answer with (`frontends/carried.py`),
+    by a digest of its invocation as seen from the project root."""
+    return f"{directory.rstrip('/')}/result-{__version__}-{PYTHON}-carried-{invocation}.json"

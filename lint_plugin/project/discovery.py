@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, List, Sequence, Tuple
 
 from ..config import Config
-from .listing import DIRECTORY, FILE, entries, holds
+from .entries import DIRECTORY, FILE
+from .listing import entries, holds
 
 _SKIPPED_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "site-packages"})
 

@@ -13,11 +13,11 @@ import threading
 from contextlib import contextmanager
 from typing import Dict, Iterator, List, Optional, Tuple
 
-DIRECTORY, FILE, OTHER = 1, 2, 0
+from .entries import DIRECTORY, FILE, OTHER, scan
+
 Entry = Tuple[str, str, int]  # (name, path, DIRECTORY / FILE / OTHER), links never DIRECTORY or FILE
 
 _LOCAL = threading.local()
-_PROBED = frozenset({"pyproject.toml", "pyvenv.cfg"})
 _UNLISTED: List[Entry] = []  # the listing of a directory that cannot be listed (one object, told apart by identity)
 
 
@@ -41,8 +41,7 @@ def _memo() -> Optional[Tuple[Dict[str, List[Entry]], Dict[Tuple[str, str], bool
 
 def entries(directory: str) -> List[Entry]:
     """The directory's entries a walk can use, sorted by name ([] if it cannot be listed): its
-    directories, `*.py` files and what `holds` asks about; other files (most of a tree outside
-    its Python packages: sources, docs, data) are left out of the listing."""
+    directories, `*.py` files and what `holds` asks about (`entries.scan`)."""
     return _listed(directory, _memo())
 
 
@@ -50,24 +49,9 @@ def _listed(directory: str, memo: Optional[Tuple[Dict[str, List[Entry]], Dict[Tu
             ) -> List[Entry]:
     if memo is not None and directory in memo[0]:
         return memo[0][directory]
-    found: List[Entry] = []
-    try:
-        with os.scandir(directory) as listing:
-            for entry in listing:
-                name = entry.name
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        kind = DIRECTORY
-                    elif name.endswith(".py") or name in _PROBED:
-                        kind = FILE if entry.is_file(follow_symlinks=False) else OTHER
-                    else:
-                        continue
-                except OSError:
-                    kind = OTHER
-                found.append((name, entry.path, kind))
-    except OSError:
+    found = scan(directory)
+    if found is None:
         found = _UNLISTED
-    found.sort()
     if memo is not None:
         memo[0][directory] = found
     return found

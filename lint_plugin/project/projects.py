@@ -21,7 +21,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..config import find_root, load_config
 from .discovery import is_excluded, is_project, skipped_directory
-from .listing import DIRECTORY, FILE, entries
+from .entries import DIRECTORY, FILE
+from .listing import entries
 
 
 @dataclass(frozen=True)
