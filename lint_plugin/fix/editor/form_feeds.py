@@ -16,6 +16,8 @@ _LEADING = re.compile(rb"[ \t\x0c]*")
 def leading_form_feeds(source: bytes) -> Tuple[Dict[int, List[int]], bytes]:
     """The 1-based columns of the form feeds in each line's leading whitespace, by line (lines without
     one left out), and `source` without them."""
+    if b"\x0c" not in source:  # nearly every file: no line to look at
+        return {}, source
     lines = _BYTE_LINES.findall(source)
     feeds = {i: [c for c, byte in enumerate(_leading(text), 1) if byte == 0x0c] for i, text in enumerate(lines, 1)}
     feeds = {line: columns for line, columns in feeds.items() if columns}
