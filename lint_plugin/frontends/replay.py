@@ -25,6 +25,11 @@ to the mtime (`cp -p`, `touch -d`), moves the ctime, so the stamps taken after t
 what the run read; and a file touched in the seconds before a run is never trusted by its record.
 The record is JSON sealed with its digest (`sealed.py`), written atomically beside the result cache;
 a few are kept per project, the most recent.
+
+Beside it goes the record of the same check by content (`carried.py`), for another checkout of the
+same files: a CI job's fresh clone with the cache directory restored, elsewhere (no record of this
+checkout's) or at the same place (every stamp moved, none kept). The first paths whose stamps all
+moved tell the second case from an edit here, where some moved and the rest did not.
 """
 from __future__ import annotations
 
