@@ -403,3 +403,37 @@ def test_a_warm_json_run_prints_the_fixes_it_planned_before_without_planning(tmp
     cache.unlink()
     assert archsync("check", "--no-cache", "--format", "json", cwd=root).stdout == moved.stdout
     assert not cache.exists()
+
+
+def test_flake8_shows_the_fixes_planned_before_without_planning(tmp_path, monkeypatch):
+    """`--archsync-show-fixes` keeps its fixes in the project's fixes cache, as JSON does: the next run
+    prints the same lines without calling the editor, and so does a JSON check of the same bytes;
+    the bytes of a file edited plan its fixes again."""
+    from lint_plugin.fix.editor import apply
+
+    root = copy_tree(SGLANG_BUG, tmp_path / "bug")
+    first = flake8("--archsync-show-fixes", ".", cwd=root)
+    assert first.lines == [
+        "./sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS "
+        """[fix: insert '        "Qwen3_5ForCausalLM",\\n' at 40:1]""",
+        "./sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS "
+        """[fix: insert '        "Qwen3_5MoeForCausalLM",\\n' at 41:1]""",
+        "./sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS "
+        """[fix: insert '        "Qwen3_5ForCausalLM",\\n' at 53:1]""",
+        "./sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS "
+        """[fix: insert '        "Qwen3_5MoeForCausalLM",\\n' at 54:1]""",
+    ], first
+    planned = []
+    real = apply.apply_each
+    monkeypatch.setattr(apply, "apply_each", lambda source, groups: planned.append(len(groups)) or real(source, groups))
+    assert flake8("--archsync-show-fixes", ".", cwd=root).stdout == first.stdout and planned == []
+    as_json = archsync("check", "--format", "json", cwd=root)
+    assert [len(d["fix"]["edits"]) for d in as_json.json["diagnostics"]] == [1, 1, 1, 1] and planned == []
+    overrides = root / "sglang" / "srt" / "arg_groups" / "overrides.py"
+    overrides.write_bytes(b"# moved down a line\n" + overrides.read_bytes())
+    moved = flake8("--archsync-show-fixes", ".", cwd=root)
+    assert planned == [4] and moved.lines[0].endswith("""[fix: insert '        "Qwen3_5ForCausalLM",\\n' at 41:1]""")

@@ -29,6 +29,7 @@ class _Flake8Run:
         self.reports: Dict[Path, Any] = {}  # project root -> its report (or its ConfigError)
         self.roots: Dict[Path, Path] = {}  # directory -> its project root
         self.first: Dict[Path, Path] = {}  # project root -> the file that carries a configuration error
+        self.fixes: Dict[Path, Dict[int, Any]] = {}  # project root -> id of a diagnostic of its report -> its fix
 
     def root_of(self, path: Path) -> Path:
         """The file's project root (`find_root`), looked up once per directory: flake8 asks for every file.
@@ -44,6 +45,25 @@ class _Flake8Run:
         if root not in self.reports:
             self.reports[root] = _run(root, None)
         return self.reports[root]
+
+    def fixes_for(self, root: Path, report: Any) -> Dict[int, Any]:
+        """The fix of each fixable diagnostic of the saved project's report in the files this run checks
+        (by the diagnostic's id), planned once per run and kept in the project's fixes cache, as
+        `check --format json` keeps them: a later run prints them without importing the editor."""
+        if root not in self.fixes:
+            checked = {os.path.relpath(f, root).replace(os.sep, "/") for f in self._checked_files()
+                       if self.root_of(f) == root}  # a linked file's root is where it leads: its path may be outside
+            fixable = [d for d in report.diagnostics if d.fix is not None and (not checked or d.path in checked)]
+            cache = None
+            if (root / "pyproject.toml").is_file():  # no project: nothing is cached
+                from ..fix.payload_cache import PayloadCache
+
+                cache = PayloadCache(root, report.config.cache_dir)
+            from ..fix.payloads import fix_payloads
+
+            planned = fix_payloads(root, fixable, cache=cache) if fixable else {}
+            self.fixes[root] = {id(d): planned[i] for i, d in enumerate(fixable) if i in planned}
+        return self.fixes[root]
 
     def first_file(self, root: Path, path: Path) -> Path:
         """A configuration error is reported once per flake8 run, on the project's first file checked.
@@ -110,15 +130,18 @@ class ArchsyncChecker:
                 yield 1, 0, configuration_error.message(report), type(self)
             return
         mine = [d for d in report.diagnostics if d.path == rel]
-        fixes = {}
+        fixes: Dict[int, Any] = {}
         if self.show_fixes and any(d.fix for d in mine):
-            from ..fix.payloads import fix_payloads
+            if buffer is None:
+                fixes = flake8_run.fixes_for(root, report)
+            else:  # an unsaved buffer: its fixes are planned on its text, and kept nowhere
+                from ..fix.payloads import fix_payloads
 
-            fixes = fix_payloads(root, mine, None if buffer is None else {rel: buffer})
+                fixes = {id(mine[i]): fix for i, fix in fix_payloads(root, mine, {rel: buffer}).items()}
         where = from_here(root)  # flake8 prints the file's path as it was named; the places a message names, from here
-        for i, d in enumerate(mine):
+        for d in mine:
             text = d.seen(where).text
-            yield d.line, d.column - 1, printable(f"{d.code} {text}{_describe_fix(fixes.get(i))}"), type(self)
+            yield d.line, d.column - 1, printable(f"{d.code} {text}{_describe_fix(fixes.get(id(d)))}"), type(self)
 
 
 def _describe_fix(payload) -> str:
