@@ -32,10 +32,11 @@ import sys
 from .. import __version__
 from ..project.cache_paths import carried_file, index_file, result_file
 from ..project.code_identity import code_content, code_stamps
-from ..project.sealed import digest, opened, seal
+from ..project.sealed import opened, seal
 from ..project.tree_content import tree_digest
 from ..project.writer import read_private
 from .invocation import recordable
+from .record_values import record_name, string, zero_or_one
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def answer(args: "argparse.Namespace", root: str, directory: str) -> Optional[An
     invocation = key(args, root)
     if invocation is None:
         return None
-    raw = read_private(root, carried_file(directory, _name(invocation)))
+    raw = read_private(root, carried_file(directory, record_name(invocation)))
     if raw is None:
         return None
     record = json.loads(opened(raw))
@@ -81,14 +82,14 @@ def answer(args: "argparse.Namespace", root: str, directory: str) -> Optional[An
         return None
     if record["code"] != code_stamps() and record["content"] != code_content():
         return None
-    if any(_head(os.path.join(root, _str(rel))) != [size, head] for rel, size, head in record["caches"]):
+    if any(_head(os.path.join(root, string(rel))) != [size, head] for rel, size, head in record["caches"]):
         return None
-    if tree_digest(root, [_str(rel) for rel in record["directories"]]) != record["tree"]:
+    if tree_digest(root, [string(rel) for rel in record["directories"]]) != record["tree"]:
         return None
-    out = [(_zero_or_one(which), _joined(pieces, root)) for which, pieces in record["out"]]
+    out = [(zero_or_one(which), _joined(pieces, root)) for which, pieces in record["out"]]
     written = record["file"]
-    file = None if written is None else (_str(written[0]), _joined(written[1], root))
-    return out, file, _zero_or_one(record["exit"])
+    file = None if written is None else (string(written[0]), _joined(written[1], root))
+    return out, file, zero_or_one(record["exit"])
 
 
 def record(args: "argparse.Namespace", root: str, directory: str, parts: Sequence[Any], listed: Iterable[str],
@@ -129,7 +130,7 @@ def record(args: "argparse.Namespace", root: str, directory: str, parts: Sequenc
     body = {"schema": SCHEMA, "key": invocation, "code": code_stamps(), "content": code_content(),
             "caches": heads, "directories": sorted(every), "tree": tree, "out": pieces, "file": written, "exit": code}
     data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
-    return carried_file(directory, _name(invocation)), seal(data)
+    return carried_file(directory, record_name(invocation)), seal(data)
 
 
 def _up_to(start: str, root: str) -> Optional[Tuple[str, ...]]:
@@ -186,20 +187,3 @@ def _inside(path: str, root: str) -> bool:
 def _rel(path: str, root: str) -> str:
     rel = os.path.relpath(path, root)
     return "" if rel == "." else rel
-
-
-def _zero_or_one(value: Any) -> int:
-    if type(value) is not int or value not in (0, 1):
-        raise ValueError("not a stream or exit code")
-    return value
-
-
-def _str(value: Any) -> str:
-    if type(value) is not str:
-        raise ValueError("not a string")
-    return value
-
-
-def _name(invocation: str) -> str:
-    """The digest naming the record of an invocation."""
-    return digest(invocation.encode("utf-8", "surrogatepass"), 8)

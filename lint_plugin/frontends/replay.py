@@ -42,9 +42,10 @@ from .. import __version__
 from ..project.cache_paths import replay_file
 from ..project.code_identity import code_stamps
 from ..project.file_stamp import RACY_NS, file_stamp
-from ..project.sealed import digest, opened, seal
+from ..project.sealed import opened, seal
 from ..project.writer import read_private
 from .invocation import recordable as _recordable
+from .record_values import record_name, string, zero_or_one
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a replayed check never needs
 # (mypy reads the name as True)
@@ -96,8 +97,8 @@ def _answer(args: "argparse.Namespace") -> Optional[Answer]:
             return None  # something changed here: the real run answers
         if seen is True:
             written = record["file"]
-            return ([(_zero_or_one(which), _str(text)) for which, text in record["out"]],
-                    None if written is None else (_str(written[0]), _str(written[1])), _zero_or_one(record["exit"]))
+            return ([(zero_or_one(which), string(text)) for which, text in record["out"]],
+                    None if written is None else (string(written[0]), string(written[1])), zero_or_one(record["exit"]))
     from . import carried
 
     return carried.answer(args, root, directory)
@@ -108,7 +109,7 @@ def _record(args: "argparse.Namespace", root: str, directory: str) -> Optional[D
     key = invocation(args)
     if key is None:
         return None
-    raw = read_private(root, replay_file(directory, _digest(key)))
+    raw = read_private(root, replay_file(directory, record_name(key)))
     if raw is None:
         return None
     record = json.loads(opened(raw))
@@ -188,20 +189,7 @@ def _cache_dir(root: str) -> Optional[str]:
         return None
 
 
-def _zero_or_one(value: Any) -> int:
-    if type(value) is not int or value not in (0, 1):
-        raise ValueError("not a stream or exit code")
-    return value
 
-
-def _str(value: Any) -> str:
-    if type(value) is not str:
-        raise ValueError("not a string")
-    return value
-
-
-def _digest(key: str) -> str:
-    return digest(key.encode("utf-8", "surrogatepass"), 8)
 
 
 # -- recording ----------------------------------------------------------------------------------
@@ -288,7 +276,7 @@ class Recorder:
         from ..project.writer import WriteRefused, write_private
 
         try:
-            write_private(Path(root), replay_file(directory, _digest(key)), seal(data))
+            write_private(Path(root), replay_file(directory, record_name(key)), seal(data))
         except WriteRefused:
             return
         _prune(os.path.join(root, directory), "replay")
