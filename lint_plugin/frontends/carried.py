@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     Answer = Tuple[List[Tuple[int, str]], Optional[Tuple[str, str]], int]  # (streams, output file, exit code)
 
 SCHEMA = 1
-KEPT = 8  # records per project, the most recent: one per invocation, as `replay.KEPT`
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._~-")
 _HEAD = 128  # bytes of a cache file's head that identify it (the index's write time, the result's seal)
 

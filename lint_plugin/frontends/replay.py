@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 SCHEMA = 1
 DEFAULT_CACHE_DIR = ".archsync_cache"  # `cache-dir`'s default; a record is written only where the run's cache is
 _ELSEWHERE = 64  # stamps that all moved, none kept: a checkout whose files were all written anew (`_seen`)
-KEPT = 8  # records per project: the invocations used most recently (text, JSON, SARIF to a file, ...)
+KEPT = 8  # records of each kind per project: the invocations used most recently (text, JSON, SARIF to a file, ...)
 _CACHE_KEYS = (b"cache-dir", b"cache_dir", b"\\u", b"\\U")  # how pyproject.toml can name `cache-dir` (escapes too)
 
 # -- answering ----------------------------------------------------------------------------------
