@@ -11,17 +11,24 @@ literal can match nowhere else, so the same signals either way (`tests/test_anch
 """
 from __future__ import annotations
 
+import bisect
 import importlib
 import re
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 
 def _compiled_matcher() -> Any:
-    """The compiled matcher's class, or None: it is optional, and the pure-Python path answers the same."""
+    """A builder of the compiled matcher, or None: it is optional, and the pure-Python path answers the same.
+
+    Leftmost-longest matching, not every overlapping match: only then does the matcher use its
+    vectorised search for the literals' starts (about 45 ms over SGLang's 48 MB against 100 ms);
+    the occurrences it steps over are inside a match it reports, and `Anchors` adds them back."""
     try:
-        return importlib.import_module("ahocorasick_rs").BytesAhoCorasick
+        module = importlib.import_module("ahocorasick_rs")
     except ImportError:  # pragma: no cover - exercised where the wheel is absent
         return None
+    longest = getattr(module, "MATCHKIND_LEFTMOST_LONGEST", None) or module.MatchKind.LeftmostLongest
+    return lambda literals: module.BytesAhoCorasick(literals, matchkind=longest)
 
 
 _MATCHER: Any = _compiled_matcher()
@@ -51,6 +58,7 @@ class Anchors:
         if use and _MATCHER is None:
             raise RuntimeError("the compiled matcher (ahocorasick_rs) is not installed")
         self._matcher: Any = _MATCHER(list(self.literals)) if use and self.literals else None
+        self._inside = tuple(_inside(literal, self.literals) for literal in self.literals)
 
     @property
     def compiled(self) -> bool:
@@ -60,11 +68,44 @@ class Anchors:
         """The positions of every literal in `data` (compiled), or a scan that searches as it is asked."""
         if self._matcher is None:
             return Scan(data, None)
-        found: List[List[int]] = [[] for _ in self.literals]
-        add = [starts.append for starts in found]
-        for index, start, _ in self._matcher.find_matches_as_indexes(data, overlapping=True):
-            add[index](start)
-        return Scan(data, {literal: starts for literal, starts in zip(self.literals, found) if starts})
+        literals, inside = self.literals, self._inside
+        matches = self._matcher.find_matches_as_indexes(data)
+        matches.sort()  # by literal, then position: each literal's starts are one slice
+        found: Dict[int, List[int]] = {}
+        low = 0
+        while low < len(matches):
+            index = matches[low][0]
+            high = bisect.bisect_left(matches, (index + 1,), low)
+            found[index] = [match[1] for match in matches[low:high]]
+            low = high
+        stepped: Set[int] = set()
+        for index in [index for index in found if inside[index]]:
+            for start in found[index]:
+                for other, offset, surely in inside[index]:  # the literals this match stepped over
+                    if surely or data.startswith(literals[other], start + offset):
+                        found.setdefault(other, []).append(start + offset)
+                        stepped.add(other)
+        for index in stepped:
+            found[index].sort()
+        return Scan(data, {literals[index]: starts for index, starts in found.items()})
+
+
+def _inside(literal: bytes, literals: Tuple[bytes, ...]) -> Tuple[Tuple[int, int, bool], ...]:
+    """The literals that may start inside a leftmost-longest match of `literal` (the matcher resumes
+    past its end): (index, offset, surely), in order of offset; `surely` when `literal` contains it
+    whole there, else it starts with what is left of `literal` and runs past its end, to be checked.
+    A longer literal cannot start at the same place: the longest is the one reported."""
+    found = []
+    for offset in range(len(literal)):
+        rest = literal[offset:]
+        for index, other in enumerate(literals):
+            if offset == 0 and len(other) >= len(literal):
+                continue
+            if rest.startswith(other):
+                found.append((index, offset, True))
+            elif other.startswith(rest):
+                found.append((index, offset, False))
+    return tuple(found)
 
 
 class Scan:
@@ -137,7 +178,8 @@ class Scan:
 
     def _starts(self, literals: Tuple[bytes, ...]) -> List[int]:
         assert self.positions is not None
-        lists = [self.positions[lit] for lit in literals if lit in self.positions]
-        if len(lists) == 1:
-            return lists[0]
-        return sorted(set().union(*lists)) if lists else []
+        if len(literals) == 1:
+            return self.positions.get(literals[0], [])
+        # a position twice (two literals start there) is tried once: a failed match fails again, and
+        # a match's end is past it
+        return sorted(start for literal in literals for start in self.positions.get(literal, ()))
