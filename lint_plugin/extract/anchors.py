@@ -79,8 +79,9 @@ class Anchors:
             found[index] = [match[1] for match in matches[low:high]]
             low = high
         stepped: Set[int] = set()
-        for index in [index for index in found if inside[index]]:
-            for start in found[index]:
+        reported = [(index, found[index][:]) for index in found if inside[index]]
+        for index, starts in reported:  # never the occurrences added here: no match was reported there
+            for start in starts:
                 for other, offset, surely in inside[index]:  # the literals this match stepped over
                     if surely or data.startswith(literals[other], start + offset):
                         found.setdefault(other, []).append(start + offset)
