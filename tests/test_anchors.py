@@ -116,3 +116,10 @@ def test_every_fixture_file_has_the_same_signals_on_both_paths():
 def test_every_file_of_a_generated_tree_has_the_same_signals_on_both_paths(tmp_path):
     generate(tmp_path / "tree", 1)
     assert _same_signals(tmp_path / "tree") > 300
+
+
+@compiled_only
+def test_an_empty_literal_leaves_the_searches_to_answer():
+    anchors = Anchors([b"", b"ab"], compiled=True)
+    scan = anchors.scan(b"xab")
+    assert (anchors.compiled, scan.has(b""), scan.has(b"ab"), list(scan.starts(b"ab"))) == (False, True, True, [1])

@@ -57,7 +57,9 @@ class Anchors:
         use = COMPILED if compiled is None else compiled
         if use and _MATCHER is None:
             raise RuntimeError("the compiled matcher (ahocorasick_rs) is not installed")
-        self._matcher: Any = _MATCHER(list(self.literals)) if use and self.literals else None
+        # an empty literal is spelt everywhere, which the matcher cannot report: the searches answer then
+        use = use and bool(self.literals) and all(self.literals)
+        self._matcher: Any = _MATCHER(list(self.literals)) if use else None
         self._inside = tuple(_inside(literal, self.literals) for literal in self.literals)
 
     @property
