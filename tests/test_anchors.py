@@ -10,6 +10,7 @@ generated benchmark tree.
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Dict, List
@@ -30,6 +31,11 @@ from bench.gen import generate  # noqa: E402
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 compiled_only = pytest.mark.skipif(not COMPILED, reason="ahocorasick_rs is not installed (the `fast` extra)")
+
+
+@pytest.mark.skipif(os.environ.get("CI") != "true", reason="CI installs the `test` extra, which has the matcher")
+def test_ci_runs_both_paths():
+    assert COMPILED  # else every comparison below would be skipped there
 
 
 def _every_occurrence(data: bytes, literal: bytes) -> List[int]:
@@ -63,6 +69,7 @@ def test_literals_inside_others_and_overlapping_their_ends_are_all_found():
         b"bc": [53],
         b"aa": [56, 57, 58],
     }
+    assert (scan.count(b"aa"), scan.count(b"\nE")) == (2, 2)  # as `bytes.count` counts: no overlaps
 
 
 @compiled_only
