@@ -163,21 +163,25 @@ class Scan:
         data`, as the column-0 expressions read them), tried only where one of its literals starts."""
         text = self.padded if padded else self.data
         if self.positions is None:
-            yield from expression.pattern.finditer(text)
-            return
+            return expression.pattern.finditer(text)
+        return iter(self._anchored(expression, text, padded))
+
+    def _anchored(self, expression: Anchored, text: bytes, padded: bool) -> List["re.Match[bytes]"]:
         match_at = expression.pattern.match
         starts = self._starts(expression.literals)
         if padded:  # the newline put first is spelt nowhere in the file's bytes: try it too
             starts = [-1] + starts
         shift, end = (1 if padded else 0), 0
+        found: List["re.Match[bytes]"] = []
         for start in starts:
             start += shift
             if start < end:
                 continue  # inside the previous match: `finditer` resumes past it
-            found = match_at(text, start)
-            if found is not None:
-                end = found.end()
-                yield found
+            match = match_at(text, start)
+            if match is not None:
+                end = match.end()
+                found.append(match)
+        return found
 
     def _starts(self, literals: Tuple[bytes, ...]) -> List[int]:
         assert self.positions is not None
