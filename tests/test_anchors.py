@@ -84,7 +84,7 @@ def test_the_compiled_pass_finds_every_occurrence_of_every_literal(literals, dat
     assert _positions(anchors, data) == _positions(Anchors(literals, compiled=False), data)
 
 
-EXPRESSIONS = (Anchored.of(b"ab", rb"[ab]*c"), Anchored((b"\nab", b"\nb"), rb"\n(?:ab|b)[abc]*"))
+EXPRESSIONS = (Anchored.of(b"ab", rb"[ab]*c"), Anchored.branches((b"\nab", b"\nb"), rb"\n(?:ab|b)[abc]*"))
 
 
 @compiled_only

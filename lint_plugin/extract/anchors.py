@@ -4,16 +4,18 @@ Each expression of the prefilter and of the import reader starts with a literal 
 `swith(`, `import`, a registry name, a newline and a capital at column 0). Run alone, each
 expression scans the whole file for its literal: about twenty scans of every file's bytes. With a
 compiled multi-pattern matcher (`ahocorasick_rs`, an Aho-Corasick automaton in Rust: the `fast`
-extra), one pass finds every literal's positions and each
-expression is tried only there. Without it, `Scan` answers as the expressions always did (their
-own `finditer`, `in` for a literal): the same matches, since an expression that starts with a
-literal can match nowhere else, so the same signals either way (`tests/test_anchors.py`).
+extra), one pass finds every literal's positions and each expression is tried only there. Without
+it, `Scan` answers as the expressions always did (their own `finditer`, `in` for a literal): the
+same matches, since an expression that starts with a literal can match nowhere else, so the same
+signals either way (`tests/test_anchors.py`). Expressions that start at a quote are no use here:
+quotes are too frequent for a pass that hands each hit to Python.
 """
 from __future__ import annotations
 
 import bisect
 import importlib
 import re
+from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 
@@ -35,18 +37,22 @@ _MATCHER: Any = _compiled_matcher()
 COMPILED = _MATCHER is not None
 
 
+@dataclass(frozen=True)
 class Anchored:
     """An expression every match of which starts with one of `literals`: it may match only where one
     is spelt. Written as the literal then the rest (`of`), or, for an expression whose branches start
-    differently, with the literal each branch starts with listed beside it."""
+    differently, with the literal each branch starts with listed beside it (`branches`)."""
 
-    def __init__(self, literals: Sequence[bytes], source: bytes) -> None:
-        self.literals = tuple(literals)
-        self.pattern = re.compile(source)
+    literals: Tuple[bytes, ...]
+    pattern: "re.Pattern[bytes]"
 
     @classmethod
     def of(cls, literal: bytes, rest: bytes) -> "Anchored":
-        return cls((literal,), re.escape(literal) + rest)
+        return cls((literal,), re.compile(re.escape(literal) + rest))
+
+    @classmethod
+    def branches(cls, literals: Sequence[bytes], source: bytes) -> "Anchored":
+        return cls(tuple(literals), re.compile(source))
 
 
 class Anchors:

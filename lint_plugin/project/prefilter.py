@@ -103,8 +103,8 @@ class Prefilter:
                        re.compile(rb"\[\s*[\"']%s[\"']\s*\]\s*=\s*_*[A-Z]" % name))
         tokens = b"|".join(re.escape(t) for t in self.registry_tokens) if self.registry_tokens else rb"(?!x)x"
         # Column-0 patterns start with a newline and run on `b"\n" + data` (`Scan.padded`).
-        self.registration = Anchored([b"\n" + t for t in self.registry_tokens],
-                                     rb"\n(?:%s)[ \t]*(?::[^=\n]*)?=(?!=)" % tokens)
+        self.registration = Anchored.branches([b"\n" + t for t in self.registry_tokens],
+                                              rb"\n(?:%s)[ \t]*(?::[^=\n]*)?=(?!=)" % tokens)
         # every literal an expression of the scan starts with, found together in one pass
         self.anchors = Anchors(self.registry_tokens + self.guard_tokens + list(bindings.LITERALS)
                                + [literal for call in self.calls for literal in call.literals]
@@ -227,11 +227,12 @@ _ALIAS = re.compile(rb"\n([A-Z]\w*(?:For[A-Z]\w*|Model|LM))[ \t]*=[ \t]*([A-Z]\w
 _FROM_IMPORT = re.compile(rb"\nfrom[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n\\]*)")
 # Where each column-0 expression above may match, in one pass: a class, a from-import, an assignment of
 # a model-class name. Each branch ends before the line does, so no match hides the start of another;
-# the expressions themselves are then asked only there (`_column0`).
+# the expressions themselves are then asked only there (`_column0`). The branches start with a newline then
+# `class`, `from` or a capital (a model-class alias): the literals the scan looks for.
 _CAPITALS = tuple(b"\n" + bytes((capital,)) for capital in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_COLUMN0 = Anchored((b"\nclass", b"\nfrom") + _CAPITALS,
-                    rb"\n(?:(class)[ \t]+([A-Z]\w*)|from[ \t]+[\w.]+[ \t]+import[ \t]|"
-                    rb"[A-Z]\w*(?:For[A-Z]\w*|Model|LM)[ \t]*=)")
+_COLUMN0 = Anchored.branches((b"\nclass", b"\nfrom") + _CAPITALS,
+                             rb"\n(?:(class)[ \t]+([A-Z]\w*)|from[ \t]+[\w.]+[ \t]+import[ \t]|"
+                             rb"[A-Z]\w*(?:For[A-Z]\w*|Model|LM)[ \t]*=)")
 
 
 @dataclass(frozen=True)
