@@ -37,7 +37,8 @@ STAGES: Tuple[Tuple[str, str], ...] = (
     ("stat", "the index's scan loop: a stat per file, records"),
     ("read", "reading each file's bytes"),
     ("digest", "hashing each file's bytes (only where a cache is written)"),
-    ("prefilter", "byte signals, imports aside"),
+    ("scan", "the one pass finding where the byte expressions' literals are (`extract/anchors.py`)"),
+    ("prefilter", "byte signals, imports and the scan aside"),
     ("bindings", "import bindings from the bytes (`extract/bindings.py`)"),
     ("snippets", "column-0 registration statements found in the bytes"),
     ("selection", "choosing files (`resolve/selection.py`), parsing aside"),
@@ -95,6 +96,7 @@ def _patch(clock: Clock) -> Callable[[], None]:
     import importlib
 
     run = importlib.import_module("lint_plugin.pipeline.run")  # the package's `run` is a function
+    import lint_plugin.extract.anchors as anchors
     import lint_plugin.project.cache as cache
     import lint_plugin.project.file_facts as file_facts
     import lint_plugin.project.index as index
@@ -115,6 +117,7 @@ def _patch(clock: Clock) -> Callable[[], None]:
     put(index.ProjectIndex, "_scan", "stat")
     put(index, "read_file", "read")
     put(index, "digest", "digest")
+    put(anchors.Anchors, "scan", "scan")
     put(prefilter.Prefilter, "signals", "prefilter")
     put(prefilter, "import_bindings", "bindings")
     put(prefilter.Prefilter, "registration_snippets", "snippets")

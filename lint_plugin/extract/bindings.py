@@ -23,12 +23,16 @@ import re
 from dataclasses import dataclass
 from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
+from .anchors import Anchored, Scan
+
 _WS = rb"(?:[ \t\f]|\\\r?\n)"  # blanks, and line continuations, inside a statement
 # Literal first (the engine then skips ahead to each `from` or `import`); whether the word starts a
 # statement is asked of the bytes before it (`_starts_statement`), for the few matches there are.
-_FROM = re.compile(rb"from" + _WS + rb"+(\.*[\w.]*)" + _WS + rb"+import" + _WS + rb"*"
-                   rb"(\((?:[^)#]|#[^\n]*)*\)|(?:[^\n;#\\]|\\\r?\n)*)")
-_IMPORT = re.compile(rb"import" + _WS + rb"+((?:[^\n;#\\]|\\\r?\n)*)")
+_FROM = Anchored.of(b"from", _WS + rb"+(\.*[\w.]*)" + _WS + rb"+import" + _WS + rb"*"
+                    rb"(\((?:[^)#]|#[^\n]*)*\)|(?:[^\n;#\\]|\\\r?\n)*)")
+_IMPORT = Anchored.of(b"import", _WS + rb"+((?:[^\n;#\\]|\\\r?\n)*)")
+# the literals the expressions above start with: the prefilter finds them with its own in one pass
+LITERALS = _FROM.literals + _IMPORT.literals
 _COMMENT = re.compile(rb"#[^\n]*")
 _AS = re.compile(rb"\s+as\s+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -37,15 +41,17 @@ _WORD_OR_DOT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 _BEFORE = b"\n;:"  # a statement starts after a newline, a `;` or a compound statement's `:`
 
 
-def import_bindings(data: bytes) -> FrozenSet[str]:
-    """Every import binding the bytes may hold (`level:module:name`), a superset of what the parser reads."""
-    if b"import" not in data:
+def import_bindings(data: bytes, scan: Optional[Scan] = None) -> FrozenSet[str]:
+    """Every import binding the bytes may hold (`level:module:name`), a superset of what the parser reads.
+    `scan`: the bytes with where `LITERALS` are spelt, when a pass over them found those already."""
+    scan = Scan(data, None) if scan is None else scan
+    if not scan.has(b"import"):
         return frozenset()
     found: Set[str] = set()
-    for match in _FROM.finditer(data):
+    for match in scan.finditer(_FROM):
         if _starts_statement(data, match.start()):
             found.update(_from_bindings(match.group(1), match.group(2)))
-    for match in _IMPORT.finditer(data):
+    for match in scan.finditer(_IMPORT):
         if _starts_statement(data, match.start()):  # not the `import` of a from-import, nor a word in a string
             found.update(_import_bindings(match.group(1)))
     return frozenset(found)

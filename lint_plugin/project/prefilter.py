@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config
+from ..extract import bindings
+from ..extract.anchors import Anchored, Anchors, Scan
 from ..extract.bindings import import_bindings
 from ..extract.spelling import an_architecture, embeddable, respelt
 from .register_calls import may_register
@@ -67,7 +69,9 @@ def stored_signals(signals: Signals) -> List[Any]:
 class Prefilter:
     """Computes `Signals` for a file's bytes under one configuration."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, compiled: Optional[bool] = None) -> None:
+        """`compiled`: find the expressions' literals with the compiled matcher (None: where it is
+        installed; False: the pure-Python path, which gives the same signals)."""
         self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r and r[:1] != "!"]
         qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
@@ -92,36 +96,42 @@ class Prefilter:
             name if self.name_filter is None else rb"[A-Za-z_]\w*"))
         # Registrations by shape (lint_plugin.extract.registrations): a registering call or decorator
         # with a string argument, a dict entry or item store binding a name to a class.
-        self.shapes = (re.compile(rb"egist\w*\s*\(\s*[\[(]?\s*[\"'][A-Za-z]"), re.compile(rb"register_model\w*\s*\("),
-                       re.compile(rb"\"%s\"\s*:\s*(?:\(\s*[\"']|f?[\"'][\w.{}]*[.:][A-Z]|_*[A-Z]\w*\s*[,}\n])" % name),
+        self.calls = (Anchored.of(b"egist", rb"\w*\s*\(\s*[\[(]?\s*[\"'][A-Za-z]"),
+                      Anchored.of(b"register_model", rb"\w*\s*\("))
+        self.shapes = (re.compile(rb"\"%s\"\s*:\s*(?:\(\s*[\"']|f?[\"'][\w.{}]*[.:][A-Z]|_*[A-Z]\w*\s*[,}\n])" % name),
                        re.compile(rb"'%s'\s*:\s*(?:\(\s*[\"']|f?[\"'][\w.{}]*[.:][A-Z]|_*[A-Z]\w*\s*[,}\n])" % name),
                        re.compile(rb"\[\s*[\"']%s[\"']\s*\]\s*=\s*_*[A-Z]" % name))
         tokens = b"|".join(re.escape(t) for t in self.registry_tokens) if self.registry_tokens else rb"(?!x)x"
-        # Column-0 patterns start with a newline and run on `b"\n" + data`: `^` under re.M tries
-        # every line start and is about 6x slower on real trees.
-        self.registration = re.compile(rb"\n(?:%s)[ \t]*(?::[^=\n]*)?=(?!=)" % tokens)
+        # Column-0 patterns start with a newline and run on `b"\n" + data` (`Scan.padded`).
+        self.registration = Anchored.branches([b"\n" + t for t in self.registry_tokens],
+                                              rb"\n(?:%s)[ \t]*(?::[^=\n]*)?=(?!=)" % tokens)
+        # every literal an expression of the scan starts with, found together in one pass
+        self.anchors = Anchors(self.registry_tokens + self.guard_tokens + list(bindings.LITERALS)
+                               + [literal for call in self.calls for literal in call.literals]
+                               + list(self.registration.literals) + list(_COLUMN0.literals)
+                               + list(_AFFIX_TEST.literals) + list(_KEYWORD_CALLS) + [b"class"], compiled)
 
     def signals(self, data: bytes) -> Signals:
-        padded = b"\n" + data  # column-0 patterns start with a newline (one copy for all of them)
-        top = _column0(padded, models=b"class" in data)
+        scan = self.anchors.scan(data)
+        top = _column0(scan, models=scan.has(b"class"))
         double, single = (pattern.findall(data) for pattern in self.quoted)
         read_otherwise = respelt(data)  # strings the parser reads otherwise than their bytes spell them
-        quoted = self._named(_decoded(double + single, "utf-8") | self._keyword_names(data)
+        quoted = self._named(_decoded(double + single, "utf-8") | self._keyword_names(scan)
                              | frozenset(filter(self.is_name, read_otherwise)))
         return Signals(
-            guarded=self.guards_every_file or any(token in data for token in self.guard_tokens),
-            registers=any(token in data for token in self.registry_tokens)
-            or self._shaped(data, bool(double), bool(single), quoted),
+            guarded=self.guards_every_file or any(scan.has(token) for token in self.guard_tokens),
+            registers=any(scan.has(token) for token in self.registry_tokens)
+            or self._shaped(scan, bool(double), bool(single), quoted),
             quoted=quoted,
-            imports=import_bindings(data),
+            imports=import_bindings(data, scan),
             imported=top.imported,
             classes=top.classes,
             bases=top.bases,
-            shape_tests=_shape_tests(data) | _pieces(data) | read_otherwise,
+            shape_tests=_shape_tests(scan) | _pieces(data) | read_otherwise,
             configs=top.configs,
         )
 
-    def _shaped(self, data: bytes, double: bool, single: bool, names: Optional[FrozenSet[str]] = None) -> bool:
+    def _shaped(self, scan: Scan, double: bool, single: bool, names: Optional[FrozenSet[str]] = None) -> bool:
         """May the file register names by shape? A registering call only where it may (`register_calls`).
 
         A dict entry's expression quotes a name between the same characters as `self.quoted`: it
@@ -132,35 +142,38 @@ class Prefilter:
         (`registration_facts`), so a file spelling none registers nothing by those shapes; a
         decorator registers only with a string in the name shape.
         """
+        data = scan.data
         spelt = None if names is None else bool(names)
-        if any(may_register(data, m.start(), m.end(), self.is_name, spelt) for m in self.shapes[0].finditer(data)):
+        if any(may_register(data, m.start(), m.end(), self.is_name, spelt) for m in scan.finditer(self.calls[0])):
             return True
-        if b"register_model" in data and self.shapes[1].search(data) is not None:
+        if scan.has(b"register_model") and next(scan.finditer(self.calls[1]), None) is not None:
             return True
         if names is not None and not an_architecture(names):
             return False
-        return (double and self.shapes[2].search(data) is not None) \
-            or (single and self.shapes[3].search(data) is not None) \
-            or self.shapes[4].search(data) is not None
+        return (double and self.shapes[0].search(data) is not None) \
+            or (single and self.shapes[1].search(data) is not None) \
+            or self.shapes[2].search(data) is not None
 
     def _named(self, candidates: FrozenSet[str]) -> FrozenSet[str]:
         if self.name_filter is None:
             return candidates
         return frozenset(c for c in candidates if self.name_filter.fullmatch(c))
 
-    def _keyword_names(self, data: bytes) -> FrozenSet[str]:
+    def _keyword_names(self, scan: Scan) -> FrozenSet[str]:
         """Name-shaped keywords of `dict(` and `.update(` calls, looked for in a window after each."""
+        data = scan.data
         names: Set[str] = set()
-        for call in (b"dict(", b"update("):
-            start = data.find(call)
-            while start != -1:
+        for call in _KEYWORD_CALLS:
+            end = 0
+            for start in scan.starts(call):
+                if start < end:
+                    continue  # inside the previous call's window
                 start += len(call)
                 blank = data.find(b"\n\n", start)
                 end = min(blank if blank != -1 else len(data), start + 20000)
                 window = data[start:end]
                 if b"=" in window:
                     names.update(m.decode("utf-8", "replace") for m in self.keyword.findall(window))
-                start = data.find(call, end)
         return frozenset(names)
 
     def registration_snippets(self, data: bytes) -> Optional[List[Tuple[int, bytes]]]:
@@ -171,9 +184,10 @@ class Prefilter:
         registration, a decorator), a registration by shape, or unbalanced brackets; the
         snippets must say all that the whole file would.
         """
-        matches = list(self.registration.finditer(b"\n" + data))  # offsets: +1 for the newline
-        if not matches or len(matches) != sum(data.count(token) for token in self.registry_tokens) \
-                or self._shaped(data, self.quoted[0].search(data) is not None,
+        scan = self.anchors.scan(data)
+        matches = list(scan.finditer(self.registration, padded=True))  # offsets: +1 for the newline
+        if not matches or len(matches) != sum(scan.count(token) for token in self.registry_tokens) \
+                or self._shaped(scan, self.quoted[0].search(data) is not None,
                                 self.quoted[1].search(data) is not None):
             return None
         snippets = []
@@ -213,9 +227,12 @@ _ALIAS = re.compile(rb"\n([A-Z]\w*(?:For[A-Z]\w*|Model|LM))[ \t]*=[ \t]*([A-Z]\w
 _FROM_IMPORT = re.compile(rb"\nfrom[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n\\]*)")
 # Where each column-0 expression above may match, in one pass: a class, a from-import, an assignment of
 # a model-class name. Each branch ends before the line does, so no match hides the start of another;
-# the expressions themselves are then asked only there (`_column0`).
-_COLUMN0 = re.compile(rb"\n(?:(class)[ \t]+([A-Z]\w*)|from[ \t]+[\w.]+[ \t]+import[ \t]|"
-                      rb"[A-Z]\w*(?:For[A-Z]\w*|Model|LM)[ \t]*=)")
+# the expressions themselves are then asked only there (`_column0`). The branches start with a newline then
+# `class`, `from` or a capital (a model-class alias): the literals the scan looks for.
+_CAPITALS = tuple(b"\n" + bytes((capital,)) for capital in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_COLUMN0 = Anchored.branches((b"\nclass", b"\nfrom") + _CAPITALS,
+                             rb"\n(?:(class)[ \t]+([A-Z]\w*)|from[ \t]+[\w.]+[ \t]+import[ \t]|"
+                             rb"[A-Z]\w*(?:For[A-Z]\w*|Model|LM)[ \t]*=)")
 
 
 @dataclass(frozen=True)
@@ -228,17 +245,18 @@ class _TopLevel:
     imported: FrozenSet[str]
 
 
-def _column0(data: bytes, models: bool) -> _TopLevel:
+def _column0(scan: Scan, models: bool) -> _TopLevel:
     """Column-0 classes, the model classes' bases and config classes, aliases (`models`: asked only of
-    a file that says `class` somewhere) and from-imported names, from one pass over `data` (the file's
-    bytes after a newline). Each expression is matched only where the pass found its start, and, as its
+    a file that says `class` somewhere) and from-imported names, from one pass over the file's bytes
+    after a newline. Each expression is matched only where the pass found its start, and, as its
     own search would, never inside its previous match."""
+    data = scan.padded
     classes: Set[bytes] = set()
     edges: Set[str] = set()
     configs: Set[str] = set()
     imported: List[bytes] = []
     bases_end = imports_end = 0
-    for match in _COLUMN0.finditer(data):
+    for match in scan.finditer(_COLUMN0, padded=True):
         start = match.start()
         if match.group(1):  # a class
             name = match.group(2)
@@ -301,21 +319,24 @@ def _config_class(body: bytes) -> str:
 
 # `x.startswith("A")`, `x.endswith(("A", "B"))` ("swith": a literal start is a fast search):
 # the arguments up to the first `)`
-_AFFIX_TEST = re.compile(rb"swith\(\s*(\(?[^)]*)")
+_AFFIX_TEST = Anchored.of(b"swith(", rb"\s*(\(?[^)]*)")
+# calls whose name-shaped keywords are names the file holds (`dict(LlamaForCausalLM="llama")`)
+_KEYWORD_CALLS = (b"dict(", b"update(")
 _QUOTED = re.compile(rb"[\"']([^\"'\n]*)[\"']")
 # the closing quote of `"Sub" in x` and `"Sub" not in x`, one expression per quote character (a
 # literal first byte); the opening quote is looked for backwards. A list's `"A" in archs` is kept too.
 _IN_TESTS = ((re.compile(rb'"\s*(?:not\s+)?in\b'), b'"'), (re.compile(rb"'\s*(?:not\s+)?in\b"), b"'"))
 
 
-def _shape_tests(data: bytes) -> FrozenSet[str]:
+def _shape_tests(scan: Scan) -> FrozenSet[str]:
     """Strings the file may test a value against by shape: a superset of what parsing finds.
 
     A string the bytes cannot spell for sure (`"A" "B"` written as one, a bad escape) is kept
     as "\\", which `resolve.selection` reads as "may be any piece"."""
+    data = scan.data
     found: Set[bytes] = set()
-    if b"swith(" in data:  # most files have none: one fast search instead of the expression's
-        for match in _AFFIX_TEST.finditer(data):
+    if scan.has(b"swith("):  # most files have none: one fast search instead of the expression's
+        for match in scan.finditer(_AFFIX_TEST):
             found.update(_QUOTED.findall(match.group(1)))
     for pattern, quote in _IN_TESTS:
         triple = quote * 3
