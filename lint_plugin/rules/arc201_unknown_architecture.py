@@ -22,6 +22,8 @@ def check(model: Model) -> List[Diagnostic]:
     name_ok, served = model.config.name_regex, model.served
     names = _Registered(model.registered)
     for collection in model.collections:
+        if not any(name_ok.fullmatch(o.name) or o.name in model.registered for o in collection.members.members):
+            continue  # a list of something else that `*_ARCHS` matched: GPUs (`{"7.0", "gfx90a"}`), model types
         members = [o for o in collection.members.members if collection.declared or name_ok.fullmatch(o.name)]
         found += unknown_names(collection.subject, collection.label, [o for o in members if o.name not in served],
                                model.registered, typos_only=not collection.declared,
@@ -167,7 +169,9 @@ RULE = Rule(
          "spelling, unless the project maps it: a key of a `config-maps` dict or of a rename table "
          "(`{\"OldForCausalLM\": \"NewForCausalLM\"}`, the new name registered), a checkpoint name it knows; a "
          "name that differs from a registered one by whole words (`Grok1V` from `Grok1`) is a variant and "
-         "gets no did-you-mean. A name another path serves is never unknown: a key of an engine's support table "
+         "gets no did-you-mean. A guarded list none of whose strings looks like an architecture name (see "
+         "`name-pattern`) is a list of something else that `*_ARCHS` matched (`NVIDIA_SUPPORTED_ARCHS = "
+         "{\"7.0\", \"8.0\"}`, GPU architectures), and is not checked. A name another path serves is never unknown: a key of an engine's support table "
          "(`SUPPORTED_ARCHS = dict(BaiChuanForCausalLM=\"baichuan\", ...)`, a module-level table named "
          "`SUPPORTED_ARCHS`, `_SUPPORTED_MODELS` or `SUPPORTED_ARCHITECTURES` that holds a registered name) is a "
          "name a second engine serves, whatever the registry of the first says.",
