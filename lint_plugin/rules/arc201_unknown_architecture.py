@@ -171,7 +171,8 @@ RULE = Rule(
          "name that differs from a registered one by whole words (`Grok1V` from `Grok1`) is a variant and "
          "gets no did-you-mean. A guarded list none of whose strings looks like an architecture name (see "
          "`name-pattern`) is a list of something else that `*_ARCHS` matched (`NVIDIA_SUPPORTED_ARCHS = "
-         "{\"7.0\", \"8.0\"}`, GPU architectures), and is not checked. A name another path serves is never unknown: a key of an engine's support table "
+         "{\"7.0\", \"8.0\"}`, GPU architectures), and is not checked. A name another path serves is never "
+         "unknown: a key of an engine's support table "
          "(`SUPPORTED_ARCHS = dict(BaiChuanForCausalLM=\"baichuan\", ...)`, a module-level table named "
          "`SUPPORTED_ARCHS`, `_SUPPORTED_MODELS` or `SUPPORTED_ARCHITECTURES` that holds a registered name) is a "
          "name a second engine serves, whatever the registry of the first says.",
