@@ -32,11 +32,10 @@ import sys
 from .. import __version__
 from ..project.cache_paths import carried_file, index_file, result_file
 from ..project.code_identity import code_content, code_stamps
-from ..project.sealed import opened, seal
+from ..project.sealed import seal
 from ..project.tree_content import tree_digest
-from ..project.writer import read_private
 from .invocation import recordable
-from .record_values import record_name, string, zero_or_one
+from .record_values import read_record, record_name, string, zero_or_one
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
 if TYPE_CHECKING:
@@ -73,11 +72,8 @@ def answer(args: "argparse.Namespace", root: str, directory: str) -> Optional[An
     invocation = key(args, root)
     if invocation is None:
         return None
-    raw = read_private(root, carried_file(directory, record_name(invocation)))
-    if raw is None:
-        return None
-    record = json.loads(opened(raw))
-    if not isinstance(record, dict) or record.get("schema") != SCHEMA or record.get("key") != invocation:
+    record = read_record(root, carried_file(directory, record_name(invocation)), SCHEMA, invocation)
+    if record is None:
         return None
     if record["code"] != code_stamps() and record["content"] != code_content():
         return None

@@ -2,11 +2,14 @@
 exact type, so that a record edited by hand is refused rather than printed; and the record's name."""
 from __future__ import annotations
 
-from ..project.sealed import digest
+import json
+
+from ..project.sealed import digest, opened
+from ..project.writer import read_private
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Dict, Optional
 
 
 def zero_or_one(value: Any) -> int:
@@ -25,3 +28,14 @@ def string(value: Any) -> str:
 def record_name(key: str) -> str:
     """The digest naming the record of an invocation's key."""
     return digest(key.encode("utf-8", "surrogatepass"), 8)
+
+
+def read_record(root: str, rel: str, schema: int, key: str) -> "Optional[Dict[str, Any]]":
+    """The record at `rel` under the root, its seal, schema and key checked; None if there is none such."""
+    raw = read_private(root, rel)
+    if raw is None:
+        return None
+    record = json.loads(opened(raw))
+    if not isinstance(record, dict) or record.get("schema") != schema or record.get("key") != key:
+        return None
+    return record

@@ -42,10 +42,9 @@ from .. import __version__
 from ..project.cache_paths import replay_file
 from ..project.code_identity import code_stamps
 from ..project.file_stamp import RACY_NS, file_stamp
-from ..project.sealed import opened, seal
-from ..project.writer import read_private
+from ..project.sealed import seal
 from .invocation import recordable as _recordable
-from .record_values import record_name, string, zero_or_one
+from .record_values import read_record, record_name, string, zero_or_one
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a replayed check never needs
 # (mypy reads the name as True)
@@ -109,13 +108,7 @@ def _record(args: "argparse.Namespace", root: str, directory: str) -> Optional[D
     key = invocation(args)
     if key is None:
         return None
-    raw = read_private(root, replay_file(directory, record_name(key)))
-    if raw is None:
-        return None
-    record = json.loads(opened(raw))
-    if not isinstance(record, dict) or record.get("schema") != SCHEMA or record.get("key") != key:
-        return None
-    return record
+    return read_record(root, replay_file(directory, record_name(key)), SCHEMA, key)
 
 
 def _seen(stamps: List[List[Any]]) -> Optional[bool]:

@@ -97,8 +97,9 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                        for r in config.qualified_registries)
     foreign = frozenset(f for f in foreign_registries(index.facts, _packages(index, universe))
                         if f[1] not in config.registries)  # named a registry: one
-    registrations = _registrations(index, registries, universe, foreign) or tuple(support_table_registrations(
-        index.facts, resolver, lambda path: not _is_not_served(path), config.name_regex.fullmatch))
+    support = tuple(support_table_registrations(index.facts, resolver, lambda path: not _is_not_served(path),
+                                                config.name_regex.fullmatch))
+    registrations = _registrations(index, registries, universe, foreign) or support
     registered: Dict[str, Occurrence] = {}
     for registration in registrations:
         registered.setdefault(registration.name, registration.where)
@@ -133,7 +134,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   unanalysed, external, registrations, universe.installed,
                   multimodal, _unregistered_classes(index, registered), kinship,
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
-                  _served(index, resolver, registered))
+                  _served(support, registered))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -237,12 +238,11 @@ def _mapped(index: ProjectIndex, registered: Mapping[str, Occurrence]) -> Frozen
     return frozenset(_config_maps(index)).union(renamed)
 
 
-def _served(index: ProjectIndex, resolver: Resolver, registered: Mapping[str, Occurrence]) -> FrozenSet[str]:
+def _served(support: Sequence[Registration], registered: Mapping[str, Occurrence]) -> FrozenSet[str]:
     """The names of the support tables (`support_tables.py`) that hold a registered name: a table of what
     an engine serves, read whether or not the prefilter is on (a file quoting a registered name is kept)."""
     tables: Dict[Tuple[str, str], List[str]] = {}
-    for registration in support_table_registrations(index.facts, resolver, lambda path: not _is_not_served(path),
-                                                    index.config.name_regex.fullmatch):
+    for registration in support:
         tables.setdefault((registration.where.path, registration.registry), []).append(registration.name)
     return frozenset(n for names in tables.values() if any(n in registered for n in names) for n in names)
 
