@@ -240,3 +240,9 @@ class FileFacts:
     # collections this file looks up with a Python class name (`MAP[type(model).__name__]`), as it
     # writes them (`keys.py`)
     class_keyed: Tuple[str, ...] = ()
+    # collections this file tests a checkpoint's model type against (`config.model_type in TYPES`), as it
+    # writes them, and its own tests of one (`f#1`): lists of model types, not architectures (`model_type_keys.py`)
+    type_keyed: Tuple[str, ...] = ()
+    # the subjects tested in the branches of one if/elif chain (`if t in [A, B]: ... elif t in [C]: ...`):
+    # a name one branch holds is handled there on purpose, never missing from another
+    chains: Tuple[Tuple[str, ...], ...] = ()

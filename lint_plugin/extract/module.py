@@ -93,6 +93,8 @@ class ModuleReader:
         self.type_predicates: List[TypePredicateFact] = []
         self.mappings: List[MappingFact] = []
         self.registers_into: List[str] = []
+        self.type_keyed: List[str] = []  # the subjects found by shape that a model type is tested against
+        self.chains: List[Tuple[str, ...]] = []  # subjects tested in the branches of one if/elif chain
 
     def read(self, tree: ast.Module) -> None:
         statements = list(module_level_statements(tree.body))
@@ -115,6 +117,8 @@ class ModuleReader:
                 for child in ast.walk(stmt):
                     self._test(child, top, {})
         self.anonymous.extend(top.found)
+        self.type_keyed += top.type_keyed
+        self.chains += top.chains
 
     def _class(self, node: ast.ClassDef) -> None:
         """Its bases and config class, registering decorators, attribute lists, and its methods."""
@@ -315,6 +319,8 @@ class ModuleReader:
             else:
                 self._test(child, subjects, local)
         self.anonymous.extend(subjects.found)
+        self.type_keyed += subjects.type_keyed
+        self.chains += subjects.chains
 
     def _test(self, node: ast.AST, subjects: ScopeSubjects, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         if isinstance(node, ast.Compare):

@@ -45,11 +45,13 @@ def encode_facts(facts: FileFacts) -> List[Any]:
          for m in facts.mappings],
         list(facts.registers_into),
         list(facts.class_keyed),
+        list(facts.type_keyed),
+        [list(c) for c in facts.chains],
     ]
 
 
 def decode_facts(data: Any) -> FileFacts:
-    items = as_list(data, 14)
+    items = as_list(data, 16)
     path, module = as_str(items[0]), as_str(items[1])
     collections = tuple(
         CollectionFact(as_str(c[0]), as_int(c[1]), as_int(c[2]), tuple(_part(p) for p in as_list(c[3])), _scope(c[4]))
@@ -97,7 +99,9 @@ def decode_facts(data: Any) -> FileFacts:
                      registrations=registrations, imports=imports, constants=constants,
                      star_imports=star_imports, error=error, classes=classes, type_predicates=type_predicates,
                      mappings=mappings, registers_into=tuple(as_str(m) for m in as_list(items[12])),
-                     class_keyed=tuple(as_str(k) for k in as_list(items[13])))
+                     class_keyed=tuple(as_str(k) for k in as_list(items[13])),
+                     type_keyed=tuple(as_str(k) for k in as_list(items[14])),
+                     chains=tuple(tuple(as_str(n) for n in as_list(c)) for c in as_list(items[15])))
 
 
 def _scope(data: Any) -> str:

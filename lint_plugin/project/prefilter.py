@@ -21,6 +21,7 @@ from ..config import Config
 from ..extract import bindings
 from ..extract.anchors import Anchored, Anchors, Scan
 from ..extract.bindings import import_bindings
+from ..extract.model_type_keys import MODEL_TYPE
 from ..extract.spelling import an_architecture, embeddable, respelt
 from .register_calls import may_register
 
@@ -33,7 +34,9 @@ _NOT_IN_SOURCE = re.compile(r"[*?\[\]@:#.]")
 class Signals:
     """What the bytes of one file say about it, before any parsing."""
 
-    guarded: bool  # may define a guarded collection or a configured family
+    # may define a guarded collection or a configured family, or test a model type (`config.model_type in
+    # (...)`: a list of the second naming scheme, which holds no architecture name to find it by)
+    guarded: bool
     registers: bool  # mentions a configured registry name, or may register names by shape
     # strings in the architecture-name shape, quoted or written as keywords of `dict(...)` and
     # `.update(...)` (`dict(LlamaForCausalLM="llama")`): names the file holds
@@ -109,7 +112,8 @@ class Prefilter:
         self.anchors = Anchors(self.registry_tokens + self.guard_tokens + list(bindings.LITERALS)
                                + [literal for call in self.calls for literal in call.literals]
                                + list(self.registration.literals) + list(_COLUMN0.literals)
-                               + list(_AFFIX_TEST.literals) + list(_KEYWORD_CALLS) + [b"class"], compiled)
+                               + list(_AFFIX_TEST.literals) + list(_KEYWORD_CALLS) + [b"class", MODEL_TYPE],
+                               compiled)
 
     def signals(self, data: bytes) -> Signals:
         scan = self.anchors.scan(data)
@@ -119,7 +123,8 @@ class Prefilter:
         quoted = self._named(_decoded(double + single, "utf-8") | self._keyword_names(scan)
                              | frozenset(filter(self.is_name, read_otherwise)))
         return Signals(
-            guarded=self.guards_every_file or any(scan.has(token) for token in self.guard_tokens),
+            guarded=self.guards_every_file or any(scan.has(token) for token in self.guard_tokens)
+            or scan.has(MODEL_TYPE),
             registers=any(scan.has(token) for token in self.registry_tokens)
             or self._shaped(scan, bool(double), bool(single), quoted),
             quoted=quoted,
