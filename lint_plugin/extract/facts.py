@@ -146,6 +146,10 @@ class PredicateFact:
     delegates: Tuple[Ref, ...]
 
 
+# the second scheme models are named by: a checkpoint's `model_type` (`"qwen3_moe"`), not its architecture
+MODEL_TYPE_SCHEME = "model-type"
+
+
 @dataclass(frozen=True)
 class RegistrationFact:
     """Architecture names a module registers, and the class each one runs, when written.
@@ -158,6 +162,9 @@ class RegistrationFact:
     registry: str
     names: Tuple[Member, ...]
     implementations: Tuple[str, ...] = ()
+    # "model-type": `names` are model types (`@ModelRegistry("llama")`), registering the architectures they
+    # name (`resolve/model_types.py`); "": architecture names
+    scheme: str = ""
 
     def implementation(self, index: int) -> str:
         return self.implementations[index] if index < len(self.implementations) else ""

@@ -11,6 +11,7 @@ from .context import ModuleContext, dotted_name, is_str, short
 from .facts import (
     CLASS,
     DECORATOR,
+    MODEL_TYPE_SCHEME,
     ClassFact,
     CollectionFact,
     Literal,
@@ -124,9 +125,10 @@ class ModuleReader:
         """Its bases and config class, registering decorators, attribute lists, and its methods."""
         self.classes.append(read_class(self.ctx, node))
         self._decorators(node, node.name)
-        for decorator, members in class_registrations(self.ctx, node, tuple(self.registry_decorators)):
+        for decorator, members, typed in class_registrations(self.ctx, node, tuple(self.registry_decorators)):
             self.registrations.append(RegistrationFact(f"@{decorator}", tuple(members),
-                                                       (f"{self.ctx.module}:{node.name}",) * len(members)))
+                                                       (f"{self.ctx.module}:{node.name}",) * len(members),
+                                                       MODEL_TYPE_SCHEME if typed else ""))
         for item in node.body:
             if isinstance(item, _FUNCTIONS):
                 self._function(item, f"{node.name}.{item.name}", node.name)

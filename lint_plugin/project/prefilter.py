@@ -23,6 +23,7 @@ from ..extract.anchors import Anchored, Anchors, Scan
 from ..extract.bindings import import_bindings
 from ..extract.model_type_keys import MODEL_TYPE
 from ..extract.spelling import an_architecture, embeddable, respelt
+from .model_types import load_table
 from .register_calls import may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
@@ -76,6 +77,7 @@ class Prefilter:
         """`compiled`: find the expressions' literals with the compiled matcher (None: where it is
         installed; False: the pure-Python path, which gives the same signals)."""
         self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r and r[:1] != "!"]
+        self.model_types = frozenset(load_table().types)  # what a registry keyed by model type may register
         qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
         # A pattern with no literal piece to look for (`*`, `f#1`) may match any file's names.
@@ -149,7 +151,8 @@ class Prefilter:
         """
         data = scan.data
         spelt = None if names is None else bool(names)
-        if any(may_register(data, m.start(), m.end(), self.is_name, spelt) for m in scan.finditer(self.calls[0])):
+        if any(may_register(data, m.start(), m.end(), self.is_name, spelt, self.model_types)
+               for m in scan.finditer(self.calls[0])):
             return True
         if scan.has(b"register_model") and next(scan.finditer(self.calls[1]), None) is not None:
             return True

@@ -17,6 +17,7 @@ from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..extract.model_type_keys import model_types_only
 from ..project.index import ProjectIndex
+from ..project.model_types import ModelTypeTable
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .consumers import CLASS_NAME, class_name_keyed, model_type_keyed, unread
@@ -29,10 +30,10 @@ from .lineage import names_lineage
 from .memory import ResolveMemory
 from .memory_kinship import KinshipMemory, kinship_with
 from .memory_resolutions import remembered
-from .model_types import ModelTypes, as_architectures, model_types
+from .model_types import ModelTypes, as_architectures, model_types, registered_architectures
 from .references import Resolver
 from .support_tables import support_table_registrations
-from .values import Collection, Occurrence, Predicate, Registration
+from .values import MODEL_TYPE, Collection, Occurrence, Predicate, Registration
 
 
 @dataclass(frozen=True)
@@ -205,18 +206,21 @@ def _registrations(index: ProjectIndex, registries: Sequence[Collection], univer
     dropped = [r[1:] for r in index.config.registries if r.startswith("!")]
     found: List[Registration] = []
     for facts in _in_path_order(index):
-        found += [r for r in _of(facts, dropped) if (facts.module, r.registry) not in foreign]
+        found += [r for r in _of(facts, dropped, universe.model_types) if (facts.module, r.registry) not in foreign]
     for registry in registries:
         found += [Registration(o, registry.subject) for o in registry.members.members]
     for facts in universe.facts:
-        found += _of(facts, dropped)
+        found += _of(facts, dropped, universe.model_types)
     return tuple(found)
 
 
-def _of(facts: FileFacts, dropped: Sequence[str]) -> List[Registration]:
-    return [Registration(Occurrence(m.name, facts.path, m.line, m.column), r.registry, r.implementation(i))
+def _of(facts: FileFacts, dropped: Sequence[str], table: ModelTypeTable) -> List[Registration]:
+    """A file's registrations; a model type registered (`@ModelRegistry("llama")`) registers the checkpoint
+    architectures it names (`registered_architectures`), written where the model type is."""
+    return [Registration(Occurrence(name, facts.path, m.line, m.column), r.registry, r.implementation(i))
             for r in facts.registrations if not (dropped and matches_pattern(dropped, facts.path, r.registry))
-            for i, m in enumerate(r.names)]
+            for i, m in enumerate(r.names)
+            for name in (registered_architectures(table, m.name) if r.scheme == MODEL_TYPE else (m.name,))]
 
 
 def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str]) -> Dict[str, Predicate]:
@@ -452,7 +456,8 @@ def _unregistered_classes(index: ProjectIndex, registered: Dict[str, Occurrence]
     by_module = dict(index.signals())
     names = set()
     for facts in index.facts:
-        statement = [r for r in facts.registrations if r.registry in index.config.registries or r.registry[:1] == "@"]
+        statement = [r for r in facts.registrations if (r.registry in index.config.registries or r.registry[:1] == "@")
+                     and r.scheme != MODEL_TYPE]  # a model type registered names no class of the module
         if statement and facts.module in by_module:
             names |= {c for c in by_module[facts.module].classes if _MODEL_CLASS.fullmatch(c)}
     return frozenset(n for n in names if n not in registered)

@@ -9,9 +9,9 @@ from functools import cached_property
 from typing import FrozenSet, Optional, Tuple
 
 from ..diagnostics import place
-from ..extract.facts import Pattern
+from ..extract.facts import MODEL_TYPE_SCHEME, Pattern
 
-MODEL_TYPE = "model-type"  # `Collection.keyed` of a list a checkpoint's model type is tested against
+MODEL_TYPE = MODEL_TYPE_SCHEME  # `Collection.keyed` of a list a checkpoint's model type is tested against
 
 
 @dataclass(frozen=True)

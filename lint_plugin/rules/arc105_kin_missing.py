@@ -244,8 +244,12 @@ _WHAT = "\n\n".join((
         "serves with another's class; and in a directory whose class-name tables name it nowhere (that "
         "subsystem does not handle the model: lmdeploy's `lite/` calibration tables);",
         "- in a subject that is not completed: a test of one name, a dispatch (`if arch == X: arch = Y`), a "
-        "list nothing reads, an inert branch (`archsync explain ARC101`).",
+        "list nothing reads, an inert branch (`archsync explain ARC101`);",
+        "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there.",
     )),
+    "A list a checkpoint's `model_type` is tested against (`config.model_type in (\"deepseek_v2\", "
+    "\"glm4_moe\")`) is weighed as the registered architectures its model types name, and what it lacks is "
+    "written as a model type (`archsync explain ARC101`).",
     "Two ties the project states outright are rules of their own, with no threshold: a family (ARC101) and "
     "a sibling pair (ARC104).",
 ))
