@@ -16,7 +16,6 @@ from lint_plugin.extract.facts import MODEL_TYPE_SCHEME
 from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.project.model_types import load_table
 from lint_plugin.project.prefilter import Prefilter
-from lint_plugin.resolve.model_types import registered_architectures
 
 NAME_PATTERN = r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*"
 
@@ -134,8 +133,7 @@ def test_a_shape_that_cannot_register_makes_no_candidate(source):
     """Files of PyTorch ops and kernels (`@CustomOp.register("rms_norm")`, `@register_fake(...)`) were
     parsed whole for registrations they cannot hold: 50 of SGLang's files, 60 of vLLM's."""
     assert not prefilter().signals(source.encode()).registers, source
-    assert [architecture for r in registrations(source) for m in r.names for architecture in
-            (registered_architectures(load_table(), m.name) if r.scheme == MODEL_TYPE_SCHEME else [m.name])] == []
+    assert [name for r in registrations(source) for _, _, name in load_table().registered(r)] == []
 
 
 def test_a_registry_keyed_by_model_type_may_register_the_architectures_its_model_types_name():
@@ -144,6 +142,6 @@ def test_a_registry_keyed_by_model_type_may_register_the_architectures_its_model
     (registration,) = registrations(source)
     assert (registration.registry, [m.name for m in registration.names], registration.scheme) == (
         "@ModelRegistry", ["deepseek_v2", "deepseek_v3"], MODEL_TYPE_SCHEME)
-    assert [registered_architectures(load_table(), m.name) for m in registration.names] == [
-        ("DeepseekV2ForCausalLM",), ("DeepseekV3ForCausalLM",)]
+    assert [name for _, _, name in load_table().registered(registration)] == [
+        "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"]
     assert not prefilter().signals(source.replace("deepseek_v", "kernel_v").encode()).registers

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Tuple
 
+from ..extract.facts import MODEL_TYPE_SCHEME, Member, RegistrationFact
 from .codec import as_list, as_str
 from .hosts import SNAPSHOTS
 
 FORMAT = 1
 TABLE = SNAPSHOTS / "transformers.model_types.json"
+_CHECKPOINT = re.compile(r"For(?:CausalLM|ConditionalGeneration)$")
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,19 @@ class ModelTypeTable:
     @property
     def label(self) -> str:
         return self.source
+
+    def checkpoints(self, model_type: str) -> Tuple[str, ...]:
+        """What a registry keyed by model type registers for one: the architectures a checkpoint of it lists,
+        as the table pairs them (its generative model classes, `...ForCausalLM` and
+        `...ForConditionalGeneration`: a serving engine serves those, not the heads for classification)."""
+        return tuple(n for n in self.types.get(model_type, ()) if _CHECKPOINT.search(n))
+
+    def registered(self, registration: RegistrationFact) -> Iterator[Tuple[int, Member, str]]:
+        """(index, where written, name registered) of each name a registration registers: its own, or the
+        checkpoint architectures of each model type it registers."""
+        for index, member in enumerate(registration.names):
+            names = self.checkpoints(member.name) if registration.scheme == MODEL_TYPE_SCHEME else (member.name,)
+            yield from ((index, member, name) for name in names)
 
 
 def load_table(path: Path = TABLE) -> ModelTypeTable:

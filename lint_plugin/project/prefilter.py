@@ -35,9 +35,7 @@ _NOT_IN_SOURCE = re.compile(r"[*?\[\]@:#.]")
 class Signals:
     """What the bytes of one file say about it, before any parsing."""
 
-    # may define a guarded collection or a configured family, or test a model type (`config.model_type in
-    # (...)`: a list of the second naming scheme, which holds no architecture name to find it by)
-    guarded: bool
+    guarded: bool  # may define a guarded collection or a configured family
     registers: bool  # mentions a configured registry name, or may register names by shape
     # strings in the architecture-name shape, quoted or written as keywords of `dict(...)` and
     # `.update(...)` (`dict(LlamaForCausalLM="llama")`): names the file holds
@@ -61,13 +59,16 @@ class Signals:
     # `Child:Config:line` for each column-0 model class of `bases` built with a config class it names:
     # its `__init__`'s `config: Qwen3MoeConfig` (or `Optional[...]`, quoted), or `config_class = X`
     configs: FrozenSet[str] = frozenset()
+    # spells `model_type`: may test a checkpoint's model type against a list (`config.model_type in (...)`), a
+    # list of the second naming scheme, which holds no architecture name to find it by (`model_type_keys.py`)
+    model_types: bool = False
 
 
 def stored_signals(signals: Signals) -> List[Any]:
     """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
     return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.imports),
             sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests),
-            sorted(signals.configs)]
+            sorted(signals.configs), signals.model_types]
 
 
 class Prefilter:
@@ -77,7 +78,8 @@ class Prefilter:
         """`compiled`: find the expressions' literals with the compiled matcher (None: where it is
         installed; False: the pure-Python path, which gives the same signals)."""
         self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r and r[:1] != "!"]
-        self.model_types = frozenset(load_table().types)  # what a registry keyed by model type may register
+        self.table = load_table()  # what a registry keyed by model type registers (`model_types.py`)
+        self.model_types = frozenset(self.table.types)
         qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
         # A pattern with no literal piece to look for (`*`, `f#1`) may match any file's names.
@@ -125,8 +127,7 @@ class Prefilter:
         quoted = self._named(_decoded(double + single, "utf-8") | self._keyword_names(scan)
                              | frozenset(filter(self.is_name, read_otherwise)))
         return Signals(
-            guarded=self.guards_every_file or any(scan.has(token) for token in self.guard_tokens)
-            or scan.has(MODEL_TYPE),
+            guarded=self.guards_every_file or any(scan.has(token) for token in self.guard_tokens),
             registers=any(scan.has(token) for token in self.registry_tokens)
             or self._shaped(scan, bool(double), bool(single), quoted),
             quoted=quoted,
@@ -136,6 +137,7 @@ class Prefilter:
             bases=top.bases,
             shape_tests=_shape_tests(scan) | _pieces(data) | read_otherwise,
             configs=top.configs,
+            model_types=scan.has(MODEL_TYPE),
         )
 
     def _shaped(self, scan: Scan, double: bool, single: bool, names: Optional[FrozenSet[str]] = None) -> bool:

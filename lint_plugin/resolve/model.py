@@ -30,7 +30,7 @@ from .lineage import names_lineage
 from .memory import ResolveMemory
 from .memory_kinship import KinshipMemory, kinship_with
 from .memory_resolutions import remembered
-from .model_types import ModelTypes, as_architectures, model_types, registered_architectures
+from .model_types import ModelTypes, as_architectures, model_types
 from .references import Resolver
 from .support_tables import support_table_registrations
 from .values import MODEL_TYPE, Collection, Occurrence, Predicate, Registration
@@ -216,11 +216,10 @@ def _registrations(index: ProjectIndex, registries: Sequence[Collection], univer
 
 def _of(facts: FileFacts, dropped: Sequence[str], table: ModelTypeTable) -> List[Registration]:
     """A file's registrations; a model type registered (`@ModelRegistry("llama")`) registers the checkpoint
-    architectures it names (`registered_architectures`), written where the model type is."""
+    architectures it names (`ModelTypeTable.registered`), written where the model type is."""
     return [Registration(Occurrence(name, facts.path, m.line, m.column), r.registry, r.implementation(i))
             for r in facts.registrations if not (dropped and matches_pattern(dropped, facts.path, r.registry))
-            for i, m in enumerate(r.names)
-            for name in (registered_architectures(table, m.name) if r.scheme == MODEL_TYPE else (m.name,))]
+            for i, m, name in table.registered(r)]
 
 
 def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str]) -> Dict[str, Predicate]:

@@ -23,14 +23,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Set
 
 from ..project.model_types import ModelTypeTable
 from .values import MODEL_TYPE, Collection, Occurrence, ResolvedSet
 
 _STEM = re.compile(r"(.+?)(?:For[A-Z]\w*|LMHeadModel|Model|LM)")
 _SEPARATORS = re.compile(r"[^a-z0-9]+")
-_CHECKPOINT = re.compile(r"For(?:CausalLM|ConditionalGeneration)$")
 
 
 @dataclass(frozen=True)
@@ -74,13 +73,6 @@ def model_types(table: ModelTypeTable, registered: Iterable[str], written: Itera
     # a checkpoint alias of `llama`) is not what a list of model types means by it
     names = {t: frozenset(by_table.get(t) or spelt[t]) for t in by_table.keys() | spelt.keys()}
     return ModelTypes(names, of, table.source)
-
-
-def registered_architectures(table: ModelTypeTable, model_type: str) -> Tuple[str, ...]:
-    """What a registry keyed by model type registers for one: the architectures a checkpoint of it lists, as
-    the table pairs them (its generative model classes, `...ForCausalLM` and `...ForConditionalGeneration`:
-    a serving engine serves those, not the table's heads for classification or retrieval)."""
-    return tuple(n for n in table.types.get(model_type, ()) if _CHECKPOINT.search(n))
 
 
 def squashed(name: str) -> str:
