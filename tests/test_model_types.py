@@ -101,11 +101,11 @@ TABLE = ModelTypeTable("transformers 0.0", {
 
 
 def test_a_model_type_names_the_classes_the_table_lists_else_the_architectures_spelling_its_stem():
-    registered = ["LlamaForCausalLM", "LLaMAForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
+    registered = ["LlamaForCausalLM", "LLaMAForCausalLM", "LlamaModel", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
                   "Qwen3_5MoeForConditionalGeneration", "DeepseekV3ForCausalLM", "KimiK2ForCausalLM"]
     types = model_types(TABLE, registered, ["qwen3_5_moe", "kimi_k2"])
     assert {t: sorted(n) for t, n in types.names.items()} == {
-        "llama": ["LlamaForCausalLM"],  # not its second spelling: the table names the class
+        "llama": ["LlamaForCausalLM"],  # its checkpoint class: not its second spelling, nor its bare model
         "qwen3_5": ["Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration"],
         "qwen3_5_moe": ["Qwen3_5MoeForConditionalGeneration"],  # spelt, and written by the project
         "deepseek_v3": ["DeepseekV3ForCausalLM"],

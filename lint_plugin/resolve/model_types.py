@@ -56,6 +56,7 @@ def model_types(table: ModelTypeTable, registered: Iterable[str], written: Itera
     for model_type in list(table.types) + list(written):
         by_spelling.setdefault(squashed(model_type), set()).add(model_type)
     by_table: Dict[str, Set[str]] = {}
+    checkpoints: Dict[str, Set[str]] = {}
     spelt: Dict[str, Set[str]] = {}
     of: Dict[str, str] = {}
     for name in registered:
@@ -64,14 +65,17 @@ def model_types(table: ModelTypeTable, registered: Iterable[str], written: Itera
         spells = by_spelling.get(squashed(stem.group(1)), set()) if stem else set()
         for model_type in listed:
             by_table.setdefault(model_type, set()).add(name)
+            if name in table.checkpoints(model_type):
+                checkpoints.setdefault(model_type, set()).add(name)
         for model_type in spells:
             spelt.setdefault(model_type, set()).add(name)
         types = listed | spells
         if len(types) == 1:
             of[name] = next(iter(types))
-    # a model type the table knows names the classes it lists: a second spelling of one (`LLaMAForCausalLM`,
-    # a checkpoint alias of `llama`) is not what a list of model types means by it
-    names = {t: frozenset(by_table.get(t) or spelt[t]) for t in by_table.keys() | spelt.keys()}
+    # a model type the table knows names the checkpoint architectures it lists (else its other classes): not
+    # its heads (`LlamaForSequenceClassification`, `LlamaModel`) where a checkpoint class is registered, nor a
+    # second spelling (`LLaMAForCausalLM`, a checkpoint alias of `llama`)
+    names = {t: frozenset(checkpoints.get(t) or by_table.get(t) or spelt[t]) for t in by_table.keys() | spelt.keys()}
     return ModelTypes(names, of, table.source)
 
 
