@@ -101,8 +101,9 @@ TABLE = ModelTypeTable("transformers 0.0", {
 
 
 def test_a_model_type_names_the_classes_the_table_lists_else_the_architectures_spelling_its_stem():
-    registered = ["LlamaForCausalLM", "LLaMAForCausalLM", "LlamaModel", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
-                  "Qwen3_5MoeForConditionalGeneration", "DeepseekV3ForCausalLM", "KimiK2ForCausalLM"]
+    registered = ["LlamaForCausalLM", "LLaMAForCausalLM", "LlamaModel", "Qwen3_5ForCausalLM",
+                  "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration", "DeepseekV3ForCausalLM",
+                  "KimiK2ForCausalLM"]
     types = model_types(TABLE, registered, ["qwen3_5_moe", "kimi_k2"])
     assert {t: sorted(n) for t, n in types.names.items()} == {
         "llama": ["LlamaForCausalLM"],  # its checkpoint class: not its second spelling, nor its bare model
