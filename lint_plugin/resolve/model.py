@@ -10,17 +10,16 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AbstractSet, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from ..config import Config, UnresolvedName, matches_pattern
 from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
-from ..extract.model_type_keys import model_types_only
 from ..project.index import ProjectIndex
 from ..project.model_types import ModelTypeTable
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
-from .consumers import CLASS_NAME, class_name_keyed, model_type_keyed, unread
+from .consumers import CLASS_NAME, class_name_keyed, unread
 from .foreign import foreign_registries
 from .kinship import (
     Family,
@@ -30,7 +29,7 @@ from .lineage import names_lineage
 from .memory import ResolveMemory
 from .memory_kinship import KinshipMemory, kinship_with
 from .memory_resolutions import remembered
-from .model_types import ModelTypes, as_architectures, model_types
+from .model_types import ModelTypes, as_architectures, model_types, typed_lists
 from .references import Resolver
 from .support_tables import support_table_registrations
 from .values import MODEL_TYPE, Collection, Occurrence, Predicate, Registration
@@ -125,7 +124,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
         for family in mirror.families:
             _named_family(config, predicates, family, f"{mirror.origin}.families")
     families_at = {(p.path, p.subject) for p in overlapping}
-    type_lists = _typed_lists(index)
+    type_lists = typed_lists(index)
     types = model_types(universe.model_types, registered, (m.name for _, fact in type_lists for p in fact.parts
                                                            if isinstance(p, Literal) for m in p.members))
     subjects = [c for c in _subjects(index, resolver, registered, places, foreign, type_lists, types)
@@ -315,30 +314,6 @@ def _packages(index: ProjectIndex, universe: Universe) -> FrozenSet[str]:
     for module in index.module_by_path().values():
         found.update(module.split(".")[:2])
     return frozenset(found)
-
-
-def _typed_lists(index: ProjectIndex) -> List[Tuple[FileFacts, CollectionFact]]:
-    """The collections a model type is tested against (`model_type_keys.py`), in path order: lists of
-    model types. One a chosen file tests but nothing chose (it spells no architecture, no `model_type`)
-    is read now, as `--no-prefilter` would have."""
-    keyed = model_type_keyed(index.facts)
-    if not keyed:
-        return []
-    chosen = {facts.module: facts for facts in index.facts}
-    for module in sorted({m for m, _ in keyed} - chosen.keys()):
-        facts = index.module(module)
-        if facts is not None and facts.module not in chosen and not facts.error:
-            chosen[facts.module] = facts
-    name = index.config.name_regex.fullmatch
-    return [(facts, fact) for facts in sorted(chosen.values(), key=lambda f: f.path) for fact in facts.collections
-            if (facts.module, fact.name) in keyed and _model_types(fact, name)]
-
-
-def _model_types(fact: CollectionFact, name: Callable[[str], object]) -> bool:
-    """Does a collection a model type is tested against write model types (`model_type_keys.py`), and no
-    architecture name (lmdeploy's `model_type` holds `type(model).__name__`: its tables hold class names)?"""
-    written = [m.name for p in fact.parts if isinstance(p, Literal) for m in p.members]
-    return model_types_only(written) and not any(name(n) for n in written)
 
 
 def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occurrence],

@@ -23,9 +23,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Set
+from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
+from ..extract.facts import CollectionFact, FileFacts, Literal
+from ..extract.model_type_keys import model_types_only
+from ..project.index import ProjectIndex
 from ..project.model_types import ModelTypeTable
+from .consumers import model_type_keyed
 from .values import MODEL_TYPE, Collection, Occurrence, ResolvedSet
 
 _STEM = re.compile(r"(.+?)(?:For[A-Z]\w*|LMHeadModel|Model|LM)")
@@ -93,3 +97,27 @@ def as_architectures(collection: Collection, types: ModelTypes, declared: bool) 
     # built by a comprehension) is not reported: its findings stand on what was read
     unknown = collection.members.unknown if declared else ()
     return dataclasses.replace(collection, members=ResolvedSet(members, unknown), keyed=MODEL_TYPE)
+
+
+def typed_lists(index: ProjectIndex) -> List[Tuple[FileFacts, CollectionFact]]:
+    """The collections a model type is tested against (`model_type_keys.py`), in path order: lists of
+    model types. One a chosen file tests but nothing chose (it spells no architecture, no `model_type`)
+    is read now, as `--no-prefilter` would have."""
+    keyed = model_type_keyed(index.facts)
+    if not keyed:
+        return []
+    chosen = {facts.module: facts for facts in index.facts}
+    for module in sorted({m for m, _ in keyed} - chosen.keys()):
+        facts = index.module(module)
+        if facts is not None and facts.module not in chosen and not facts.error:
+            chosen[facts.module] = facts
+    name = index.config.name_regex.fullmatch
+    return [(facts, fact) for facts in sorted(chosen.values(), key=lambda f: f.path) for fact in facts.collections
+            if (facts.module, fact.name) in keyed and _writes_model_types(fact, name)]
+
+
+def _writes_model_types(fact: CollectionFact, name: Callable[[str], object]) -> bool:
+    """Does a collection a model type is tested against write model types (`model_type_keys.py`), and no
+    architecture name (lmdeploy's `model_type` holds `type(model).__name__`: its tables hold class names)?"""
+    written = [m.name for p in fact.parts if isinstance(p, Literal) for m in p.members]
+    return model_types_only(written) and not any(name(n) for n in written)
