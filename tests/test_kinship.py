@@ -113,6 +113,9 @@ def test_why_names_the_guard_that_keeps_a_finding_quiet(tree):
     assert result.lines[-1] == "ARC105 stays quiet: kind guard: it is a draft variant and the subject holds none"
     lineage = archsync("why", "_INTERN_S2_ARCHS", "Qwen3ForCausalLM", cwd=root)
     assert lineage.lines[-1] == "ARC105 stays quiet: the subject is about one lineage and the name is of another"
+    earlier = archsync("why", "MLA_ARCHS", "DeepseekForCausalLM", cwd=root)
+    assert earlier.lines[-1] == "ARC105 stays quiet: the subject holds two later versions of it and not it: what " \
+                                "it gates began with them", earlier
     dispatch = archsync("why", "draft_architecture#1", "DeepseekV3ForCausalLM", cwd=root)
     assert dispatch.lines[-1] == "ARC105 stays quiet: the subject tests one name or dispatches on it: not a list " \
                                  "to complete", dispatch

@@ -83,3 +83,21 @@ def test_a_subclass_that_is_not_the_bases_moe_variant_by_name_may_be_held_for_so
     evidence = kinship.evidence("Qwen3VLForConditionalGeneration", {"Qwen3_5ForConditionalGeneration",
                                                                      "Qwen2ForCausalLM"})
     assert [(e.kind, e.weight) for e in evidence if e.kind == SUBCLASS] == [(SUBCLASS, 0.25)]
+
+
+def test_a_name_another_registration_serves_with_experts_is_no_dense_model():
+    """lmdeploy registers `InternS2PreviewForConditionalGeneration` first in its calibration registry (a class
+    of its own, no MoE layer imported there), then in its model map with Qwen3.5-MoE's class: an MoE model."""
+    calibration = module("lite/model/qwen.py", ["nn"], "InternS2PreviewForConditionalGeneration")
+    edges = EDGES + [ClassEdge("InternS2PreviewForConditionalGeneration", "Module", 2, calibration.path, 9)]
+    names = list(NAMES) + [
+        Registration(Occurrence("InternS2PreviewForConditionalGeneration", "lite/model/qwen.py", 9, 1), "@MODELS"),
+        Registration(Occurrence("InternS2PreviewForConditionalGeneration", "models/module_map.py", 3, 1),
+                     "MODULE_MAP", "models.glm4v_moe:Glm4vMoeForConditionalGeneration")]
+    kinship = build_kinship(names, edges, [], MODULES + [calibration])
+    assert kinship.experts["InternS2PreviewForConditionalGeneration"] is False  # its first registration's class
+    assert kinship.moe_names == frozenset({"DeepseekV3ForCausalLM", "MistralLarge3ForCausalLM",
+                                           "KimiVLForConditionalGeneration", "Glm4vMoeForConditionalGeneration",
+                                           "InternS2PreviewForConditionalGeneration"})
+    held = ("Glm4vMoeForConditionalGeneration", "InternS2PreviewForConditionalGeneration")
+    assert [e.weight for e in kinship.evidence("Glm4vForConditionalGeneration", held) if e.kind == SUBCLASS] == [0.25]

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from lint_plugin.config import Config
+from lint_plugin.extract.facts import MODEL_TYPE_SCHEME
 from lint_plugin.extract.from_bytes import extract_file
+from lint_plugin.project.model_types import load_table
 from lint_plugin.project.prefilter import Prefilter
 
 NAME_PATTERN = r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*"
@@ -59,7 +61,8 @@ UNREGISTERING = [
     '@register_fake("sgl_kernel::fwd")\ndef fwd(x):\n    return x\n',
     '@register_pre_permute("standard", "deep_gemm")\n@other\nasync def permute(x):\n    return x\n',
     '@register_transcription_adapter("GraniteSpeech")\nclass GraniteSpeechAdapter(Base):\n    pass\n',
-    '@register("rms_norm")\nclass LlamaModel:\n    pass\n',  # a model class, but no string a name could be
+    # a model class, but no string a name could be, nor a model type the table knows (it would name none)
+    '@register("rms_norm")\nclass LlamaModel:\n    pass\n',
     'TABLE = {"Flash": FlashBackend, "Triton": TritonBackend}\n',
     "HOOKS['Default'] = DefaultHook\n",
 ]
@@ -130,4 +133,15 @@ def test_a_shape_that_cannot_register_makes_no_candidate(source):
     """Files of PyTorch ops and kernels (`@CustomOp.register("rms_norm")`, `@register_fake(...)`) were
     parsed whole for registrations they cannot hold: 50 of SGLang's files, 60 of vLLM's."""
     assert not prefilter().signals(source.encode()).registers, source
-    assert registrations(source) == ()
+    assert [name for r in registrations(source) for _, _, name in load_table().registered(r)] == []
+
+
+def test_a_registry_keyed_by_model_type_may_register_the_architectures_its_model_types_name():
+    source = '@ModelRegistry(["deepseek_v2", "deepseek_v3"])\nclass Deepseek2TpPartModel:\n    pass\n'
+    assert prefilter().signals(source.encode()).registers
+    (registration,) = registrations(source)
+    assert (registration.registry, [m.name for m in registration.names], registration.scheme) == (
+        "@ModelRegistry", ["deepseek_v2", "deepseek_v3"], MODEL_TYPE_SCHEME)
+    assert [name for _, _, name in load_table().registered(registration)] == [
+        "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"]
+    assert not prefilter().signals(source.replace("deepseek_v", "kernel_v").encode()).registers

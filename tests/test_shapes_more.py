@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from conftest import (
     EXIT_CLEAN,
-    EXIT_ERROR,
     EXIT_FINDINGS,
     SHAPES,
     add_config,
@@ -220,11 +219,36 @@ def test_model_type_strings_are_no_names_by_default(tree):
     root = tree("shapes/model_types")
     set_config(root, 'guard = ["*_MODEL_TYPES", "lightserve/models/__init__.py::get_model_class#*"]')
     result = _check(root)
-    assert result.stdout == "", result
-    # the dispatch's strings are not names, so it is no collection: the guard naming it says so
-    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
-        f"archsync: error: {(root / 'pyproject.toml').resolve()}: tool.archsync.guard: "
-        f"'lightserve/models/__init__.py::get_model_class#*' matches no collection in the project"]), result
+    # the dispatch's tests are lists of model types (`model_type in (...)`), read as the architectures they
+    # name; nothing here registers one, so no list holds a name to complete, and nothing is reported
+    assert (result.returncode, result.stdout, result.err_lines) == (
+        EXIT_CLEAN, "", ["archsync: no problems (4 files, 2 analysed)"]), result
+
+
+def test_fix_writes_a_list_of_model_types_in_its_own_scheme(tree):
+    root = tree("shapes/model_type_lists")
+    result = archsync("fix", "--diff", "--no-cache", cwd=root)
+    assert [line for line in result.stdout.splitlines() if line.startswith(("-", "+"))] == [
+        "--- a/serve/attention.py",
+        "+++ b/serve/attention.py",
+        '-    return hf_config.model_type in ("deepseek_v2", "glm4_moe")',
+        '+    return hf_config.model_type in ("deepseek_v2", "deepseek_v3", "glm4_moe")',
+    ]
+    assert result.err_lines == ["archsync: would fix 1 problem in 1 file; 0 remaining"]
+
+
+def test_why_weighs_a_model_type_as_the_architectures_it_names(tree):
+    root = tree("shapes/model_type_lists")
+    result = archsync("why", "--no-cache", "uses_mla#1", "deepseek_v3", cwd=root)
+    lines = result.stdout.splitlines()
+    assert lines[:3] == [
+        "'deepseek_v3' is a model type: it names DeepseekV3ForCausalLM",
+        "uses_mla#1 at serve/attention.py:2:36 holds 2 registered names (DeepseekV2ForCausalLM, Glm4MoeForCausalLM)",
+        "read: through uses_mla(), named elsewhere in the project; looked up with a model type (`config.model_type`): "
+        "its model types stand for the architectures they name, and what it lacks is written as a model type",
+    ], result
+    assert lines[-1].startswith("reported: serve/attention.py:2:36: ARC105 'deepseek_v3' (the model type of "
+                                "DeepseekV3ForCausalLM) may belong in uses_mla#1"), result
 
 
 # -- ARC901: partly analysed, one module at a time ---------------------------------------------------

@@ -146,6 +146,10 @@ class PredicateFact:
     delegates: Tuple[Ref, ...]
 
 
+# the second scheme models are named by: a checkpoint's `model_type` (`"qwen3_moe"`), not its architecture
+MODEL_TYPE_SCHEME = "model-type"
+
+
 @dataclass(frozen=True)
 class RegistrationFact:
     """Architecture names a module registers, and the class each one runs, when written.
@@ -158,6 +162,9 @@ class RegistrationFact:
     registry: str
     names: Tuple[Member, ...]
     implementations: Tuple[str, ...] = ()
+    # "model-type": `names` are model types (`@ModelRegistry("llama")`), registering the architectures they
+    # name (`resolve/model_types.py`); "": architecture names
+    scheme: str = ""
 
     def implementation(self, index: int) -> str:
         return self.implementations[index] if index < len(self.implementations) else ""
@@ -240,3 +247,9 @@ class FileFacts:
     # collections this file looks up with a Python class name (`MAP[type(model).__name__]`), as it
     # writes them (`keys.py`)
     class_keyed: Tuple[str, ...] = ()
+    # collections this file tests a checkpoint's model type against (`config.model_type in TYPES`), as it
+    # writes them, and its own tests of one (`f#1`): lists of model types, not architectures (`model_type_keys.py`)
+    type_keyed: Tuple[str, ...] = ()
+    # the subjects tested in the branches of one if/elif chain (`if t in [A, B]: ... elif t in [C]: ...`):
+    # a name one branch holds is handled there on purpose, never missing from another
+    chains: Tuple[Tuple[str, ...], ...] = ()

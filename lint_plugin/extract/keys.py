@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterator, List, Set, Tuple
+from typing import Callable, Iterator, List, Set, Tuple
 
 # around one: a class name used as a key, or assigned to be one: `[type(m).__name__]`,
 # `.get(m.__class__.__name__`, `type(m).__name__ in`, `= type(m).__name__` (not the many
@@ -46,20 +46,25 @@ def key_lines(source: bytes) -> Set[int]:
 def class_name_keyed(tree: ast.Module, lines: Set[int]) -> Tuple[str, ...]:
     """The names (as this module writes them) of the collections it looks up with a class name, read in
     the statements that span `lines` (`key_lines`)."""
-    scopes = near_keys(tree.body, lines)
+    return keyed_tables(near_keys(tree.body, lines), _is_class_name)
+
+
+def keyed_tables(scopes: List[ast.stmt], is_key: Callable[[ast.AST, Set[str]], bool]) -> Tuple[str, ...]:
+    """The names (as written) of the collections `scopes` look up with a key `is_key` recognises (given the
+    names assigned one there): `NAME[key]`, `key in NAME`, `NAME.get(key)`."""
     holders: Set[str] = set()
     for node in _walk(scopes):
-        if isinstance(node, ast.Assign) and _is_class_name(node.value, holders):
+        if isinstance(node, ast.Assign) and is_key(node.value, holders):
             holders.update(t.id for t in node.targets if isinstance(t, ast.Name))
     found: List[str] = []
     for node in _walk(scopes):
-        if isinstance(node, ast.Subscript) and _is_class_name(node.slice, holders):
+        if isinstance(node, ast.Subscript) and is_key(node.slice, holders):
             found += _table(node.value)
-        elif isinstance(node, ast.Compare) and _is_class_name(node.left, holders):
+        elif isinstance(node, ast.Compare) and is_key(node.left, holders):
             found += [n for op, right in zip(node.ops, node.comparators) if isinstance(op, (ast.In, ast.NotIn))
                       for n in _table(right)]
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
-                and node.args and _is_class_name(node.args[0], holders):
+                and node.args and is_key(node.args[0], holders):
             found += _table(node.func.value)
     return tuple(sorted(set(found)))
 

@@ -11,6 +11,7 @@ from .context import ModuleContext, dotted_name, is_str, short
 from .facts import (
     CLASS,
     DECORATOR,
+    MODEL_TYPE_SCHEME,
     ClassFact,
     CollectionFact,
     Literal,
@@ -93,6 +94,8 @@ class ModuleReader:
         self.type_predicates: List[TypePredicateFact] = []
         self.mappings: List[MappingFact] = []
         self.registers_into: List[str] = []
+        self.type_keyed: List[str] = []  # the subjects found by shape that a model type is tested against
+        self.chains: List[Tuple[str, ...]] = []  # subjects tested in the branches of one if/elif chain
 
     def read(self, tree: ast.Module) -> None:
         statements = list(module_level_statements(tree.body))
@@ -115,14 +118,17 @@ class ModuleReader:
                 for child in ast.walk(stmt):
                     self._test(child, top, {})
         self.anonymous.extend(top.found)
+        self.type_keyed += top.type_keyed
+        self.chains += top.chains
 
     def _class(self, node: ast.ClassDef) -> None:
         """Its bases and config class, registering decorators, attribute lists, and its methods."""
         self.classes.append(read_class(self.ctx, node))
         self._decorators(node, node.name)
-        for decorator, members in class_registrations(self.ctx, node, tuple(self.registry_decorators)):
+        for decorator, members, typed in class_registrations(self.ctx, node, tuple(self.registry_decorators)):
             self.registrations.append(RegistrationFact(f"@{decorator}", tuple(members),
-                                                       (f"{self.ctx.module}:{node.name}",) * len(members)))
+                                                       (f"{self.ctx.module}:{node.name}",) * len(members),
+                                                       MODEL_TYPE_SCHEME if typed else ""))
         for item in node.body:
             if isinstance(item, _FUNCTIONS):
                 self._function(item, f"{node.name}.{item.name}", node.name)
@@ -315,6 +321,8 @@ class ModuleReader:
             else:
                 self._test(child, subjects, local)
         self.anonymous.extend(subjects.found)
+        self.type_keyed += subjects.type_keyed
+        self.chains += subjects.chains
 
     def _test(self, node: ast.AST, subjects: ScopeSubjects, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         if isinstance(node, ast.Compare):

@@ -21,6 +21,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from .context import ModuleContext, dotted_name, is_str
 from .facts import Member
+from .model_type_keys import model_types_only
 from .spelling import MODEL_CLASS
 
 _CLASS = re.compile(r"_*[A-Z]\w*")
@@ -124,13 +125,16 @@ def registers(decorator: str) -> bool:
 
 
 def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequence[str] = ()
-                        ) -> List[Tuple[str, List[Member]]]:
-    """(decorator, names) of each registering decorator on a model class, served by that class.
+                        ) -> List[Tuple[str, List[Member], bool]]:
+    """(decorator, names, whether they are model types) of each registering decorator on a model class,
+    served by that class.
 
     A decorator registers when the configuration names it in `decorators`, or when its name
     says so (`register...`, `...Registry`) and the class is a model class (`...ForCausalLM`,
     `...Model`, `...LM`: not an op or a layer registered by name); names come from string
-    arguments, a list or tuple of them, or a `name=` keyword.
+    arguments, a list or tuple of them, or a `name=` keyword. A registry keyed by model type
+    (LightLLM's `@ModelRegistry(["deepseek_v2", "deepseek_v3"])`) registers model types: every string
+    one, and none an architecture name.
     """
     model_class = MODEL_CLASS.fullmatch(node.name) is not None
     found = []
@@ -149,7 +153,9 @@ def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequ
         values += [k.value for k in decorator.keywords if k.arg == "name"]
         members = [Member(v.value, v.lineno, ctx.column(v)) for v in values if is_str(v)]  # type: ignore[attr-defined]
         if members and (short in decorators or name in decorators or any(ctx.is_name(m.name) for m in members)):
-            found.append((short, members))
+            found.append((short, members, False))
+        elif model_class and model_types_only([m.name for m in members]):
+            found.append((short, members, True))
     return found
 
 

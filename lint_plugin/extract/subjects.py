@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from .context import ModuleContext, is_str
 from .facts import DISPATCH, INERT, INLINE, LOCAL, CollectionFact, Literal, Member, Part
+from .model_type_keys import is_model_type, model_types_only
 from .values import collection_parts
 
 _LITERALS = (ast.Set, ast.List, ast.Tuple, ast.Call, ast.Dict)
@@ -34,23 +35,27 @@ class ScopeSubjects:
         self._seen: Set[int] = set()  # ids of compares already read as part of a chain
         self._dispatch: Set[int] = set()  # ids of the nodes in tests whose branch writes a name
         self._inert: Set[int] = set()  # ids of the nodes in tests whose branch does nothing
+        self.type_keyed: List[str] = []  # the names of those found that a model type is tested against
+        self._chain_of: Dict[int, int] = {}  # ids of the nodes in the tests of an if/elif chain -> its number
+        self._chains: Dict[int, List[str]] = {}  # chain number -> the names found in its tests
 
     def compare(self, node: ast.Compare, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         """`x in [...]`, `x in local`, `x == "A"`, `"A" in x.architectures`, `"A" in arch_string`."""
         if id(node) in self._seen:
             return
+        typed = is_model_type(node.left, set())  # `config.model_type in (...)`: a list of model types
         for op, right in zip(node.ops, node.comparators):
             if isinstance(op, (ast.In, ast.NotIn)):
                 if is_str(node.left) and not isinstance(right, _LITERALS):
                     self._members([node.left], node)
                 elif isinstance(right, ast.Name) and right.id in local:
-                    self._local(right.id, *local[right.id])
+                    self._local(right.id, *local[right.id], typed=typed)
                 elif isinstance(right, _LITERALS):
-                    self._literal(right)
+                    self._literal(right, typed)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             strings = _equal_strings(node.left, node.comparators[0])
             if strings:
-                self._members(strings, node)
+                self._members(strings, node, _tests_a_model_type(node))
 
     def iterated(self, node: ast.expr, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         """`any(a in config.architectures for a in LOCAL)`: the names iterated are those tested."""
@@ -86,18 +91,43 @@ class ScopeSubjects:
             if sides is None:
                 return
             strings.extend(sides)
-        if len(strings) > 1 and self._members(strings, node):
+        typed = all(_tests_a_model_type(v) for v in node.values)
+        if len(strings) > 1 and self._members(strings, node, typed):
             self._seen.update(id(v) for v in node.values)
 
     def branch(self, node: ast.If) -> None:
-        """Note an `if` whose branch writes an architecture name: its test is a dispatch."""
-        writes = any(isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None and is_str(stmt.value)
-                     and self.ctx.is_name(stmt.value.value)  # type: ignore[attr-defined]
-                     for stmt in node.body)
+        """Note an `if` whose branch writes a name: its test is a dispatch. A name is an architecture
+        (`arch = "ANextN"`, `architectures = ["Glm4ForCausalLM"]`), or where the test is of a model type,
+        a model type (`model_type = "deepseek2"`)."""
+        self._chain(node)
+        typed = any(is_model_type(n, set()) for n in ast.walk(node.test))
+        writes = any(isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None
+                     and self._names(_written_string(stmt.value), typed) for stmt in node.body)
         if writes:
             self._dispatch.update(id(n) for n in ast.walk(node.test))
         elif _does_nothing(node.body) and _only_literal_tests_after(node):
             self._inert.update(id(n) for n in ast.walk(node.test))
+
+    def _chain(self, node: ast.If) -> None:
+        """Number the tests of an `if`/`elif` chain, once, from its first `if`."""
+        if id(node.test) in self._chain_of:
+            return
+        number = len(self._chains)
+        self._chains[number] = []
+        branch: Optional[ast.If] = node
+        while branch is not None:
+            self._chain_of.update((id(n), number) for n in ast.walk(branch.test))
+            rest = branch.orelse
+            branch = rest[0] if len(rest) == 1 and isinstance(rest[0], ast.If) else None
+
+    @property
+    def chains(self) -> List[Tuple[str, ...]]:
+        """The names found in the tests of each `if`/`elif` chain with two of them or more: lists that tell
+        names apart, each branch doing something else with its own."""
+        return [tuple(names) for names in self._chains.values() if len(names) > 1]
+
+    def _names(self, text: Optional[str], typed: bool) -> bool:
+        return text is not None and (self.ctx.is_name(text) or (typed and model_types_only([text])))
 
     def affix(self, node: ast.Call) -> None:
         """`arch.startswith("A")`, `arch.endswith(("A", "B"))`, where the patterns are names."""
@@ -106,38 +136,49 @@ class ScopeSubjects:
             if strings:
                 self._members(strings, node)
 
-    def _members(self, strings: List[ast.expr], node: ast.expr) -> bool:
+    def _members(self, strings: List[ast.expr], node: ast.expr, typed: bool = False) -> bool:
         members = tuple(Member(s.value, s.lineno, self.ctx.column(s)) for s in strings)  # type: ignore[attr-defined]
-        if not any(self.ctx.is_name(m.name) for m in members):
+        typed = typed and _model_types(self.ctx, [m.name for m in members])
+        if not typed and not any(self.ctx.is_name(m.name) for m in members):
             return False
-        self._add(self._next(), node.lineno, self.ctx.column(node), (Literal(members),), self._scope_of(node))
+        self._add(self._next(), node.lineno, self.ctx.column(node), (Literal(members),), self._scope_of(node), typed)
+        self._in_chain(node)
         return True
 
-    def _literal(self, literal: ast.expr) -> None:
-        parts = _name_parts(self.ctx, literal)
+    def _literal(self, literal: ast.expr, typed: bool = False) -> None:
+        parts, typed = _name_parts(self.ctx, literal, typed)
         if parts is not None:
-            self._add(self._next(), literal.lineno, self.ctx.column(literal), parts, self._scope_of(literal))
+            self._add(self._next(), literal.lineno, self.ctx.column(literal), parts, self._scope_of(literal), typed)
+            self._in_chain(literal)
+
+    def _in_chain(self, node: ast.expr) -> None:
+        number = self._chain_of.get(id(node))
+        if number is not None:
+            self._chains[number].append(self.found[-1].name)
 
     def _scope_of(self, node: ast.expr) -> str:
         if id(node) in self._dispatch:
             return DISPATCH
         return INERT if id(node) in self._inert else INLINE
 
-    def _local(self, variable: str, line: int, value: ast.expr) -> None:
+    def _local(self, variable: str, line: int, value: ast.expr, typed: bool = False) -> None:
         name = f"{self.scope}.{variable}"
         if name in self._named or not isinstance(value, _LITERALS):
             return
-        parts = _name_parts(self.ctx, value)
+        parts, typed = _name_parts(self.ctx, value, typed)
         if parts is not None:
             self._named.add(name)
-            self._add(name, line, self.ctx.column(value), parts, LOCAL)
+            self._add(name, line, self.ctx.column(value), parts, LOCAL, typed)
 
     def _next(self) -> str:
         self._inline += 1
         return f"{self.scope}#{self._inline}"
 
-    def _add(self, name: str, line: int, column: int, parts: Tuple[Part, ...], scope: str) -> None:
+    def _add(self, name: str, line: int, column: int, parts: Tuple[Part, ...], scope: str,
+             typed: bool = False) -> None:
         self.found.append(CollectionFact(name, line, column, parts, scope))
+        if typed:
+            self.type_keyed.append(name)
 
 
 def _does_nothing(body: List[ast.stmt]) -> bool:
@@ -206,6 +247,13 @@ def _equal_strings(left: ast.expr, right: ast.expr) -> Optional[List[ast.expr]]:
     return found if len(found) == 1 else None
 
 
+def _written_string(value: ast.expr) -> Optional[str]:
+    """The string an assignment writes: `"A"`, or a list of one, `["A"]` (what `architectures` holds)."""
+    if is_str(value):
+        return value.value  # type: ignore[attr-defined, no-any-return]
+    return value.elts[0].value if _one_string_list(value) else None  # type: ignore[attr-defined]
+
+
 def _one_string_list(node: ast.expr) -> bool:
     return isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) == 1 and is_str(node.elts[0])
 
@@ -220,8 +268,23 @@ def _affix_strings(call: ast.Call) -> Optional[List[ast.expr]]:
     return list(strings) if strings and all(is_str(s) for s in strings) else None
 
 
-def _name_parts(ctx: ModuleContext, literal: ast.expr) -> Optional[Tuple[Part, ...]]:
-    """The parts of a literal that holds at least one architecture-shaped string, else None."""
+def _name_parts(ctx: ModuleContext, literal: ast.expr, typed: bool) -> Tuple[Optional[Tuple[Part, ...]], bool]:
+    """The parts of a literal that holds at least one architecture-shaped string, else None; and whether it is
+    a list of model types (`typed`: a model type is tested against it, and its strings are all model types)."""
     parts = collection_parts(ctx, literal, {})
-    names = (m.name for p in (parts or ()) if isinstance(p, Literal) for m in p.members)
-    return parts if parts and any(ctx.is_name(name) for name in names) else None
+    names = [m.name for p in (parts or ()) if isinstance(p, Literal) for m in p.members]
+    if typed and parts and _model_types(ctx, names):
+        return parts, True
+    return (parts if parts and any(ctx.is_name(name) for name in names) else None), False
+
+
+def _model_types(ctx: ModuleContext, names: List[str]) -> bool:
+    """Are these the strings of a list of model types: all in that shape, and none an architecture name as
+    the project spells them (a project whose `name-pattern` takes model types reads them as its names)?"""
+    return model_types_only(names) and not any(ctx.is_name(n) for n in names)
+
+
+def _tests_a_model_type(test: ast.expr) -> bool:
+    """`x.model_type == "a"` (either way round): one side a model type (`model_type_keys.py`)."""
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+        any(is_model_type(side, set()) for side in (test.left, test.comparators[0]))

@@ -14,7 +14,9 @@ from typing import Any, Callable, Dict, List
 from ..config import Config, matches_pattern
 from ..report.escape import json_safe, printable
 from ..resolve import Collection, Model, Registration
+from ..resolve.consumers import CLASS_NAME
 from ..resolve.lineage import lineage_words, names_lineage, outside_lineage
+from ..resolve.values import MODEL_TYPE
 
 
 def _shape(registration: Registration, config: Config) -> str:
@@ -73,8 +75,10 @@ def _how_read(collection: Collection) -> str:
         return f"not completed: {collection.unread}"
     if collection.scope == "inert":
         return "not completed: its branch does nothing"
-    if collection.keyed == "class-name":
+    if collection.keyed == CLASS_NAME:
         return "looked up with a class name: not asked for names the registry serves with another's class"
+    if collection.keyed == MODEL_TYPE:
+        return "a list of model types: read as the architectures they name"
     return ""
 
 

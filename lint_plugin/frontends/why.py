@@ -16,6 +16,7 @@ from ..resolve import Collection, Model, Predicate
 from ..resolve.consumers import CLASS_NAME, holder
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
+from ..resolve.values import MODEL_TYPE
 from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
 from ..rules.kinds import accepts
 
@@ -54,7 +55,12 @@ def explain_family(model: Model, family: Predicate, name: str, diagnostics: Sequ
 
 
 def explain_pair(model: Model, collection: Collection, name: str, diagnostics: Sequence[Diagnostic]) -> str:
-    """What archsync weighs for `name` in `collection`, one piece of evidence a line."""
+    """What archsync weighs for `name` in `collection`, one piece of evidence a line (in a list of model
+    types, `name` may be a model type: the architectures it names are weighed, each in turn)."""
+    if collection.keyed == MODEL_TYPE and name not in model.registered and name in model.model_types.names:
+        named = sorted(model.model_types.names[name])
+        return f"'{name}' is a model type: it names {', '.join(named)}\n" + \
+            "".join(explain_pair(model, collection, n, diagnostics) for n in named)
     level = model.config.kinship
     held = sorted(collection.members.names & model.registered.keys())
     lines = [f"{collection.label} at {place(collection.path, collection.line)}:{collection.column} holds "
@@ -87,8 +93,9 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
     else:
         lines.append(f"ARC105 at kinship = \"{level}\" ({rule}): "
                      f"{'reported' if verdict.reported(level) else 'not reported'}")
+    member = model.model_types.written_as(name) if collection.keyed == MODEL_TYPE else name
     for d in diagnostics:
-        if d.subject == collection.subject and d.member == name and d.path == collection.path:
+        if d.subject == collection.subject and d.member == member and d.path == collection.path:
             lines.append(_reported(d))
     return "\n".join(lines) + "\n"
 
@@ -104,7 +111,9 @@ def readers(collection: Collection) -> str:
         else f"through {owner}(), named elsewhere in the project" if owner else \
         "always (an attribute, a method, a decorator's list, module-level code or a test)"
     key = "a Python class name (`type(model).__name__`): not asked for names served by another's class" \
-        if collection.keyed == CLASS_NAME else "an architecture name"
+        if collection.keyed == CLASS_NAME else "a model type (`config.model_type`): its model types stand for " \
+        "the architectures they name, and what it lacks is written as a model type" \
+        if collection.keyed == MODEL_TYPE else "an architecture name"
     return f"{how}; looked up with {key}"
 
 

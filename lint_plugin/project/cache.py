@@ -25,7 +25,7 @@ from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 12  # inert tests, class-name keys; import bindings without dotted paths; refusals to decode; renames
+SCHEMA = 13  # model types: the signal, the keys, the chains of tests, registrations by model type
 
 
 @dataclass(frozen=True)
@@ -102,12 +102,12 @@ class IndexCache:
         self.written_ns = written
         entries = {}
         for rel, item in document["files"].items():
-            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 13:
+            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 14:
                 raise ValueError("bad entry")
             (size, stamp, file_digest, guarded, registers, quoted, imports, imported, classes, bases,
-             shape_tests, configs, facts) = item
+             shape_tests, configs, model_types, facts) = item
             if not (isinstance(size, int) and isinstance(stamp, int) and isinstance(file_digest, str)
-                    and isinstance(guarded, bool) and isinstance(registers, bool)
+                    and isinstance(guarded, bool) and isinstance(registers, bool) and isinstance(model_types, bool)
                     and all(isinstance(names, list) and all(isinstance(n, str) for n in names)
                             for names in (quoted, imports, imported, classes, bases, shape_tests, configs))):
                 raise ValueError("bad entry")
@@ -121,7 +121,7 @@ class IndexCache:
             entries[rel] = CachedFile(size, stamp, file_digest,
                                       Signals(guarded, registers, frozenset(quoted), frozenset(imports),
                                               frozenset(imported), frozenset(classes), frozenset(bases),
-                                              frozenset(shape_tests), frozenset(configs)),
+                                              frozenset(shape_tests), frozenset(configs), model_types),
                                       None, partial, encoded)
         return entries
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, List, Tuple
 
 from ..extract.facts import (
+    MODEL_TYPE_SCHEME,
     SCOPES,
     ClassFact,
     CollectionFact,
@@ -32,7 +33,7 @@ def encode_facts(facts: FileFacts) -> List[Any]:
         [[c.name, c.line, c.column, [_encode_part(p) for p in c.parts], c.scope] for c in facts.collections],
         [[p.name, p.line, p.column, [_encode_part(t) for t in p.tests], [_encode_part(d) for d in p.delegates]]
          for p in facts.predicates],
-        [[r.registry, [_member(m) for m in r.names], list(r.implementations)] for r in facts.registrations],
+        [[r.registry, [_member(m) for m in r.names], list(r.implementations), r.scheme] for r in facts.registrations],
         [list(i) for i in facts.imports],
         [list(c) for c in facts.constants],
         list(facts.star_imports),
@@ -45,11 +46,13 @@ def encode_facts(facts: FileFacts) -> List[Any]:
          for m in facts.mappings],
         list(facts.registers_into),
         list(facts.class_keyed),
+        list(facts.type_keyed),
+        [list(c) for c in facts.chains],
     ]
 
 
 def decode_facts(data: Any) -> FileFacts:
-    items = as_list(data, 14)
+    items = as_list(data, 16)
     path, module = as_str(items[0]), as_str(items[1])
     collections = tuple(
         CollectionFact(as_str(c[0]), as_int(c[1]), as_int(c[2]), tuple(_part(p) for p in as_list(c[3])), _scope(c[4]))
@@ -65,8 +68,8 @@ def decode_facts(data: Any) -> FileFacts:
                                         tuple(_part(t) for t in as_list(p[3])), delegates))  # type: ignore[arg-type]
     registrations = tuple(
         RegistrationFact(as_str(r[0]), tuple(_decode_member(m) for m in as_list(r[1])),
-                         tuple(as_str(i) for i in as_list(r[2])))
-        for r in (as_list(x, 3) for x in as_list(items[4]))
+                         tuple(as_str(i) for i in as_list(r[2])), _scheme(r[3]))
+        for r in (as_list(x, 4) for x in as_list(items[4]))
     )
     imports = tuple(
         (as_str(i[0]), as_str(i[1]), None if i[2] is None else as_str(i[2]))
@@ -97,7 +100,15 @@ def decode_facts(data: Any) -> FileFacts:
                      registrations=registrations, imports=imports, constants=constants,
                      star_imports=star_imports, error=error, classes=classes, type_predicates=type_predicates,
                      mappings=mappings, registers_into=tuple(as_str(m) for m in as_list(items[12])),
-                     class_keyed=tuple(as_str(k) for k in as_list(items[13])))
+                     class_keyed=tuple(as_str(k) for k in as_list(items[13])),
+                     type_keyed=tuple(as_str(k) for k in as_list(items[14])),
+                     chains=tuple(tuple(as_str(n) for n in as_list(c)) for c in as_list(items[15])))
+
+
+def _scheme(data: Any) -> str:
+    if data not in ("", MODEL_TYPE_SCHEME):
+        raise ValueError(f"bad naming scheme {data!r:.60}")
+    return str(data)
 
 
 def _scope(data: Any) -> str:

@@ -180,8 +180,9 @@ class ProjectIndex:
     @property
     def universe(self) -> FrozenSet[str]:
         """Every name registered in the files the policy keeps, as the policy sees them."""
-        return frozenset(m.name for module in self._candidates for f in (self.facts_of(module),) if f is not None
-                         for r in f.registrations for m in r.names)
+        table = self._prefilter.table
+        return frozenset(name for module in self._candidates for f in (self.facts_of(module),) if f is not None
+                         for r in f.registrations for _, _, name in table.registered(r))
 
     @property
     def facts(self) -> List[FileFacts]:

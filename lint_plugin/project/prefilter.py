@@ -21,7 +21,9 @@ from ..config import Config
 from ..extract import bindings
 from ..extract.anchors import Anchored, Anchors, Scan
 from ..extract.bindings import import_bindings
+from ..extract.model_type_keys import MODEL_TYPE
 from ..extract.spelling import an_architecture, embeddable, respelt
+from .model_types import load_table
 from .register_calls import may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
@@ -57,13 +59,16 @@ class Signals:
     # `Child:Config:line` for each column-0 model class of `bases` built with a config class it names:
     # its `__init__`'s `config: Qwen3MoeConfig` (or `Optional[...]`, quoted), or `config_class = X`
     configs: FrozenSet[str] = frozenset()
+    # spells `model_type`: may test a checkpoint's model type against a list (`config.model_type in (...)`), a
+    # list of the second naming scheme, which holds no architecture name to find it by (`model_type_keys.py`)
+    model_types: bool = False
 
 
 def stored_signals(signals: Signals) -> List[Any]:
     """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
     return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.imports),
             sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests),
-            sorted(signals.configs)]
+            sorted(signals.configs), signals.model_types]
 
 
 class Prefilter:
@@ -73,6 +78,8 @@ class Prefilter:
         """`compiled`: find the expressions' literals with the compiled matcher (None: where it is
         installed; False: the pure-Python path, which gives the same signals)."""
         self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r and r[:1] != "!"]
+        self.table = load_table()  # what a registry keyed by model type registers (`model_types.py`)
+        self.model_types = frozenset(self.table.types)
         qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
         # A pattern with no literal piece to look for (`*`, `f#1`) may match any file's names.
@@ -109,7 +116,8 @@ class Prefilter:
         self.anchors = Anchors(self.registry_tokens + self.guard_tokens + list(bindings.LITERALS)
                                + [literal for call in self.calls for literal in call.literals]
                                + list(self.registration.literals) + list(_COLUMN0.literals)
-                               + list(_AFFIX_TEST.literals) + list(_KEYWORD_CALLS) + [b"class"], compiled)
+                               + list(_AFFIX_TEST.literals) + list(_KEYWORD_CALLS) + [b"class", MODEL_TYPE],
+                               compiled)
 
     def signals(self, data: bytes) -> Signals:
         scan = self.anchors.scan(data)
@@ -129,6 +137,7 @@ class Prefilter:
             bases=top.bases,
             shape_tests=_shape_tests(scan) | _pieces(data) | read_otherwise,
             configs=top.configs,
+            model_types=scan.has(MODEL_TYPE),
         )
 
     def _shaped(self, scan: Scan, double: bool, single: bool, names: Optional[FrozenSet[str]] = None) -> bool:
@@ -144,7 +153,8 @@ class Prefilter:
         """
         data = scan.data
         spelt = None if names is None else bool(names)
-        if any(may_register(data, m.start(), m.end(), self.is_name, spelt) for m in scan.finditer(self.calls[0])):
+        if any(may_register(data, m.start(), m.end(), self.is_name, spelt, self.model_types)
+               for m in scan.finditer(self.calls[0])):
             return True
         if scan.has(b"register_model") and next(scan.finditer(self.calls[1]), None) is not None:
             return True

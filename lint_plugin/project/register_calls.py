@@ -19,7 +19,7 @@ argument, a decorated statement the bytes cannot tell) still counts.
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from typing import AbstractSet, Callable, Optional
 
 from ..extract.spelling import MODEL_CLASS, mostly_architectures
 
@@ -36,18 +36,22 @@ _LIST = ord("[")
 # the decorator's own arguments opens neither: a keyword there is inside a string, which is looked for)
 _DECORATED = re.compile(rb"\n[ \t]*(?:(class)\b(?:[ \t]+(\w+)[ \t]*[(:])?|(?:async[ \t]+)?def\b)")
 _STRING_ACROSS_LINES = re.compile(rb"\"\"\"|'''|\\\r?\n")
+_QUOTED_TYPE = re.compile(rb"([\"'])([a-z][a-z0-9_.\-]*)\1")
 
 
 def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], object],
-                 names_spelt: Optional[bool] = None) -> bool:
+                 names_spelt: Optional[bool] = None, model_types: AbstractSet[str] = frozenset()) -> bool:
     """May the call the shape matched at `data[start:end]` register a name?
 
     The match starts in the registering name and runs past the call's `(` into its first argument,
     which is read again here from its opening character. `names_spelt`: whether the file spells any
-    string in the name shape (None: not asked, and a decorator always may register).
+    string in the name shape (None: not asked, and a decorator always may register). A decorator whose
+    first argument is one of `model_types` (`@ModelRegistry("llama")`) may register the architectures it
+    names (`resolve/model_types.py`; one the table does not know registers none).
     """
-    if _decorated(data, start):
-        return names_spelt is None or (names_spelt and _on_a_model_class(data, end))
+    if _decorated(data, start):  # a registry keyed by model type registers no name spelt as one, too
+        return names_spelt is None or ((names_spelt or _model_type_first(data, start, end, model_types))
+                                       and _on_a_model_class(data, end))
     position = data.find(b"(", start, end) + 1  # the call's own: the name before it holds none
     while data[position] in b" \t\r\n\f":
         position += 1
@@ -62,6 +66,15 @@ def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], obj
         return True
     text = plain.group(1).decode("ascii")
     return bool(is_name(text)) and mostly_architectures((text,))
+
+
+def _model_type_first(data: bytes, start: int, end: int, model_types: AbstractSet[str]) -> bool:
+    """Does the decorator quote one of `model_types` before the statement it is on (`@ModelRegistry("llama")`,
+    `(["deepseek_v2", ...])`, `(name="llama")`)? Only such a decorator may register an architecture: one
+    whose model types the table does not know registers none."""
+    statement = _DECORATED.search(data, end)
+    window = data[start:statement.start() if statement is not None else len(data)]
+    return any(m.group(2).decode("ascii") in model_types for m in _QUOTED_TYPE.finditer(window))
 
 
 def _decorated(data: bytes, start: int) -> bool:

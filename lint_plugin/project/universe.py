@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
 from ..config import Config
@@ -21,6 +21,7 @@ from ..extract.from_bytes import extract_file
 from .discovery import discover_under
 from .files import Unreadable, read_file
 from .hosts import SnapshotError, declared_hosts, load_snapshot
+from .model_types import ModelTypeTable, load_table
 from .prefilter import Prefilter
 
 
@@ -34,6 +35,8 @@ class Universe:
     # (package, `Snapshot.label`) of each host read from archsync's snapshots: its package is in `packages`,
     # and still outside the project for ARC201 (a snapshot can be older than the host the project runs on)
     snapshots: Tuple[Tuple[str, str], ...] = ()
+    # which architectures each model type names, from the `transformers` table archsync ships (`model_types.py`)
+    model_types: ModelTypeTable = field(default_factory=lambda: ModelTypeTable("", {}))
 
     @property
     def installed(self) -> Tuple[str, ...]:
@@ -64,7 +67,7 @@ def read_universe(config: Config) -> Universe:
                                  config.name_pattern)
             if found.registrations:
                 facts.append(FileFacts(found.path, found.module, registrations=found.registrations))
-    return Universe(tuple(facts), tuple(packages), tuple(warnings))
+    return Universe(tuple(facts), tuple(packages), tuple(warnings), (), load_table())
 
 
 def _from_snapshots(config: Config) -> Universe:
@@ -82,7 +85,7 @@ def _from_snapshots(config: Config) -> Universe:
         facts += snapshot.facts
         packages.append(host)
         labels.append((host, snapshot.label))
-    return Universe(tuple(facts), tuple(packages), tuple(warnings), tuple(labels))
+    return Universe(tuple(facts), tuple(packages), tuple(warnings), tuple(labels), load_table())
 
 
 def locate_package(config: Config, entry: str) -> Optional[str]:

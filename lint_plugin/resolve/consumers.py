@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import AbstractSet, Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
+from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
 
 from ..extract.bindings import Targets, absolute_module
 from ..extract.facts import CLASS, LOCAL, MODULE, FileFacts
@@ -142,10 +142,25 @@ def _word(name: str) -> "re.Pattern[bytes]":
 def class_name_keyed(facts: Iterable[FileFacts]) -> FrozenSet[Tuple[str, str]]:
     """(module, name) of each collection some module looks up with a Python class name (`keys.py`):
     its own, or one it imports (`from m import TABLE`, `m.TABLE`)."""
+    return _keyed(facts, lambda f: f.class_keyed)
+
+
+def model_type_keyed(facts: Iterable[FileFacts]) -> FrozenSet[Tuple[str, str]]:
+    """(module, name) of each collection some module tests a model type against (`model_type_keys.py`):
+    its own (a module-level list, a function's local list or inline test: `f.TYPES`, `f#1`), or one it
+    imports."""
+    facts = list(facts)
+    own = {(f.module, c.name) for f in facts for c in f.collections}
+    found = {(f.module, written) for f in facts for written in f.type_keyed if (f.module, written) in own}
+    return frozenset(found).union(_keyed(facts, lambda f: tuple(w for w in f.type_keyed if (f.module, w) not in own)))
+
+
+def _keyed(facts: Iterable[FileFacts], written_of: Callable[[FileFacts], Tuple[str, ...]]
+           ) -> FrozenSet[Tuple[str, str]]:
     found = set()
     for file_facts in facts:
         imports = {local: (module, attribute) for local, module, attribute in file_facts.imports}
-        for written in file_facts.class_keyed:
+        for written in written_of(file_facts):
             head, _, rest = written.partition(".")
             module, attribute = imports.get(head, (file_facts.module, None))
             if not rest:

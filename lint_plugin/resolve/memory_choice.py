@@ -76,7 +76,8 @@ def replay(last: Optional[Choice], index: ProjectIndex, universe: FrozenSet[str]
 def signal_view(signals: Signals) -> Tuple[object, ...]:
     """What the choice reads of a file's signals (not its class edges, whose lines move; not the names it
     imports, which the choice reaches through `imports`)."""
-    return signals.guarded, signals.registers, signals.quoted, signals.shape_tests, signals.imports
+    return signals.guarded, signals.registers, signals.quoted, signals.shape_tests, signals.imports, \
+        signals.model_types
 
 
 def facts_view(facts: FileFacts) -> Tuple[object, ...]:

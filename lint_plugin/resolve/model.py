@@ -16,6 +16,7 @@ from ..config import Config, UnresolvedName, matches_pattern
 from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..project.index import ProjectIndex
+from ..project.model_types import ModelTypeTable
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .consumers import CLASS_NAME, class_name_keyed, unread
@@ -28,9 +29,10 @@ from .lineage import names_lineage
 from .memory import ResolveMemory
 from .memory_kinship import KinshipMemory, kinship_with
 from .memory_resolutions import remembered
+from .model_types import ModelTypes, as_architectures, model_types, typed_lists
 from .references import Resolver
 from .support_tables import support_table_registrations
-from .values import Collection, Occurrence, Predicate, Registration
+from .values import MODEL_TYPE, Collection, Occurrence, Predicate, Registration
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ class Model:
     # names another path serves without registering them by shape: the keys of an engine's support
     # table (lmdeploy's TurboMind `SUPPORTED_ARCHS = dict(BaiChuanForCausalLM="baichuan", ...)`); never unknown
     served: FrozenSet[str] = frozenset()
+    # the model types the registered architectures have: how a list of model types is read and written
+    model_types: ModelTypes = ModelTypes()
 
     @functools.cached_property
     def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool], ...]]:
@@ -81,6 +85,7 @@ class Model:
 
 
 _NO_UNIVERSE = Universe((), ())
+_NO_MODEL_TYPES = ModelTypes()
 
 
 def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: Optional[ResolveMemory] = None
@@ -119,9 +124,13 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
         for family in mirror.families:
             _named_family(config, predicates, family, f"{mirror.origin}.families")
     families_at = {(p.path, p.subject) for p in overlapping}
-    subjects = [c for c in _subjects(index, resolver, registered, places, foreign)
+    type_lists = typed_lists(index)
+    types = model_types(universe.model_types, registered, (m.name for _, fact in type_lists for p in fact.parts
+                                                           if isinstance(p, Literal) for m in p.members))
+    subjects = [c for c in _subjects(index, resolver, registered, places, foreign, type_lists, types)
                 if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
-    collections = _read_or_not(index, _one_per_list(resolver, tuple(dict.fromkeys(subjects + list(named.values())))))
+    collections = _chained(index, _read_or_not(index, _one_per_list(
+        resolver, tuple(dict.fromkeys(subjects + list(named.values()))))))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
@@ -134,7 +143,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   unanalysed, external, registrations, universe.installed,
                   multimodal, _unregistered_classes(index, registered), kinship,
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
-                  _served(support, registered))
+                  _served(support, registered), types)
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -156,6 +165,21 @@ def _read_or_not(index: ProjectIndex, collections: Tuple[Collection, ...]) -> Tu
             c = dataclasses.replace(c, keyed=CLASS_NAME)
         found.append(c)
     return tuple(found)
+
+
+def _chained(index: ProjectIndex, collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
+    """The collections, each tested in a branch of an if/elif chain knowing what the other branches hold."""
+    at = {(c.path, c.subject): i for i, c in enumerate(collections)}
+    beside: Dict[int, FrozenSet[str]] = {}
+    for facts in index.facts:
+        for chain in facts.chains:
+            found = [at[(facts.path, name)] for name in chain if (facts.path, name) in at]
+            for i in found:
+                others = frozenset().union(*(collections[j].members.names for j in found if j != i))
+                beside[i] = beside.get(i, frozenset()) | others
+    if not beside:
+        return collections
+    return tuple(dataclasses.replace(c, beside=beside[i]) if i in beside else c for i, c in enumerate(collections))
 
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],
@@ -181,18 +205,20 @@ def _registrations(index: ProjectIndex, registries: Sequence[Collection], univer
     dropped = [r[1:] for r in index.config.registries if r.startswith("!")]
     found: List[Registration] = []
     for facts in _in_path_order(index):
-        found += [r for r in _of(facts, dropped) if (facts.module, r.registry) not in foreign]
+        found += [r for r in _of(facts, dropped, universe.model_types) if (facts.module, r.registry) not in foreign]
     for registry in registries:
         found += [Registration(o, registry.subject) for o in registry.members.members]
     for facts in universe.facts:
-        found += _of(facts, dropped)
+        found += _of(facts, dropped, universe.model_types)
     return tuple(found)
 
 
-def _of(facts: FileFacts, dropped: Sequence[str]) -> List[Registration]:
-    return [Registration(Occurrence(m.name, facts.path, m.line, m.column), r.registry, r.implementation(i))
+def _of(facts: FileFacts, dropped: Sequence[str], table: ModelTypeTable) -> List[Registration]:
+    """A file's registrations; a model type registered (`@ModelRegistry("llama")`) registers the checkpoint
+    architectures it names (`ModelTypeTable.registered`), written where the model type is."""
+    return [Registration(Occurrence(name, facts.path, m.line, m.column), r.registry, r.implementation(i))
             for r in facts.registrations if not (dropped and matches_pattern(dropped, facts.path, r.registry))
-            for i, m in enumerate(r.names)]
+            for i, m, name in table.registered(r)]
 
 
 def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str]) -> Dict[str, Predicate]:
@@ -291,24 +317,37 @@ def _packages(index: ProjectIndex, universe: Universe) -> FrozenSet[str]:
 
 
 def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occurrence],
-              places: FrozenSet[Occurrence], foreign: AbstractSet[Tuple[str, str]]) -> List[Collection]:
+              places: FrozenSet[Occurrence], foreign: AbstractSet[Tuple[str, str]],
+              typed: Sequence[Tuple[FileFacts, CollectionFact]] = (), types: ModelTypes = _NO_MODEL_TYPES
+              ) -> List[Collection]:
     """The collections the rules check.
 
     With `guard` set, the collections it names. Without it, `*_ARCHS` and every other collection
     (module level, class attribute, function-local, inline, decorator arguments) that holds a
     registered name, except the registries themselves (every name of which is a registration).
+    A list of model types (`typed`) is read as the registered architectures its model types name.
     """
     config = index.config
     registries = {(facts.module, r.registry) for facts in index.facts for r in facts.registrations} - set(foreign)
+    lists_of_types = {(facts.path, fact.name) for facts, fact in typed}
+    chosen = {facts.module for facts in index.facts}
+    extra = {facts.path: facts for facts, _ in typed if facts.module not in chosen}
+
+    def resolved(facts: FileFacts, fact: CollectionFact, declared: bool) -> Collection:
+        collection = resolver.collection(facts, fact)
+        if (facts.path, fact.name) in lists_of_types:
+            return as_architectures(collection, types, declared)
+        return collection
+
     found = []
-    for facts in _in_path_order(index):
+    for facts in sorted(_in_path_order(index) + list(extra.values()), key=lambda f: f.path):
         for fact in facts.collections:
             if _is_registry(facts, fact, registries) and not matches_pattern(config.guard, facts.path, fact.name):
                 continue  # a registry dict (`_TEXT_GENERATION_MODELS`, `{**A, **B}`), not a list that gates
             if matches_pattern(config.guard, facts.path, fact.name):
-                found.append(resolver.collection(facts, fact))
+                found.append(resolved(facts, fact, True))
             elif not config.guard_set and fact.name not in _NEVER_SUBJECTS and not _is_not_served(facts.path):
-                collection = resolver.collection(facts, fact)
+                collection = resolved(facts, fact, False)
                 members = collection.members.members
                 if any(o.name in registered for o in members) and not all(o in places for o in members):
                     found.append(dataclasses.replace(collection, declared=False))
@@ -391,7 +430,8 @@ def _unregistered_classes(index: ProjectIndex, registered: Dict[str, Occurrence]
     by_module = dict(index.signals())
     names = set()
     for facts in index.facts:
-        statement = [r for r in facts.registrations if r.registry in index.config.registries or r.registry[:1] == "@"]
+        statement = [r for r in facts.registrations if (r.registry in index.config.registries or r.registry[:1] == "@")
+                     and r.scheme != MODEL_TYPE]  # a model type registered names no class of the module
         if statement and facts.module in by_module:
             names |= {c for c in by_module[facts.module].classes if _MODEL_CLASS.fullmatch(c)}
     return frozenset(n for n in names if n not in registered)

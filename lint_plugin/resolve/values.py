@@ -9,7 +9,9 @@ from functools import cached_property
 from typing import FrozenSet, Optional, Tuple
 
 from ..diagnostics import place
-from ..extract.facts import Pattern
+from ..extract.facts import MODEL_TYPE_SCHEME, Pattern
+
+MODEL_TYPE = MODEL_TYPE_SCHEME  # `Collection.keyed` of a list a checkpoint's model type is tested against
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,11 @@ class Collection:
     scope: str = "module"  # module, class, local, inline or decorator
     declared: bool = True  # named by `guard` or a contract; False: a subject because it holds registered names
     unread: str = ""  # why nothing reads it (`consumers.py`), or ""
-    keyed: str = ""  # "class-name": looked up with `type(model).__name__`, not an architecture string
+    # what it is looked up with when not an architecture string: "class-name" (`type(model).__name__`), or
+    # MODEL_TYPE (a checkpoint's `model_type`: its members are the architectures its model types name)
+    keyed: str = ""
+    # the names the other branches of its if/elif chain hold (`elif t in [C]`): handled there on purpose
+    beside: FrozenSet[str] = frozenset()
 
     @property
     def label(self) -> str:
@@ -93,7 +99,15 @@ class Collection:
         """
         if self.unread:
             return False
-        return self.declared or (len(self.members.names) > 1 and self.scope not in ("dispatch", "inert"))
+        return self.declared or (len(self.written) > 1 and self.scope not in ("dispatch", "inert"))
+
+    @property
+    def written(self) -> FrozenSet[str]:
+        """The names it holds as it writes them: a list of model types holds model types (one model type may
+        name several architectures: a test of one is still a test of one)."""
+        if self.keyed == MODEL_TYPE:
+            return frozenset(o.name for literal in self.literals for o in literal)
+        return self.members.names
 
 
 @dataclass(frozen=True)

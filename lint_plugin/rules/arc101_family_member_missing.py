@@ -87,7 +87,18 @@ RULE = Rule(
          "code calls, a list whose name appears nowhere else) is not completed, nor an inline test whose branch "
          "does nothing (`elif arch in [...]: pass`, with no `else` and only tests of written names after it); a "
          "table looked up with a Python class name (`MAP[type(model).__name__]`) is not told to hold a name "
-         "the registry serves with another name's class. `archsync inventory` says which subjects these are.",
+         "the registry serves with another name's class. `archsync inventory` says which subjects these are. No "
+         "list is asked for a name another branch of its if/elif chain tests (`elif arch in [...]`): that "
+         "branch handles it on purpose.\n\n"
+         "Lists of model types count too (ARC101, ARC102, ARC104 and ARC105 alike). A list a checkpoint's "
+         "`model_type` is tested against (`config.model_type in (...)`, `TABLE[config.model_type]`, "
+         "`TABLE.get(hf_config.model_type)`, `getattr(config, \"model_type\", None) == \"...\"`; the key "
+         "spells `model_type`) whose strings are model types (`qwen3_5_moe`) is read as the registered "
+         "architectures they name, and what it lacks is written as a model type. Which architectures a model "
+         "type names comes from the auto-model mappings of a `transformers` release that ships with archsync "
+         "(`lint_plugin/hosts/transformers.model_types.json`), or else from the stem an architecture spells "
+         "(`deepseek_v3` and `DeepseekV3ForCausalLM`). An architecture two model types name is asked for by "
+         "neither, and a test of one model type is a test of one name, however many architectures it names.",
     why="A new variant lands in the predicate and the registry but not in the whitelist; the server takes the "
         "wrong branch at launch (SGLang PR #35297).",
     fix_doc="Add the name to the collection (`archsync fix` does it where the collection is a literal).",

@@ -18,6 +18,7 @@ from ..resolve.kinship import (
     confidence,
     corroborated,
     slips,
+    variant,
     weights,
 )
 from ..resolve.lineage import first_word
@@ -183,6 +184,8 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return kind_guard(name, model.multimodal)
     if _other_lineage(held, name):
         return "the subject is about one lineage and the name is of another"
+    if sum(variant(name, h) == "earlier" for h in held) > 1:
+        return "the subject holds two later versions of it and not it: what it gates began with them"
     if _not_in_own_tables(model, collection, name):
         return "the subject's directory keeps tables looked up with a model's class name, and none names it: " \
                "that subsystem does not handle the model, and one list is not where to start"
@@ -240,12 +243,18 @@ _WHAT = "\n\n".join((
         "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it; "
         "and a class, for the code it shares with a held spelling of it;",
         "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`);",
+        "- an unversioned name where the subject holds two of its versions (`DeepseekForCausalLM` beside "
+        "`DeepseekV2ForCausalLM` and `DeepseekV3ForCausalLM`): what the list gates began with them;",
         "- in a subject looked up with a class name (`MAP[type(model).__name__]`), a name the registry "
         "serves with another's class; and in a directory whose class-name tables name it nowhere (that "
         "subsystem does not handle the model: lmdeploy's `lite/` calibration tables);",
         "- in a subject that is not completed: a test of one name, a dispatch (`if arch == X: arch = Y`), a "
-        "list nothing reads, an inert branch (`archsync explain ARC101`).",
+        "list nothing reads, an inert branch (`archsync explain ARC101`);",
+        "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there.",
     )),
+    "A list a checkpoint's `model_type` is tested against (`config.model_type in (\"deepseek_v2\", "
+    "\"glm4_moe\")`) is weighed as the registered architectures its model types name, and what it lacks is "
+    "written as a model type (`archsync explain ARC101`).",
     "Two ties the project states outright are rules of their own, with no threshold: a family (ARC101) and "
     "a sibling pair (ARC104).",
 ))

@@ -13,8 +13,10 @@ from typing import Any, Dict, List, Mapping, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Model
+from .chains import not_taken_by_another_branch
 from .codes import CODES, rule_modules
 from .rule import Rule
+from .schemes import in_each_lists_scheme
 
 __all__ = ["BY_CODE", "CODES", "RULES", "RuleMemory", "check", "check_again", "explain", "rules_table"]
 
@@ -40,7 +42,7 @@ if frozenset(BY_CODE) != CODES:  # pragma: no cover - both are read from the sam
 
 def check(model: Model) -> List[Diagnostic]:
     """Every rule that checks the resolved model, in registry order: pure, no I/O."""
-    return [d for rule in RULES if rule.check is not None for d in rule.check(model)]
+    return _as_asked(model, [d for rule in RULES if rule.check is not None for d in rule.check(model)])
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,13 @@ def check_again(model: Model, memory: RuleMemory) -> Tuple[List[Diagnostic], Rul
             found += diagnostics
         elif rule.check is not None:
             found += rule.check(model)
-    return found, RuleMemory(left)
+    return _as_asked(model, found), RuleMemory(left)
+
+
+def _as_asked(model: Model, found: List[Diagnostic]) -> List[Diagnostic]:
+    """What the rules found, as a list can be asked to change: never for a name another branch of its chain
+    takes (`chains.py`), and in the list's own naming scheme (`schemes.py`)."""
+    return in_each_lists_scheme(model, not_taken_by_another_branch(model, found))
 
 
 def explain(code: str) -> str:

@@ -68,7 +68,7 @@ from .evidence import (
     parse_edges,
 )
 from .model import Kinship
-from .names import gaps, missing_siblings, sibling_pair, siblings_of, slips
+from .names import gaps, missing_siblings, sibling_pair, siblings_of, slips, variant
 from .score import confidence, corroborated
 
 __all__ = [
@@ -76,5 +76,5 @@ __all__ = [
     "MIN_SUPPORT", "MIN_TOGETHER", "NAMESAKE", "ROOT_BASES", "SHARED_BASE", "SIBLING", "SLIP", "SUBCLASS", "VARIANT",
     "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs",
     "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "parse_configs",
-    "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips",
+    "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips", "variant",
 ]

@@ -34,7 +34,9 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
     changed a list of no registered name asks again with the same inputs. Returns what to keep, too."""
     implementations: Dict[str, str] = {}
     registered_class: Dict[str, str] = {}
+    serving: Dict[str, Set[str]] = {}  # name -> the classes of all its registrations
     for r in registrations:
+        serving.setdefault(r.name, set()).add(r.implementation.rpartition(":")[2] if r.implementation else r.name)
         if r.name in registered_class:
             continue
         implementations[r.name] = r.implementation
@@ -46,11 +48,13 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
     for at, held in enumerate(lists):
         for name in held:
             holding.setdefault(name, set()).add(at)
+    moe = experts(set().union(*serving.values()), classes, modules)  # every class a registration names
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
                       registered_class, {n: frozenset(at) for n, at in holding.items()},
                       backbones=backbones(set(registered_class.values()), classes, modules),
                       configs=shared_configs(set(registered_class.values()), configs),
-                      experts=experts(set(registered_class.values()), classes, modules),
+                      experts={c: moe[c] for c in set(registered_class.values()) if c in moe},
+                      moe_names=frozenset(n for n, found in serving.items() if any(moe.get(c) for c in found)),
                       families=tuple(families), siblings=tuple(siblings))
     inputs = related_inputs(kinship)
     related = earlier[1] if earlier is not None and earlier[0] == inputs else related_of(kinship)

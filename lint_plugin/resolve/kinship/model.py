@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Tuple
 
 from ...diagnostics import place
 from . import weights
@@ -49,6 +49,9 @@ class Kinship:
     configs: Mapping[str, ConfigUse] = field(default_factory=dict)
     # served class -> does its code build mixture-of-experts layers (its module or a base's imports one)
     experts: Mapping[str, bool] = field(default_factory=dict)
+    # names some registration serves with a class that builds mixture-of-experts layers (not always the first:
+    # lmdeploy registers a name in its calibration registry, then in its model map)
+    moe_names: FrozenSet[str] = frozenset()
     families: Tuple[Family, ...] = ()  # the families ARC101 holds collections to
     siblings: Tuple[Tuple[str, str], ...] = ()  # the suffix pairs ARC104 completes (`siblings`)
 
@@ -116,7 +119,7 @@ class Kinship:
             if cls != kin_cls:
                 kin_bases = self._bases.get(kin_cls, _NONE)
                 if kin_cls in bases or cls in kin_bases or not bases.isdisjoint(kin_bases):  # else no edge ties them
-                    adds_experts = self._adds_experts(cls, kin_cls, held_classes)
+                    adds_experts = self._adds_experts(cls, kin_cls, held)
                     found += self._classes(cls, kin_cls, kin, held_classes, adds_experts)
             for tie in ties:
                 if tie.owner == kin_cls:
@@ -153,7 +156,7 @@ class Kinship:
         """
         return any(tie.owner in held_classes for cls in held_classes for tie in self.backbones.get(cls, ()))
 
-    def _adds_experts(self, cls: str, kin_cls: str, held_classes: FrozenSet[str]) -> bool:
+    def _adds_experts(self, cls: str, kin_cls: str, held: AbstractSet[str]) -> bool:
         """Does held `kin_cls` add MoE layers to its base `cls`, in a subject that also holds dense models?
 
         A list that holds a subclass may exist for what the subclass adds (a list of MoE models holds
@@ -165,11 +168,13 @@ class Kinship:
         code builds MoE layers and its name is the base's MoE variant. A module that defines a dense
         and a MoE model imports MoE layers for both, and a subclass may add something else the list
         is about (`Qwen3_5ForConditionalGeneration` adds hybrid linear-attention layers to Qwen3-VL,
-        which is why the mamba lists hold it).
+        which is why the mamba lists hold it). A held name is dense when no class that serves it builds
+        experts, whichever registration comes first.
         """
         if not self.experts.get(kin_cls) or self.experts.get(cls, True) or variant(kin_cls, cls) != "moe":
             return False
-        return any(self.experts.get(h) is False for h in held_classes if h != kin_cls)
+        return any(self.experts.get(h_cls) is False and h not in self.moe_names
+                   for h in held for h_cls in (self.registered_class.get(h, h),) if h_cls != kin_cls)
 
     @functools.cached_property
     def _bases(self) -> Dict[str, FrozenSet[str]]:

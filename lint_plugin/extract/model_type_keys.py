@@ -1,0 +1,88 @@
+"""Where a module tests a checkpoint's `model_type` (`"qwen3_moe"`), the second scheme models are named by.
+
+`if hf_config.model_type in ("deepseek_v3", "kimi_k2"):`, `MOE_TYPES[config.model_type]`,
+`model_type == "llama4" or model_type == "llama4_text"`: a list of model types gates behaviour as
+a list of architectures does. The key is written with the word itself: an attribute or name
+`model_type` (or `text_model_type`, any `*_model_type`), `getattr(config, "model_type", None)`,
+`config["model_type"]`, `config.get("model_type")`, or a name assigned one of those. So a file
+that never spells `model_type` tests none, which is what the prefilter keeps (`MODEL_TYPE`): a
+name that holds a model type under another name (`mt = config.model_type`) is read where its own
+name says so (`model_type = ...`, `llm_model_type = ...`), and only there.
+
+A tested list counts as one of model types only when its strings are in that shape (lowercase:
+`qwen3_5_moe`, `internvl_chat`, `bert-generation`): lmdeploy names a variable `model_type` that
+holds `type(model).__name__`, and the class names it is tested against say so.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterable, List, Set, Tuple
+
+from .keys import keyed_tables, near_keys
+
+MODEL_TYPE = b"model_type"  # every key form spells it: a file without it tests no model type
+MODEL_TYPE_SHAPE = re.compile(r"[a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)*")
+
+
+def model_type_lines(source: bytes) -> Set[int]:
+    """The lines that spell `model_type`: where a test of one may be (empty for nearly every file)."""
+    lines: Set[int] = set()
+    line, at = 1, 0
+    found = source.find(MODEL_TYPE)
+    while found != -1:
+        line += source.count(b"\n", at, found)
+        at = found
+        lines.add(line)
+        found = source.find(MODEL_TYPE, found + len(MODEL_TYPE))
+    return lines
+
+
+def is_model_type(node: ast.AST, holders: Set[str]) -> bool:
+    """Is `node` a checkpoint's model type: `x.model_type`, `model_type`, `getattr(x, "model_type", ...)`,
+    `x["model_type"]`, `x.get("model_type")`, or a name in `holders` (assigned one)?"""
+    if isinstance(node, ast.Name):
+        return _spells(node.id) or node.id in holders
+    if isinstance(node, ast.Attribute):
+        return _spells(node.attr)
+    if isinstance(node, ast.Subscript):
+        return _is_model_type_text(node.slice)
+    if isinstance(node, ast.Call) and node.args:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "getattr" and len(node.args) >= 2:
+            return _is_model_type_text(node.args[1])
+        if isinstance(func, ast.Attribute) and func.attr == "get":
+            return _is_model_type_text(node.args[0])
+    return False
+
+
+def holders_in(statements: Iterable[ast.AST]) -> Set[str]:
+    """Names assigned a model type in `statements` whose own name says so (`model_type = cfg.model_type`)."""
+    found: Set[str] = set()
+    for node in statements:
+        if isinstance(node, ast.Assign) and is_model_type(node.value, set()):
+            found.update(t.id for t in node.targets if isinstance(t, ast.Name) and _spells(t.id))
+    return found
+
+
+def model_types_only(names: List[str]) -> bool:
+    """Is every string of a tested list in the model-type shape (and is there one)?"""
+    return bool(names) and all(MODEL_TYPE_SHAPE.fullmatch(n) is not None for n in names)
+
+
+def tables_keyed_by_model_type(tree: ast.Module, lines: Set[int]) -> Tuple[str, ...]:
+    """The names (as this module writes them) of the collections it looks up with a model type, read in the
+    statements that span `lines` (`model_type_lines`)."""
+    return keyed_tables(near_keys(tree.body, lines), _key)
+
+
+def _key(node: ast.AST, holders: Set[str]) -> bool:
+    return is_model_type(node, {h for h in holders if _spells(h)})
+
+
+def _spells(name: str) -> bool:
+    return name == "model_type" or name.endswith("_model_type")
+
+
+def _is_model_type_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value == "model_type"

@@ -1,0 +1,97 @@
+"""The table of Hugging Face model types archsync ships: which architectures each `model_type` names.
+
+Much serving code tests a checkpoint's `config.model_type` (`"qwen3_moe"`) instead of its
+architecture (`"Qwen3MoeForCausalLM"`): the same models under a second naming scheme. To check
+such a list with the rules that speak architectures, each model type is tied to the architectures
+it names. The table comes from the auto-model mappings of a `transformers` release
+(`MODEL_FOR_CAUSAL_LM_MAPPING_NAMES` and its kin: model type -> model class, a class name being
+the architecture a checkpoint's `config.json` lists), read statically by
+`python -m lint_plugin.frontends.model_type_snapshot` and shipped as
+`lint_plugin/hosts/transformers.model_types.json`. Like a host snapshot it is data of this
+version of archsync, so the caches keyed by the version stay sound and nothing is imported.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Mapping, Tuple
+
+from ..extract.facts import MODEL_TYPE_SCHEME, Member, RegistrationFact
+from .codec import as_list, as_str
+from .hosts import SNAPSHOTS
+
+FORMAT = 1
+TABLE = SNAPSHOTS / "transformers.model_types.json"
+_CHECKPOINT = re.compile(r"For(?:CausalLM|ConditionalGeneration)$")
+
+
+@dataclass(frozen=True)
+class ModelTypeTable:
+    """Model type -> the architectures (model class names) a release maps it to, as read."""
+
+    source: str  # `transformers 5.18.0`
+    types: Mapping[str, Tuple[str, ...]]
+
+    @property
+    def label(self) -> str:
+        return self.source
+
+    def checkpoints(self, model_type: str) -> Tuple[str, ...]:
+        """What a registry keyed by model type registers for one: the architectures a checkpoint of it lists,
+        as the table pairs them (its generative model classes, `...ForCausalLM` and
+        `...ForConditionalGeneration`: a serving engine serves those, not the heads for classification)."""
+        return tuple(n for n in self.types.get(model_type, ()) if _CHECKPOINT.search(n))
+
+    def registered(self, registration: RegistrationFact) -> Iterator[Tuple[int, Member, str]]:
+        """(index, where written, name registered) of each name a registration registers: its own, or the
+        checkpoint architectures of each model type it registers."""
+        for index, member in enumerate(registration.names):
+            names = self.checkpoints(member.name) if registration.scheme == MODEL_TYPE_SCHEME else (member.name,)
+            yield from ((index, member, name) for name in names)
+
+
+def load_table(path: Path = TABLE) -> ModelTypeTable:
+    """The shipped table; an empty one if it cannot be read (the model-type scheme then ties nothing)."""
+    try:
+        return table_from(json.loads(path.read_bytes()))
+    except (OSError, ValueError, KeyError, TypeError):
+        return ModelTypeTable("", {})
+
+
+def table_from(data: Any) -> ModelTypeTable:
+    """A table document, validated field by field (`ValueError` on anything else)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("types"), dict):
+        raise ValueError(f"not a format-{FORMAT} model-type table")
+    types = {as_str(k): tuple(as_str(n) for n in as_list(v)) for k, v in data["types"].items()}
+    return ModelTypeTable(as_str(data["source"]), types)
+
+
+def table_document(table: ModelTypeTable) -> bytes:
+    """The document `table_from` reads: sorted, one model type per line, so a new release diffs by type."""
+    head = json.dumps({"format": FORMAT, "source": table.source}, sort_keys=True)[:-1]
+    rows = [f"  {json.dumps(k)}: {json.dumps(sorted(v))}" for k, v in sorted(table.types.items())]
+    return (head + ', "types": {\n' + ",\n".join(rows) + "\n}}\n").encode()
+
+
+def read_auto_mappings(source: bytes) -> Dict[str, Tuple[str, ...]]:
+    """Model type -> class names, from every `*_MAPPING_NAMES = OrderedDict([(type, class), ...])` of a
+    `transformers/models/auto/modeling_auto.py` (a class may be a tuple of names), read without importing."""
+    found: Dict[str, List[str]] = {}
+    for stmt in ast.parse(source).body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id.endswith("_NAMES") and isinstance(stmt.value, ast.Call)
+                and stmt.value.args and isinstance(stmt.value.args[0], (ast.List, ast.Tuple))):
+            continue
+        for pair in stmt.value.args[0].elts:
+            if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and _text(pair.elts[0]):
+                classes = pair.elts[1].elts if isinstance(pair.elts[1], ast.Tuple) else [pair.elts[1]]
+                names = found.setdefault(_text(pair.elts[0]), [])
+                names += [_text(c) for c in classes if _text(c) and _text(c) not in names]
+    return {k: tuple(sorted(v)) for k, v in found.items() if v}
+
+
+def _text(node: ast.expr) -> str:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""

@@ -1,0 +1,170 @@
+"""Lists of model types, in process: where a model type is tested, and which architectures one names."""
+from __future__ import annotations
+
+import json
+
+from lint_plugin.config import DEFAULT_NAME_PATTERN
+from lint_plugin.extract.facts import FileFacts, Literal
+from lint_plugin.extract.from_bytes import extract_file
+from lint_plugin.frontends import model_type_snapshot
+from lint_plugin.project.model_types import ModelTypeTable, load_table, read_auto_mappings, table_document, table_from
+from lint_plugin.resolve.model_types import model_types
+
+
+def _facts(source: str, name_pattern: str = DEFAULT_NAME_PATTERN) -> FileFacts:
+    return extract_file(source.encode(), "pkg/m.py", "pkg.m", [], False, name_pattern)
+
+
+def _typed(source: str, name_pattern: str = DEFAULT_NAME_PATTERN):
+    facts = _facts(source, name_pattern)
+    return {c.name: [m.name for p in c.parts if isinstance(p, Literal) for m in p.members]
+            for c in facts.collections if c.name in facts.type_keyed}
+
+
+# -- where a model type is tested -------------------------------------------------------------------
+
+def test_every_key_that_spells_model_type_makes_its_list_one_of_model_types():
+    source = ('def plan(config, cfg_dict):\n'
+              '    if config.model_type in ("qwen3_moe", "qwen2_moe"):\n'
+              '        return 1\n'
+              '    if config.text_config.model_type in ["gemma3", "gemma3_text"]:\n'
+              '        return 2\n'
+              '    if getattr(config, "model_type", None) in {"llama4", "llama4_text"}:\n'
+              '        return 3\n'
+              '    if cfg_dict["model_type"] == "glm4" or cfg_dict.get("model_type") == "glm4_moe":\n'
+              '        return 4\n'
+              '    llm_model_type = config.llm_config.model_type\n'
+              '    if llm_model_type not in ("internlm2", "qwen2"):\n'
+              '        return 5\n')
+    assert _typed(source) == {"plan#1": ["qwen3_moe", "qwen2_moe"], "plan#2": ["gemma3", "gemma3_text"],
+                              "plan#3": ["llama4", "llama4_text"], "plan#4": ["glm4", "glm4_moe"],
+                              "plan#5": ["internlm2", "qwen2"]}
+
+
+def test_a_table_looked_up_with_a_model_type_is_one_and_a_name_that_does_not_say_so_is_not_read():
+    source = ('MOE_TYPES = ["qwen3_moe", "qwen2_moe"]\n'
+              'PACKED = {"qwen3_moe": 1, "deepseek_v3": 2}\n'
+              'OTHER = ["bert", "t5"]\n'
+              '\n'
+              'def plan(config):\n'
+              '    packed = PACKED.get(config.model_type)\n'
+              '    mt = config.model_type\n'
+              '    if mt in ("llama", "mistral"):\n'
+              '        return packed\n'
+              '    return config.model_type in MOE_TYPES or "bert" in OTHER\n')
+    facts = _facts(source)
+    assert facts.type_keyed == ("MOE_TYPES", "PACKED")
+    assert [c.name for c in facts.collections] == ["MOE_TYPES", "PACKED", "OTHER"]  # `mt in (...)` is not read
+
+
+def test_class_names_under_a_variable_named_model_type_are_architectures_not_model_types():
+    # lmdeploy's calibration: `model_type = type(model).__name__`, tested against class names
+    source = ('def calibrate(model):\n'
+              '    model_type = type(model).__name__\n'
+              '    if model_type in ("LlamaForCausalLM", "InternLM2ForCausalLM"):\n'
+              '        return 1\n')
+    facts = _facts(source)
+    assert facts.type_keyed == ()
+    assert [c.name for c in facts.collections] == ["calibrate#1"]
+
+
+def test_a_project_whose_name_pattern_takes_model_types_reads_them_as_its_own_names():
+    source = 'def plan(config):\n    return config.model_type in ("qwen3_moe", "qwen2_moe")\n'
+    assert _typed(source) == {"plan#1": ["qwen3_moe", "qwen2_moe"]}
+    assert _typed(source, r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*") == {}
+
+
+def test_the_tests_of_one_if_elif_chain_are_grouped_and_a_branch_writing_a_model_type_is_a_dispatch():
+    source = ('def plan(config):\n'
+              '    if config.model_type in ("deepseek_v2", "glm4_moe"):\n'
+              '        return 1\n'
+              '    elif config.model_type in ("deepseek_v3", "kimi_k2"):\n'
+              '        return 2\n'
+              '    if config.model_type in ("qwen2_moe", "qwen3_moe"):\n'
+              '        kind = "qwen2moe"\n')
+    facts = _facts(source)
+    assert facts.chains == (("plan#1", "plan#2"),)
+    assert [(c.name, c.scope) for c in facts.collections] == [
+        ("plan#1", "inline"), ("plan#2", "inline"), ("plan#3", "dispatch")]
+
+
+# -- which architectures a model type names ----------------------------------------------------------
+
+TABLE = ModelTypeTable("transformers 0.0", {
+    "llama": ("LlamaForCausalLM", "LlamaModel"),
+    "qwen3_5": ("Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration"),
+    "deepseek_v3": ("DeepseekV3ForCausalLM",),
+    "mistral": ("MistralForCausalLM",),
+    "llava": ("LlavaForConditionalGeneration",),
+    "mistral3": ("LlavaForConditionalGeneration", "Mistral3ForConditionalGeneration"),
+})
+
+
+def test_a_model_type_names_the_classes_the_table_lists_else_the_architectures_spelling_its_stem():
+    registered = ["LlamaForCausalLM", "LLaMAForCausalLM", "LlamaModel", "Qwen3_5ForCausalLM",
+                  "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration", "DeepseekV3ForCausalLM",
+                  "KimiK2ForCausalLM"]
+    types = model_types(TABLE, registered, ["qwen3_5_moe", "kimi_k2"])
+    assert {t: sorted(n) for t, n in types.names.items()} == {
+        "llama": ["LlamaForCausalLM"],  # its checkpoint class: not its second spelling, nor its bare model
+        "qwen3_5": ["Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration"],
+        "qwen3_5_moe": ["Qwen3_5MoeForConditionalGeneration"],  # spelt, and written by the project
+        "deepseek_v3": ["DeepseekV3ForCausalLM"],
+        "kimi_k2": ["KimiK2ForCausalLM"],
+    }
+    assert types.written_as("LLaMAForCausalLM") == "llama"
+    assert types.written_as("Qwen3_5MoeForConditionalGeneration") == "qwen3_5_moe"
+
+
+def test_an_architecture_two_model_types_name_is_written_as_neither():
+    types = model_types(TABLE, ["LlavaForConditionalGeneration", "Mistral3ForConditionalGeneration"], [])
+    assert types.written_as("LlavaForConditionalGeneration") is None
+    assert types.written_as("Mistral3ForConditionalGeneration") == "mistral3"
+    assert sorted(types.names["mistral3"]) == ["LlavaForConditionalGeneration", "Mistral3ForConditionalGeneration"]
+
+
+# -- the table archsync ships ------------------------------------------------------------------------
+
+AUTO = b'''from collections import OrderedDict
+
+MODEL_MAPPING_NAMES = OrderedDict(
+    [
+        ("llama", "LlamaModel"),
+        ("qwen3_5", "Qwen3_5Model"),
+    ]
+)
+MODEL_FOR_CAUSAL_LM_MAPPING_NAMES = OrderedDict(
+    [
+        ("llama", "LlamaForCausalLM"),
+        ("qwen3_5", "Qwen3_5ForCausalLM"),  # VLM compatibility
+        ("mt5", ("MT5ForConditionalGeneration", "MT5Model")),
+    ]
+)
+OTHER = OrderedDict([("not", "Read")])
+'''
+
+
+def test_the_table_is_read_from_the_auto_mappings_and_round_trips():
+    mappings = read_auto_mappings(AUTO)
+    assert mappings == {"llama": ("LlamaForCausalLM", "LlamaModel"), "qwen3_5": ("Qwen3_5ForCausalLM", "Qwen3_5Model"),
+                        "mt5": ("MT5ForConditionalGeneration", "MT5Model")}
+    table = ModelTypeTable("transformers 9.9", mappings)
+    assert table_from(json.loads(table_document(table))) == table
+
+
+def test_the_generator_writes_the_table_from_a_transformers_source(tmp_path, capsys):
+    package = tmp_path / "src" / "transformers"
+    (package / "models" / "auto").mkdir(parents=True)
+    (package / "__init__.py").write_text('__version__ = "9.9.0"\n')
+    (package / "models" / "auto" / "modeling_auto.py").write_bytes(AUTO)
+    out = tmp_path / "types.json"
+    assert model_type_snapshot.main([str(tmp_path / "src"), "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {out}: 3 model types of transformers 9.9.0\n"
+    assert load_table(out).source == "transformers 9.9.0"
+    assert load_table(tmp_path / "missing.json") == ModelTypeTable("", {})
+
+
+def test_the_shipped_table_is_readable_and_dated_by_its_release():
+    table = load_table()
+    assert table.source.startswith("transformers ")
+    assert "Qwen3_5MoeForConditionalGeneration" in table.types["qwen3_5_moe"]
