@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from lint_plugin.config import DEFAULT_NAME_PATTERN
-from lint_plugin.extract.facts import FileFacts, Literal
+from lint_plugin.extract.facts import MODEL_TYPE_SCHEME, FileFacts, Literal, Member, RegistrationFact
 from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.frontends import model_type_snapshot
 from lint_plugin.project.model_types import ModelTypeTable, load_table, read_auto_mappings, table_document, table_from
@@ -168,3 +168,50 @@ def test_the_shipped_table_is_readable_and_dated_by_its_release():
     table = load_table()
     assert table.source.startswith("transformers ")
     assert "Qwen3_5MoeForConditionalGeneration" in table.types["qwen3_5_moe"]
+
+
+# -- an if/elif chain that builds a model per name: a registry --------------------------------------
+
+def test_a_chain_that_builds_a_model_per_tested_name_registers_them_in_their_scheme():
+    source = ('class Server:\n'
+              '    def init_model(self, kvargs):\n'
+              '        if self.model_type == "bloom":\n'
+              '            self.model = BloomTpPartModel(kvargs)\n'
+              '        elif self.model_type in ("llama", "mistral"):\n'
+              '            if kvargs.get("quant"):\n'
+              '                self.model = LlamaTpPartModelWQuant(kvargs)\n'
+              '            else:\n'
+              '                self.model = LlamaTpPartModel(kvargs)\n'
+              '        elif self.model_type == "Yi":\n'  # a model type spelt like an architecture: neither
+              '            self.model = YiTpPartModel(kvargs)\n'
+              '        elif self.model_type == "qwen" and "visual" in kvargs:\n'
+              '            self.model = QWenVLTpPartModel(kvargs)\n'
+              '\n'
+              'def load(config):\n'
+              '    if config.architectures[0] == "DeepseekV3ForCausalLM":\n'
+              '        return KDeepseekV3ForCausalLM(config)\n'
+              '    elif config.architectures[0] in ["Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM"]:\n'
+              '        return KQwen2MoeForCausalLM(config)\n'
+              '    if config.model_type == "gemma3":\n'  # one branch: no registry
+              '        return Gemma3Model(config)\n')
+    facts = _facts(source)
+    assert [(r.registry, [m.name for m in r.names], r.implementations, r.scheme) for r in facts.registrations] == [
+        ("Server.init_model:self.model", ["bloom", "llama", "mistral"],
+         ("BloomTpPartModel", "LlamaTpPartModel", "LlamaTpPartModel"), MODEL_TYPE_SCHEME),
+        ("load:return", ["DeepseekV3ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM"],
+         ("KDeepseekV3ForCausalLM", "KQwen2MoeForCausalLM", "KQwen2MoeForCausalLM"), ""),
+    ]
+    # every test of a registering chain tells names apart (a dispatch); a test after it is a test of its own
+    assert [(c.name, c.scope) for c in facts.collections] == [
+        ("Server.init_model#1", "dispatch"), ("Server.init_model#2", "dispatch"), ("Server.init_model#3", "dispatch"),
+        ("Server.init_model#4", "dispatch"), ("load#1", "dispatch"), ("load#2", "dispatch"), ("load#3", "inline")]
+
+
+def test_a_decorators_registry_is_keyed_by_model_type_where_two_thirds_of_its_names_are_model_types():
+    def registry(name: str, *types: str) -> RegistrationFact:
+        return RegistrationFact(name, tuple(Member(t, 1, 1) for t in types), (), MODEL_TYPE_SCHEME)
+
+    table = load_table()
+    assert table.keyed_by_model_type([registry("@ModelRegistry", "llama", "qwen2", "internvl_chat"),
+                                      registry("@INPUT_MODELS", "llama", "deepseek2", "qwen3_5-moe")]) == \
+        frozenset({"@ModelRegistry"})

@@ -145,3 +145,15 @@ def test_a_registry_keyed_by_model_type_may_register_the_architectures_its_model
     assert [name for _, _, name in load_table().registered(registration)] == [
         "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"]
     assert not prefilter().signals(source.replace("deepseek_v", "kernel_v").encode()).registers
+
+
+def test_a_decorator_naming_its_model_type_by_keyword_may_register_and_a_call_by_keyword_cannot():
+    """lmdeploy's `@INPUT_MODELS.register_module(name='qwen3_5')`: the prefilter once missed it, and a check
+    with it found one ARC104 fewer than `--no-prefilter`. A call registers by its first positional argument."""
+    source = "@INPUT_MODELS.register_module(name='qwen3_5')\nclass Qwen3_5Model:\n    pass\n"
+    assert prefilter().signals(source.encode()).registers
+    assert [name for r in registrations(source) for _, _, name in load_table().registered(r)] == [
+        "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration"]
+    call = LAYER.format(call='self.register_module(name="Qwen3_5ForCausalLM", module=Block)')
+    assert not prefilter().signals(call.encode()).registers
+    assert registrations(call) == ()

@@ -120,6 +120,7 @@ class ModuleReader:
         self.anonymous.extend(top.found)
         self.type_keyed += top.type_keyed
         self.chains += top.chains
+        self._chain_registrations(top)
 
     def _class(self, node: ast.ClassDef) -> None:
         """Its bases and config class, registering decorators, attribute lists, and its methods."""
@@ -323,6 +324,14 @@ class ModuleReader:
         self.anonymous.extend(subjects.found)
         self.type_keyed += subjects.type_keyed
         self.chains += subjects.chains
+        self._chain_registrations(subjects)
+
+    def _chain_registrations(self, subjects: ScopeSubjects) -> None:
+        """A chain that builds a model per tested name registers them (`model_chains.py`): `scope:target`."""
+        for found in subjects.registrations:
+            self.registrations.append(RegistrationFact(
+                f"{subjects.scope}:{found.target}", found.names, found.classes, MODEL_TYPE_SCHEME if found.typed
+                else ""))
 
     def _test(self, node: ast.AST, subjects: ScopeSubjects, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         if isinstance(node, ast.Compare):

@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from .context import ModuleContext, is_str
 from .facts import DISPATCH, INERT, INLINE, LOCAL, CollectionFact, Literal, Member, Part
+from .model_chains import ChainRegistration, chain_registration
 from .model_type_keys import is_model_type, model_types_only
 from .values import collection_parts
 
@@ -38,6 +39,7 @@ class ScopeSubjects:
         self.type_keyed: List[str] = []  # the names of those found that a model type is tested against
         self._chain_of: Dict[int, int] = {}  # ids of the nodes in the tests of an if/elif chain -> its number
         self._chains: Dict[int, List[str]] = {}  # chain number -> the names found in its tests
+        self.registrations: List[ChainRegistration] = []  # chains that build a model per name (`model_chains.py`)
 
     def compare(self, node: ast.Compare, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         """`x in [...]`, `x in local`, `x == "A"`, `"A" in x.architectures`, `"A" in arch_string`."""
@@ -112,6 +114,9 @@ class ScopeSubjects:
         """Number the tests of an `if`/`elif` chain, once, from its first `if`."""
         if id(node.test) in self._chain_of:
             return
+        for registration in chain_registration(self.ctx, node):
+            self.registrations.append(registration)
+            self._dispatch.update(id(n) for test in registration.tests for n in ast.walk(test))
         number = len(self._chains)
         self._chains[number] = []
         branch: Optional[ast.If] = node

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List
 
 from ..config import Config, matches_pattern
+from ..extract.model_chains import is_chain_registry
 from ..report.escape import json_safe, printable
 from ..resolve import Collection, Model, Registration
 from ..resolve.consumers import CLASS_NAME
@@ -27,7 +28,7 @@ def _shape(registration: Registration, config: Config) -> str:
         return "decorator"
     if label in config.registries:
         return "statement"
-    return "dict"
+    return "if/elif chain" if is_chain_registry(label) else "dict"
 
 
 def inventory(model: Model) -> Dict[str, Any]:

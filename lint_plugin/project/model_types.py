@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Tuple
 
 from ..extract.facts import MODEL_TYPE_SCHEME, Member, RegistrationFact
 from .codec import as_list, as_str
@@ -44,6 +44,16 @@ class ModelTypeTable:
         as the table pairs them (its generative model classes, `...ForCausalLM` and
         `...ForConditionalGeneration`: a serving engine serves those, not the heads for classification)."""
         return tuple(n for n in self.types.get(model_type, ()) if _CHECKPOINT.search(n))
+
+    def keyed_by_model_type(self, registrations: Iterable[RegistrationFact]) -> FrozenSet[str]:
+        """The registries whose names are mostly model types this table knows (two thirds of them or more):
+        LightLLM's `@ModelRegistry` (19 of its 26), not lmdeploy's TurboMind `INPUT_MODELS`, whose names are
+        its own (`qwen3_5-moe`, `deepseek2`: 7 of 14 are model types by coincidence)."""
+        known: Dict[str, List[bool]] = {}
+        for registration in registrations:
+            if registration.scheme == MODEL_TYPE_SCHEME:
+                known.setdefault(registration.registry, []).extend(m.name in self.types for m in registration.names)
+        return frozenset(r for r, found in known.items() if 3 * sum(found) >= 2 * len(found))
 
     def registered(self, registration: RegistrationFact) -> Iterator[Tuple[int, Member, str]]:
         """(index, where written, name registered) of each name a registration registers: its own, or the

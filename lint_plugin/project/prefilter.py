@@ -103,7 +103,7 @@ class Prefilter:
             name if self.name_filter is None else rb"[A-Za-z_]\w*"))
         # Registrations by shape (lint_plugin.extract.registrations): a registering call or decorator
         # with a string argument, a dict entry or item store binding a name to a class.
-        self.calls = (Anchored.of(b"egist", rb"\w*\s*\(\s*[\[(]?\s*[\"'][A-Za-z]"),
+        self.calls = (Anchored.of(b"egist", rb"\w*\s*\(\s*(?:name\s*=\s*)?[\[(]?\s*[\"'][A-Za-z]"),
                       Anchored.of(b"register_model", rb"\w*\s*\("))
         self.shapes = (re.compile(rb"\"%s\"\s*:\s*(?:\(\s*[\"']|f?[\"'][\w.{}]*[.:][A-Z]|_*[A-Z]\w*\s*[,}\n])" % name),
                        re.compile(rb"'%s'\s*:\s*(?:\(\s*[\"']|f?[\"'][\w.{}]*[.:][A-Z]|_*[A-Z]\w*\s*[,}\n])" % name),
@@ -158,6 +158,8 @@ class Prefilter:
             return True
         if scan.has(b"register_model") and next(scan.finditer(self.calls[1]), None) is not None:
             return True
+        if b"elif" in data and MODEL_CALL.search(data) is not None:
+            return True  # an if/elif chain may build a model per name it tests (`extract/model_chains.py`)
         if names is not None and not an_architecture(names):
             return False
         return (double and self.shapes[0].search(data) is not None) \
@@ -229,6 +231,9 @@ def _statement_end(data: bytes, position: int) -> Optional[int]:
     return position if position == len(data) and depth == 0 else None
 
 
+# a model class built and assigned or returned (`self.model = KQwen2MoeForCausalLM(`, `return mod.LlamaModel (`):
+# what each branch of a chain that registers does (`extract/model_chains.py`)
+MODEL_CALL = re.compile(rb"(?:=|\breturn)\s*(?:[\w.]+\.)?_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)\s*\(")
 # model classes only (`...For<Task>`, `...Model`, `...LM`): kinship is about architectures
 _CLASS_BASES = re.compile(rb"\nclass[ \t]+([A-Z]\w*(?:For[A-Z]\w*|Model|LM))[ \t]*\(([^)]*)\)[ \t]*:")
 _MODEL_NAME = re.compile(rb"[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")

@@ -32,6 +32,7 @@ _AT = ord("@")
 _PLAIN_REST = {ord('"'): re.compile(rb'([^"\\\r\n\x80-\xff]*)"\s*[,)]'),
                ord("'"): re.compile(rb"([^'\\\r\n\x80-\xff]*)'\s*[,)]")}
 _LIST = ord("[")
+_KEYWORD = re.compile(rb"name\s*=")  # a decorator's `name=` keyword (`@register_module(name="qwen3_5")`)
 # The statement a decorator is on: the first line after it that opens a class or a function (a line of
 # the decorator's own arguments opens neither: a keyword there is inside a string, which is looked for)
 _DECORATED = re.compile(rb"\n[ \t]*(?:(class)\b(?:[ \t]+(\w+)[ \t]*[(:])?|(?:async[ \t]+)?def\b)")
@@ -56,6 +57,8 @@ def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], obj
     while data[position] in b" \t\r\n\f":
         position += 1
     first = data[position]
+    if _KEYWORD.match(data, position):
+        return False  # `register(name="...")`: a call registers by its first positional argument only
     if first == _LIST:
         return False  # a list is no string: `call_registration` reads none of it
     rest = _PLAIN_REST.get(first)

@@ -10,11 +10,12 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..config import Config, UnresolvedName, matches_pattern
 from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
+from ..extract.model_chains import is_chain_registry
 from ..project.index import ProjectIndex
 from ..project.model_types import ModelTypeTable
 from ..project.universe import Universe
@@ -71,6 +72,14 @@ class Model:
     served: FrozenSet[str] = frozenset()
     # the model types the registered architectures have: how a list of model types is read and written
     model_types: ModelTypes = ModelTypes()
+
+    @functools.cached_property
+    def registered_in(self) -> Dict[str, FrozenSet[str]]:
+        """By path, the names the file registers (a registry table, a decorator, a chain that builds models)."""
+        found: Dict[str, Set[str]] = {}
+        for registration in self.registrations:
+            found.setdefault(registration.where.path, set()).add(registration.name)
+        return {path: frozenset(names) for path, names in found.items()}
 
     @functools.cached_property
     def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool], ...]]:
@@ -198,26 +207,38 @@ def _registrations(index: ProjectIndex, registries: Sequence[Collection], univer
     """Every registration, in the order that decides where a name counts as registered.
 
     Registrations by statement, shape or decorator come first, then qualified registry
-    collections, then a dependency's (`universe-from`). `registries = ["!GLOB"]` drops the
+    collections, then a dependency's (`universe-from`), then the chains that build a model per name
+    (`model_chains.py`: such a chain may build what a registry serves). `registries = ["!GLOB"]` drops the
     registrations found in registries whose name (or `path::name`) matches; a table of another
     package's classes (`foreign`) registers nothing.
     """
     dropped = [r[1:] for r in index.config.registries if r.startswith("!")]
+    # a decorator's registry keyed by model type counts where its names mostly are model types
+    # (`keyed_by_model_type`); a chain's tests read the model type itself
+    decorated = [r for f in index.facts for r in f.registrations
+                 if r.scheme == MODEL_TYPE and not is_chain_registry(r.registry)]
+    dropped_types = {r.registry for r in decorated} - universe.model_types.keyed_by_model_type(decorated)
     found: List[Registration] = []
+    chains: List[Registration] = []  # a chain that builds a model per name (`model_chains.py`): after the rest
     for facts in _in_path_order(index):
-        found += [r for r in _of(facts, dropped, universe.model_types) if (facts.module, r.registry) not in foreign]
+        for r in _of(facts, dropped, universe.model_types, dropped_types):
+            if (facts.module, r.registry) not in foreign:
+                (chains if is_chain_registry(r.registry) else found).append(r)
     for registry in registries:
         found += [Registration(o, registry.subject) for o in registry.members.members]
     for facts in universe.facts:
         found += _of(facts, dropped, universe.model_types)
-    return tuple(found)
+    return tuple(found + chains)
 
 
-def _of(facts: FileFacts, dropped: Sequence[str], table: ModelTypeTable) -> List[Registration]:
+def _of(facts: FileFacts, dropped: Sequence[str], table: ModelTypeTable,
+        dropped_types: AbstractSet[str] = frozenset()) -> List[Registration]:
     """A file's registrations; a model type registered (`@ModelRegistry("llama")`) registers the checkpoint
-    architectures it names (`ModelTypeTable.registered`), written where the model type is."""
+    architectures it names (`ModelTypeTable.registered`), written where the model type is, unless its
+    registry is one of `dropped_types` (names of its own, only some of them model types)."""
     return [Registration(Occurrence(name, facts.path, m.line, m.column), r.registry, r.implementation(i))
             for r in facts.registrations if not (dropped and matches_pattern(dropped, facts.path, r.registry))
+            and not (r.scheme == MODEL_TYPE and r.registry in dropped_types)
             for i, m, name in table.registered(r)]
 
 

@@ -77,7 +77,7 @@ def check_again(model: Model, earlier: Optional[memory_arc105.Arc105Memory]
         others = copies.get((c.path, c.subject), ())
         theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
         names = tuple(sorted((model.kinship.candidates(held) | (theirs & model.registered.keys())) - c.members.names))
-        tables = _own_tables(model, c)
+        tables = _own_tables(model, c) + (_own_registry(model, c),)
         done, moved = memory_arc105.reusable(kept, changed, model.kinship, c, others, held, names, tables)
         if done is None:
             done = memory_arc105.Weighed(c, others, names, tuple(_weigh(model, c, held, names, others)), tables)
@@ -186,6 +186,10 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return "the subject is about one lineage and the name is of another"
     if sum(variant(name, h) == "earlier" for h in held) > 1:
         return "the subject holds two later versions of it and not it: what it gates began with them"
+    own = _own_registry(model, collection)
+    if own and name not in own:
+        return "the subject's module builds its models from a registry of its own, which does not name it: " \
+               "adding it to one list would not make the module serve it"
     if _not_in_own_tables(model, collection, name):
         return "the subject's directory keeps tables looked up with a model's class name, and none names it: " \
                "that subsystem does not handle the model, and one list is not where to start"
@@ -203,6 +207,12 @@ def _not_in_own_tables(model: Model, collection: Collection, name: str) -> bool:
     """
     tables = _own_tables(model, collection)
     return bool(tables) and not any(name in names for names in tables)
+
+
+def _own_registry(model: Model, collection: Collection) -> FrozenSet[str]:
+    """The names the subject's own module registers (ktransformers' `local_chat.py` builds its models from
+    its `custom_models` table): what that module serves, where it registers any."""
+    return model.registered_in.get(collection.path, frozenset())
 
 
 def _own_tables(model: Model, collection: Collection) -> Tuple[FrozenSet[str], ...]:
@@ -248,6 +258,8 @@ _WHAT = "\n\n".join((
         "- in a subject looked up with a class name (`MAP[type(model).__name__]`), a name the registry "
         "serves with another's class; and in a directory whose class-name tables name it nowhere (that "
         "subsystem does not handle the model: lmdeploy's `lite/` calibration tables);",
+        "- a name that the subject's module does not register, where it registers names of its own (it builds "
+        "its models from that registry: ktransformers' `local_chat.py` and its `custom_models`);",
         "- in a subject that is not completed: a test of one name, a dispatch (`if arch == X: arch = Y`), a "
         "list nothing reads, an inert branch (`archsync explain ARC101`);",
         "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there.",

@@ -1,0 +1,137 @@
+"""An if/elif chain that builds a model for each name it tests: a registry written as code.
+
+Some servers choose the model class in a chain of tests rather than a table:
+
+    if config.architectures[0] == "DeepseekV3ForCausalLM":
+        self.model = KDeepseekV3ForCausalLM(config)
+    elif config.architectures[0] in ("Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM"):
+        self.model = KQwen2MoeForCausalLM(config)
+
+or, keyed by model type, `elif self.model_type == "llama": self.model = LlamaTpPartModel(kvargs)`.
+Each tested name is registered there, served by the model class its branch builds: a chain of two
+branches or more, each testing written names and assigning (or returning) an instance of a model
+class (`...ForCausalLM`, `...Model`, `...LM`) to one target. Its tests tell the names apart on
+purpose: they are dispatches, never lists to complete. The prefilter keeps a file that says
+`elif` and calls a model class (`prefilter.MODEL_CALL`), the only files such a chain can be in.
+"""
+from __future__ import annotations
+
+import ast
+from collections import Counter, deque
+from dataclasses import dataclass
+from typing import Deque, List, Optional, Sequence, Tuple
+
+from .context import ModuleContext, is_str
+from .facts import Member
+from .model_type_keys import is_model_type, model_types_only
+from .spelling import MODEL_CLASS
+
+_STRINGS = (ast.List, ast.Tuple, ast.Set)
+
+
+@dataclass(frozen=True)
+class ChainRegistration:
+    """What one chain registers: per scheme (architectures, or model types), the names and their classes."""
+
+    target: str  # what each branch assigns (`self.model`), or `return`
+    names: Tuple[Member, ...]
+    classes: Tuple[str, ...]
+    typed: bool  # the names are model types
+    tests: Tuple[ast.expr, ...]  # the chain's tests: dispatches
+
+
+def is_chain_registry(registry: str) -> bool:
+    """Is a registration's registry a chain's (`scope:target`, `ModelRpcServer.exposed_init_model:self.model`)?
+    Its names count after every other registration's: a chain may build the model another registry serves."""
+    return ":" in registry and not registry.startswith("@")
+
+
+def chain_registration(ctx: ModuleContext, head: ast.If) -> List[ChainRegistration]:
+    """The registrations of the chain that starts at `head`, or none."""
+    branches: List[Tuple[ast.expr, List[ast.expr], List[Tuple[str, str]], bool]] = []
+    node: Optional[ast.If] = head
+    while node is not None:
+        strings = _tested_strings(node.test)
+        typed = any(is_model_type(n, set()) for n in ast.walk(node.test))
+        branches.append((node.test, strings, _built(node.body), typed))
+        rest = node.orelse
+        node = rest[0] if len(rest) == 1 and isinstance(rest[0], ast.If) else None
+    targets = Counter(target for _, strings, built, _ in branches if strings for target in {t for t, _ in built})
+    if not targets:
+        return []
+    target, count = targets.most_common(1)[0]
+    if count < 2:
+        return []
+    found: List[ChainRegistration] = []
+    for typed in (False, True):
+        names: List[Member] = []
+        classes: List[str] = []
+        for _, strings, built, branch_typed in branches:
+            cls = next((c for t, c in built if t == target), None)
+            texts = [s.value for s in strings]  # type: ignore[attr-defined]
+            if cls is None or not texts or _scheme(ctx, texts, branch_typed) is not typed:
+                continue
+            names += [Member(s.value, s.lineno, ctx.column(s)) for s in strings]  # type: ignore[attr-defined]
+            classes += [cls] * len(strings)
+        if names:
+            found.append(ChainRegistration(target, tuple(names), tuple(classes), typed,
+                                           tuple(test for test, _, _, _ in branches)))
+    return found
+
+
+def _scheme(ctx: ModuleContext, texts: Sequence[str], typed: bool) -> Optional[bool]:
+    """True: model types (a test of a model type, in that shape and none an architecture name); False:
+    architectures (a test of something else, all architecture names); None: neither (LightLLM's `"Yi"`)."""
+    if typed:
+        return True if model_types_only(list(texts)) and not any(ctx.is_name(t) for t in texts) else None
+    return False if all(ctx.is_name(t) for t in texts) else None
+
+
+def _tested_strings(test: ast.expr) -> List[ast.expr]:
+    """The strings a branch's test compares a value with: `x == "A"`, `x in ("A", "B")`, an `or` of those."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        found = [_tested_strings(v) for v in test.values]
+        return [s for strings in found for s in strings] if all(found) else []
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return []
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, ast.Eq):
+        sides = [side for side in (left, right) if is_str(side)]
+        sides += [side.elts[0] for side in (left, right)
+                  if isinstance(side, (ast.List, ast.Tuple)) and len(side.elts) == 1 and is_str(side.elts[0])]
+        return sides if len(sides) == 1 else []
+    if isinstance(op, ast.In) and isinstance(right, _STRINGS) and right.elts and all(is_str(e) for e in right.elts):
+        return list(right.elts)
+    return []
+
+
+def _built(body: List[ast.stmt]) -> List[Tuple[str, str]]:
+    """(target, model class) of each instance of a model class the branch assigns or returns, at any depth
+    of its own statements (not in a function it defines), the shallowest first: the model it builds when
+    nothing else is asked for (`else: self.model = LlamaTpPartModel(...)` before a quantized variant)."""
+    found: List[Tuple[str, str]] = []
+    queue: Deque[ast.AST] = deque(body)
+    while queue:
+        node = queue.popleft()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            cls = _model_class(node.value)
+            target = ast.unparse(node.targets[0]) if cls else ""
+            if cls and target:
+                found.append((target, cls))
+        elif isinstance(node, ast.Return) and node.value is not None:
+            cls = _model_class(node.value)
+            if cls:
+                found.append(("return", cls))
+        queue.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _model_class(value: ast.expr) -> str:
+    """`Cls(...)` or `module.Cls(...)`, Cls a model class: its name, else ""."""
+    if not isinstance(value, ast.Call):
+        return ""
+    func = value.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name if MODEL_CLASS.fullmatch(name) else ""
