@@ -65,6 +65,20 @@ def test_a_case_is_caught_only_by_its_file_subject_and_names():
         assert (outcome.status, outcome.why) == ("missed", "the subject is not read as a subject")
 
 
+def test_a_respelling_the_fix_made_is_caught_by_the_unknown_name_it_corrects():
+    """ktransformers wrote `SmallthinkerForCausalLM` where the architecture is `SmallThinkerForCausalLM`; the
+    fix respelt it. ARC201 at the parent names the misspelt name and the right one: the fix it asks for."""
+    case = Case("x-2", "x", "github:o/x", "f" * 40, "p" * 40, ".", "srv/args.py", "ArgumentParser.parse_args",
+                ("SmallThinkerForCausalLM",), "drift", False)
+    unknown = {"code": "ARC201", "path": "srv/args.py", "subject": "ArgumentParser.parse_args#4",
+               "member": "SmallthinkerForCausalLM", "message": "'SmallthinkerForCausalLM' in ArgumentParser."
+               "parse_args#4 is not a registered architecture; did you mean 'SmallThinkerForCausalLM'?"}
+    outcome = judge_case(case, [unknown], None)
+    assert (outcome.status, outcome.caught_names) == ("caught", ["SmallThinkerForCausalLM"])
+    elsewhere = {**unknown, "message": unknown["message"].replace("'SmallThinkerForCausalLM'", "'OtherForCausalLM'")}
+    assert judge_case(case, [elsewhere], None).status == "missed"
+
+
 def _judge(code, member, before, after, subject):
     return confirmed(code, member, read_facts(before, "pkg/cfg.py"), read_facts(after, "pkg/cfg.py"), subject,
                      MISSING_CODES)

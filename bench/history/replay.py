@@ -20,6 +20,7 @@ import dataclasses
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -133,12 +134,24 @@ def in_subject(diagnostic_subject: str, case_subject: str) -> bool:
 
 
 def judge_case(case: Case, diagnostics: List[dict], inventory: Optional[dict]) -> Outcome:
-    hits = [d for d in diagnostics if d.get("path") == case.file and d.get("member") in case.names
-            and in_subject(d.get("subject") or "", case.subject)]
+    """Caught where a finding in the case's subject asks for one of its names: to add it, or (ARC201) to
+    respell a name as it (`did you mean '<name>'?`, the fix a respelling made)."""
+    hits = [(d, asked) for d in diagnostics if d.get("path") == case.file
+            and in_subject(d.get("subject") or "", case.subject)
+            for asked in (d.get("member"), _respelt_as(d)) if asked in case.names]
     if hits:
-        return Outcome(case, "caught", sorted({d["member"] for d in hits}),
-                       [f"{d['code']} {d['message']}" for d in hits])
+        return Outcome(case, "caught", sorted({asked for _, asked in hits}),
+                       list(dict.fromkeys(f"{d['code']} {d['message']}" for d, _ in hits)))
     return Outcome(case, "missed", why=why_missed(case, inventory))
+
+
+_DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'")
+
+
+def _respelt_as(diagnostic: dict) -> Optional[str]:
+    """The name an ARC201 finding says a name should have been (`did you mean 'X'?`), or None."""
+    found = _DID_YOU_MEAN.search(diagnostic.get("message") or "") if diagnostic.get("code") == "ARC201" else None
+    return found.group(1) if found else None
 
 
 def why_missed(case: Case, inventory: Optional[dict]) -> str:
