@@ -114,18 +114,19 @@ def _in_the_last_instant_before_the_rename(monkeypatch, path: Path, marker: byte
 def _as_the_rename_swaps_the_files(monkeypatch, path: Path, marker: bytes) -> None:
     """Between the writer's last look at the file and the rename itself (an exchange of the two names)."""
     exchange = writer._exchange
-    swaps = []
+    appended = []
 
     def appended_then_exchanged(directory, first, second):
-        if not swaps:
+        if not appended:  # the first exchange puts the fixed file in place; a second one swaps it back
             _append(path, marker)
-        swaps.append((first, second))
+            appended.append(marker)
         return exchange(directory, first, second)
 
     monkeypatch.setattr(writer, "_exchange", appended_then_exchanged)
 
 
 def _after_the_rename(monkeypatch, path: Path, marker: bytes) -> None:
+    """Once `fix` has written: the append lands in the fixed file."""
     write = command.write
 
     def written_then_appended(root, outcome):
@@ -162,7 +163,7 @@ APPEND_MOMENTS = {
 def test_a_concurrent_append_during_archsync_fix_is_never_lost(tree, monkeypatch, moment):
     """The append lands at each moment of a real `archsync fix` run on purpose, where a timed race against a
     process hit the last ones rarely (and, on a loaded machine, not at all): the file ends with it, whatever
-    `fix` did, and `fix` says why it left the file alone."""
+    `fix` did, and `fix` says what it did, or why it left the file alone."""
     root = tree("sglang_qwen3_5/bug")
     path = root / OVERRIDES
     before = {"pristine": path.read_bytes(), "fixed": (SGLANG_FIXED / OVERRIDES).read_bytes()}
