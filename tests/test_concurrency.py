@@ -1,11 +1,12 @@
-"""Many processes, one tree, one cache: 8 `archsync check` and one `flake8 -j 4` at once, 8 rounds.
+"""Many processes, one tree, one cache: 8 `archsync check` and one `flake8 -j 4` at once, 6 rounds.
 
 Every run in every round must print exactly what `archsync check --no-cache` printed before the
 rounds began (flake8: the same diagnostics, as flake8 formats them), with no warning and no
 traceback, and the cache left after each round must be one the engine's own loader accepts.
-Between rounds the cache is deleted, kept, invalidated by touching every file (mtimes become
-"racy" and every process rewrites it), or made trustworthy by ageing every file, so the rounds
-cover cold starts, warm starts and many concurrent writers racing on the same cache file.
+Before each round the cache is deleted, kept, invalidated by touching every file (mtimes become
+"racy" and every process rewrites it), or made trustworthy by ageing every file (`START`), so the
+rounds cover each start once: cold with fresh and with aged files, warm with racy and with trusted
+entries, every entry rewritten, and many concurrent writers racing on the same cache file.
 The tree has more than 48 analysed modules, so each process also parses with its worker pool.
 """
 from __future__ import annotations
@@ -29,7 +30,16 @@ from lint_plugin.project.cache_paths import PYTHON
 pytestmark = pytest.mark.e2e  # every test here runs a real process
 
 ARCHSYNC = Path(sys.executable).parent / "archsync"
-ROUNDS = 8  # each of the four ways the rounds begin (below), twice
+# How each round begins: what it finds is what the rounds before it left.
+START = (
+    "cold",  # no cache: the files as make_tree wrote them
+    "keep",  # a warm start on the cache the cold round wrote
+    "touch",  # every mtime now (racy): every process hashes every file and rewrites the cache
+    "age",  # every mtime a day ago: every stamp moved, each file hashed again, trusted by size and mtime after
+    "keep",  # a warm start on the entries the aged round wrote
+    "cold",  # no cache, every file aged
+)
+ROUNDS = len(START)
 CHECKERS = 8
 
 MODELS = (
@@ -94,7 +104,7 @@ def _sorted_flake8(stdout: str) -> List[str]:
     return sorted(line[2:] if line.startswith("./") else line for line in stdout.splitlines() if line.strip())
 
 
-def test_eight_checkers_and_flake8_j4_at_once_for_eight_rounds(tmp_path):
+def test_eight_checkers_and_flake8_j4_at_once_for_six_rounds(tmp_path):
     root = make_tree(tmp_path / "proj")
     baseline = subprocess.run([str(ARCHSYNC), "check", "--no-cache"], cwd=root, env=_env(),
                               capture_output=True, text=True, timeout=120)
@@ -106,14 +116,13 @@ def test_eight_checkers_and_flake8_j4_at_once_for_eight_rounds(tmp_path):
 
     started = time.monotonic()
     runs = 0
-    for round_no in range(ROUNDS):
-        step = round_no % 4
-        if step == 0:
-            shutil.rmtree(root / ".archsync_cache", ignore_errors=True)  # cold start
-        elif step == 2:
-            _set_mtimes(root, time.time())  # every file racy: every process hashes and rewrites
-        elif step == 3:
-            _set_mtimes(root, time.time() - 86_400)  # trusted by size+mtime from now on
+    for round_no, start in enumerate(START):
+        if start == "cold":
+            shutil.rmtree(root / ".archsync_cache", ignore_errors=True)
+        elif start == "touch":
+            _set_mtimes(root, time.time())
+        elif start == "age":
+            _set_mtimes(root, time.time() - 86_400)
 
         processes = [
             subprocess.Popen([str(ARCHSYNC), "check"], cwd=root, env=_env(),

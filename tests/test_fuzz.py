@@ -28,7 +28,7 @@ import os
 import tempfile
 import types
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -47,6 +47,7 @@ try:  # optional: grammatical Python from the CPython grammar
 except ImportError:  # pragma: no cover - depends on the environment
     hypothesmith = None
 
+T = TypeVar("T")
 NAME_PATTERN = r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*"
 SCALE = max(1, int(os.environ.get("ARCHSYNC_FUZZ_SCALE", "1")))
 EXAMPLES = {
@@ -75,6 +76,13 @@ def fuzz_settings(kind: str) -> settings:
     return settings(PROFILE, max_examples=EXAMPLES[kind] * SCALE)
 
 
+def pick(draw, options: Sequence[T]) -> T:
+    """One of `options`, drawn as `st.sampled_from(options)` draws it (an index, shrinking towards the first),
+    without building a strategy for it: building and validating a fresh strategy at every draw was most of
+    these tests' time. The generators below are plain functions of `draw` for the same reason."""
+    return options[draw(st.integers(0, len(options) - 1))]
+
+
 def extract(source: bytes):
     return extract_file(source, "m.py", "m", ["EntryClass"], False, NAME_PATTERN)
 
@@ -86,6 +94,7 @@ ARCH_NAMES = ["Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration", "Qwen3_5M
 ODD_STRINGS = ["", "a b", "\u00e9t\u00e9", 'Qwen"quoted', "tab\there", "back\\slash", "lower", "X", "\U0001f600Model",
                "x" * 300]
 STRINGS = st.sampled_from(ARCH_NAMES + ODD_STRINGS)
+ARCH_NAME = st.sampled_from(ARCH_NAMES)
 IDENTS = st.sampled_from(["X_ARCHS", "Y_ARCHS", "_PRIVATE_ARCHS", "OTHER", "models", "EntryClass", "is_qwen3_5",
                           "config", "pkg", "registry", "Qwen3_5ForCausalLM", "LlamaForCausalLM", "_hf_arch"])
 
@@ -98,44 +107,42 @@ REGISTERED = ARCH_NAMES + ["models.X", "make()", "1"]
 HEADERS = ["", "# -*- coding: utf-8 -*-\n", "\ufeff", "#!/usr/bin/env python\n", '"""Doc."""\n']
 
 
-@st.composite
 def any_expression(draw, depth: int = 0) -> str:
     """Any expression, well- or ill-typed, that parses."""
     leaves = [
         lambda: repr(draw(STRINGS)),
         lambda: draw(IDENTS),
         lambda: str(draw(st.integers(-5, 5))),
-        lambda: draw(st.sampled_from(["None", "True", "...", "b'Qwen3_5ForCausalLM'", "f'{x}Model'", "lambda: 1"])),
+        lambda: pick(draw, ["None", "True", "...", "b'Qwen3_5ForCausalLM'", "f'{x}Model'", "lambda: 1"]),
     ]
     if depth >= 3:
-        return draw(st.sampled_from(leaves))()
-    sub = lambda: draw(any_expression(depth + 1))  # noqa: E731
-    subs = lambda: ", ".join(draw(st.lists(any_expression(depth + 1), max_size=3)))  # noqa: E731
+        return pick(draw, leaves)()
+    sub = lambda: any_expression(draw, depth + 1)  # noqa: E731
+    subs = lambda: ", ".join(sub() for _ in range(draw(st.integers(0, 3))))  # noqa: E731
     composites = leaves + [
         lambda: "{" + subs() + "}" if draw(st.booleans()) else "set()",
         lambda: "[" + subs() + "]",
         lambda: "(" + subs() + ",)",
         lambda: "{" + ", ".join(f"{sub()}: {sub()}" for _ in range(draw(st.integers(0, 3)))) + "}",
-        lambda: f"{draw(st.sampled_from(CALLEES))}({subs()})",
-        lambda: f"({sub()}) {draw(st.sampled_from(OPERATORS))} ({sub()})",
-        lambda: f"({sub()}).{draw(st.sampled_from(METHODS))}({subs()})",
+        lambda: f"{pick(draw, CALLEES)}({subs()})",
+        lambda: f"({sub()}) {pick(draw, OPERATORS)} ({sub()})",
+        lambda: f"({sub()}).{pick(draw, METHODS)}({subs()})",
         lambda: f"[{sub()} for x in {sub()}]",
         lambda: f"{{*{sub()}, {sub()}}}",
         lambda: f"{{**{sub()}, {sub()}: 1}}",
-        lambda: f"dict({draw(st.sampled_from(ARCH_NAMES))}=1, **{sub()})",
+        lambda: f"dict({pick(draw, ARCH_NAMES)}=1, **{sub()})",
         lambda: f"({sub()})[{sub()}]",
         lambda: f"not {sub()}",
         lambda: f"(y := {sub()})",
     ]
-    return draw(st.sampled_from(composites))()
+    return pick(draw, composites)()
 
 
-@st.composite
 def statement(draw, modules: Tuple[str, ...] = ("pkg.m0", "pkg.m1")) -> str:
     name = draw(IDENTS)
-    expr = lambda: draw(any_expression())  # noqa: E731
-    module = draw(st.sampled_from(modules))
-    pred = draw(st.sampled_from(["is_qwen3_5", "is_llama", "is_multimodal_model", "Cls.is_qwen3_5", "is_qwen3_5_moe"]))
+    expr = lambda: any_expression(draw)  # noqa: E731
+    module = pick(draw, modules)
+    pred = pick(draw, ["is_qwen3_5", "is_llama", "is_multimodal_model", "Cls.is_qwen3_5", "is_qwen3_5_moe"])
     fn = pred.split(".")[-1]
     templates = [
         lambda: f"{name} = {expr()}",
@@ -145,13 +152,13 @@ def statement(draw, modules: Tuple[str, ...] = ("pkg.m0", "pkg.m1")) -> str:
         lambda: f"{name} |= {expr()}",
         lambda: f"{name} += {expr()}",
         lambda: f"{name}[{expr()}] = {expr()}",
-        lambda: f"{name}.{draw(st.sampled_from(GROWTH))}({expr()})",
-        lambda: f"EntryClass = [{', '.join(draw(st.lists(st.sampled_from(REGISTERED), max_size=4)))}]",
-        lambda: f"EntryClass = {draw(st.sampled_from(ARCH_NAMES + ['None', 'models.LlamaForCausalLM']))}",
+        lambda: f"{name}.{pick(draw, GROWTH)}({expr()})",
+        lambda: f"EntryClass = [{', '.join([pick(draw, REGISTERED) for _ in range(draw(st.integers(0, 4)))])}]",
+        lambda: f"EntryClass = {pick(draw, ARCH_NAMES + ['None', 'models.LlamaForCausalLM'])}",
         lambda: f"from {module} import {draw(IDENTS)}",
         lambda: f"from {module} import {draw(IDENTS)} as {draw(IDENTS)}",
         lambda: f"from {module} import *",
-        lambda: f"from {'.' * draw(st.integers(1, 4))}{draw(st.sampled_from(['', 'm0', 'sub']))} import {draw(IDENTS)}",
+        lambda: f"from {'.' * draw(st.integers(1, 4))}{pick(draw, ['', 'm0', 'sub'])} import {draw(IDENTS)}",
         lambda: f"import {module} as {draw(IDENTS)}",
         lambda: f"import {module}",
         lambda: f"def {fn}(config):\n    return config.architectures[0] in {expr()}",
@@ -168,7 +175,7 @@ def statement(draw, modules: Tuple[str, ...] = ("pkg.m0", "pkg.m1")) -> str:
         lambda: f"async def {fn}(config):\n    return await config in {expr()}",
         lambda: (f"class Cls:\n    {name} = {expr()}\n\n    @staticmethod\n    def {fn}(c):\n"
                  f"        return c in {expr()}"),
-        lambda: f"@register({repr(draw(STRINGS))})\nclass {draw(st.sampled_from(ARCH_NAMES))}:\n    pass",
+        lambda: f"@register({repr(draw(STRINGS))})\nclass {pick(draw, ARCH_NAMES)}:\n    pass",
         lambda: f"@{draw(IDENTS)}\ndef {fn}(c):\n    return c in {expr()}",
         lambda: f"if {expr()}:\n    {name} = {expr()}\nelse:\n    {name} = {expr()}",
         lambda: f"try:\n    {name} = {expr()}\nexcept Exception:\n    {name} = {expr()}\nfinally:\n    pass",
@@ -181,17 +188,17 @@ def statement(draw, modules: Tuple[str, ...] = ("pkg.m0", "pkg.m1")) -> str:
         lambda: f"global {name}",
         lambda: "__all__ = [" + ", ".join(repr(draw(IDENTS)) for _ in range(draw(st.integers(0, 3)))) + "]",
         lambda: f"# noqa: ARC101\n{name} = {expr()}  # noqa",
-        lambda: f"{name} = {expr()}  # noqa: {draw(st.sampled_from(['ARC101', 'ARC', 'E501,ARC201', '']))}",
+        lambda: f"{name} = {expr()}  # noqa: {pick(draw, ['ARC101', 'ARC', 'E501,ARC201', ''])}",
         lambda: f"# flake8: noqa\n{name} = {expr()}",
     ]
-    return draw(st.sampled_from(templates))()
+    return pick(draw, templates)()
 
 
 @st.composite
 def shaped_module(draw, modules: Tuple[str, ...] = ("pkg.m0", "pkg.m1")) -> str:
-    statements = draw(st.lists(statement(modules), min_size=1, max_size=8))
-    header = draw(st.sampled_from(HEADERS))
-    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    statements = [statement(draw, modules) for _ in range(draw(st.integers(1, 8)))]
+    header = pick(draw, HEADERS)
+    newline = pick(draw, ["\n", "\r\n"])
     return header + newline.join("\n".join(statements).split("\n")) + newline
 
 
@@ -205,10 +212,10 @@ def mutated_module(draw) -> bytes:
     data = bytearray(_encode(draw(shaped_module())))
     for _ in range(draw(st.integers(1, 6))):
         position = draw(st.integers(0, len(data)))
-        action = draw(st.sampled_from(["insert", "delete", "replace", "duplicate"]))
-        junk = draw(st.sampled_from([b"(", b")", b"[", b"{", b"}", b'"', b"'", b"\\", b"\n", b"\t", b"    ", b"\x00",
-                                     b"\xff", b"\xe9", b"#", b":", b"=", b"|", b"*", b"**", b"\r", b"\xef\xbb\xbf",
-                                     b'"""', b"lambda", b"async ", b"EntryClass = ", b"_ARCHS"]))
+        action = pick(draw, ["insert", "delete", "replace", "duplicate"])
+        junk = pick(draw, [b"(", b")", b"[", b"{", b"}", b'"', b"'", b"\\", b"\n", b"\t", b"    ", b"\x00",
+                           b"\xff", b"\xe9", b"#", b":", b"=", b"|", b"*", b"**", b"\r", b"\xef\xbb\xbf",
+                           b'"""', b"lambda", b"async ", b"EntryClass = ", b"_ARCHS"])
         if action == "insert":
             data[position:position] = junk
         elif action == "delete":
@@ -337,45 +344,45 @@ def reference_module(draw, index: int) -> str:
     others = [j for j in range(3) if j != index]
     lines = []
     for _ in range(draw(st.integers(0, 3))):
-        j = draw(st.sampled_from(others))
-        lines.append(draw(st.sampled_from([
+        j = pick(draw, others)
+        lines.append(pick(draw, [
             f"from pkg.m{j} import *",
-            f"from pkg.m{j} import {draw(st.sampled_from(REF_NAMES + PRED_NAMES))}",
-            f"from pkg.m{j} import {draw(st.sampled_from(REF_NAMES))} as {draw(st.sampled_from(REF_NAMES))}",
+            f"from pkg.m{j} import {pick(draw, REF_NAMES + PRED_NAMES)}",
+            f"from pkg.m{j} import {pick(draw, REF_NAMES)} as {pick(draw, REF_NAMES)}",
             f"import pkg.m{j} as m{j}",
             f"from . import m{j}",
-        ])))
+        ]))
 
     def ref() -> str:
-        j = draw(st.sampled_from(others))
-        return draw(st.sampled_from(REF_NAMES + [f"m{j}.{draw(st.sampled_from(REF_NAMES))}"]))
+        j = pick(draw, others)
+        return pick(draw, REF_NAMES + [f"m{j}.{pick(draw, REF_NAMES)}"])
 
     def value() -> str:
-        return draw(st.sampled_from([
+        return pick(draw, [
             lambda: ref(),
             lambda: "set()",
             lambda: "frozenset()",
-            lambda: "{" + repr(draw(st.sampled_from(ARCH_NAMES))) + "}",
+            lambda: "{" + repr(pick(draw, ARCH_NAMES)) + "}",
             lambda: f"{ref()} | {ref()}",
             lambda: f"frozenset({ref()})",
-            lambda: f"{{*{ref()}, {draw(st.sampled_from(ARCH_NAMES))!r}}}",
+            lambda: f"{{*{ref()}, {pick(draw, ARCH_NAMES)!r}}}",
             lambda: f"{ref()}.union({ref()})",
-            lambda: repr(draw(st.sampled_from(ARCH_NAMES))),
-        ]))()
+            lambda: repr(pick(draw, ARCH_NAMES)),
+        ])()
 
     for _ in range(draw(st.integers(1, 5))):
-        name = draw(st.sampled_from(REF_NAMES))
-        lines.append(draw(st.sampled_from([
+        name = pick(draw, REF_NAMES)
+        lines.append(pick(draw, [
             lambda name=name: f"{name} = {value()}",
             lambda name=name: f"{name} |= {value()}",
             lambda name=name: f"{name}.update({value()})",
-            lambda: f"def {draw(st.sampled_from(PRED_NAMES))}(c):\n    return c.architectures[0] in {value()}",
-            lambda: (f"def {draw(st.sampled_from(PRED_NAMES))}(c):\n    return "
-                     f"{draw(st.sampled_from(PRED_NAMES))}(c) or {draw(st.sampled_from(PRED_NAMES))}(c)"),
+            lambda: f"def {pick(draw, PRED_NAMES)}(c):\n    return c.architectures[0] in {value()}",
+            lambda: (f"def {pick(draw, PRED_NAMES)}(c):\n    return "
+                     f"{pick(draw, PRED_NAMES)}(c) or {pick(draw, PRED_NAMES)}(c)"),
             # a predicate of something else (`get_bool_env_var`): it carries no name to its callers
-            lambda: f"def {draw(st.sampled_from(PRED_NAMES))}(c):\n    return c.flag in ('true', '1')",
-            lambda: f"EntryClass = [{', '.join(draw(st.lists(st.sampled_from(ARCH_NAMES), max_size=3)))}]",
-        ]))())
+            lambda: f"def {pick(draw, PRED_NAMES)}(c):\n    return c.flag in ('true', '1')",
+            lambda: f"EntryClass = [{', '.join([pick(draw, ARCH_NAMES) for _ in range(draw(st.integers(0, 3)))])}]",
+        ])())
     return "\n".join(lines) + "\n"
 
 
@@ -398,7 +405,6 @@ def test_engine_survives_reference_graphs(modules):
 KINDS = ("set", "frozenset", "list", "tuple", "dict")
 
 
-@st.composite
 def typed(draw, kind: str, helpers: Dict[str, str], depth: int = 0) -> str:
     """An expression of the given runtime type that evaluates without error.
 
@@ -408,10 +414,10 @@ def typed(draw, kind: str, helpers: Dict[str, str], depth: int = 0) -> str:
         return [repr(s) for s in draw(st.lists(STRINGS, min_size=min_size, max_size=4))]
 
     def sub(of_kind: str) -> str:
-        return draw(typed(of_kind, helpers, depth + 1))
+        return typed(draw, of_kind, helpers, depth + 1)
 
-    iterable = lambda: sub(draw(st.sampled_from(KINDS)))  # noqa: E731
-    setlike = lambda: sub(draw(st.sampled_from(["set", "frozenset"])))  # noqa: E731
+    iterable = lambda: sub(pick(draw, KINDS))  # noqa: E731
+    setlike = lambda: sub(pick(draw, ["set", "frozenset"]))  # noqa: E731
 
     def elements(min_size: int = 0) -> List[str]:
         """String literals with starred iterables among them."""
@@ -427,7 +433,7 @@ def typed(draw, kind: str, helpers: Dict[str, str], depth: int = 0) -> str:
         return "{" + ", ".join(items) + "}"
 
     def keywords() -> List[str]:
-        names = draw(st.lists(st.sampled_from(ARCH_NAMES), max_size=3, unique=True))
+        names = draw(st.lists(ARCH_NAME, max_size=3, unique=True))
         return [f"{n}={draw(st.integers(0, 9))}" for n in names]
 
     leaves: Dict[str, List[Callable[[], str]]] = {
@@ -463,26 +469,25 @@ def typed(draw, kind: str, helpers: Dict[str, str], depth: int = 0) -> str:
                      lambda: f"({sub('dict')}) | ({sub('dict')})", lambda: f"({sub('dict')}).copy()",
                      lambda: f"{{**({sub('dict')}), **({sub('dict')})}}"],
         }[kind]
-    return draw(st.sampled_from(options))()
+    return pick(draw, options)()
 
 
-@st.composite
 def growth(draw, kind: str, helpers: Dict[str, str]) -> List[str]:
     """Type-correct statements that grow X_ARCHS after its assignment."""
-    any_iterable = lambda: draw(typed(draw(st.sampled_from(KINDS)), helpers, 2))  # noqa: E731
+    any_iterable = lambda: typed(draw, pick(draw, KINDS), helpers, 2)  # noqa: E731
     text = lambda: repr(draw(STRINGS))  # noqa: E731
     options = {
         "set": [lambda: f"X_ARCHS.add({text()})", lambda: f"X_ARCHS.update({any_iterable()})",
-                lambda: f"X_ARCHS |= {draw(typed(draw(st.sampled_from(['set', 'frozenset'])), helpers, 2))}"],
-        "frozenset": [lambda: f"X_ARCHS |= {draw(typed(draw(st.sampled_from(['set', 'frozenset'])), helpers, 2))}"],
+                lambda: f"X_ARCHS |= {typed(draw, pick(draw, ['set', 'frozenset']), helpers, 2)}"],
+        "frozenset": [lambda: f"X_ARCHS |= {typed(draw, pick(draw, ['set', 'frozenset']), helpers, 2)}"],
         "list": [lambda: f"X_ARCHS.append({text()})", lambda: f"X_ARCHS.extend({any_iterable()})",
-                 lambda: f"X_ARCHS += {draw(typed('list', helpers, 2))}"],
-        "tuple": [lambda: f"X_ARCHS += {draw(typed('tuple', helpers, 2))}"],
-        "dict": [lambda: f"X_ARCHS[{text()}] = 1", lambda: f"X_ARCHS.update({draw(typed('dict', helpers, 2))})",
-                 lambda: f"X_ARCHS.update({draw(st.sampled_from(ARCH_NAMES))}=2)",
-                 lambda: f"X_ARCHS |= {draw(typed('dict', helpers, 2))}"],
+                 lambda: f"X_ARCHS += {typed(draw, 'list', helpers, 2)}"],
+        "tuple": [lambda: f"X_ARCHS += {typed(draw, 'tuple', helpers, 2)}"],
+        "dict": [lambda: f"X_ARCHS[{text()}] = 1", lambda: f"X_ARCHS.update({typed(draw, 'dict', helpers, 2)})",
+                 lambda: f"X_ARCHS.update({pick(draw, ARCH_NAMES)}=2)",
+                 lambda: f"X_ARCHS |= {typed(draw, 'dict', helpers, 2)}"],
     }[kind]
-    return [draw(st.sampled_from(options))() for _ in range(draw(st.integers(0, 3)))]
+    return [pick(draw, options)() for _ in range(draw(st.integers(0, 3)))]
 
 
 @st.composite
@@ -491,13 +496,13 @@ def oracle_program(draw) -> Tuple[str, str, str, str]:
     base_helpers: Dict[str, str] = {}
     base_lines = []
     for i in range(draw(st.integers(0, 2))):
-        kind = draw(st.sampled_from(KINDS))
-        base_lines.append(f"B{i} = {draw(typed(kind, dict(base_helpers)))}")
+        kind = pick(draw, KINDS)
+        base_lines.append(f"B{i} = {typed(draw, kind, dict(base_helpers))}")
         base_helpers[f"B{i}"] = kind
     helpers: Dict[str, str] = {}
     imports = []
     for name, kind in base_helpers.items():
-        style = draw(st.sampled_from(["from", "alias", "module"]))
+        style = pick(draw, ["from", "alias", "module"])
         if style == "from":
             imports.append(f"from pkg.base import {name}")
             helpers[name] = kind
@@ -510,12 +515,12 @@ def oracle_program(draw) -> Tuple[str, str, str, str]:
         imports.append("import pkg.base as base")
     body = []
     for i in range(draw(st.integers(0, 2))):
-        kind = draw(st.sampled_from(KINDS))
-        body.append(f"H{i} = {draw(typed(kind, dict(helpers)))}")
+        kind = pick(draw, KINDS)
+        body.append(f"H{i} = {typed(draw, kind, dict(helpers))}")
         helpers[f"H{i}"] = kind
-    kind = draw(st.sampled_from(KINDS))
-    body.append(f"X_ARCHS = {draw(typed(kind, helpers))}")
-    body += draw(growth(kind, helpers))
+    kind = pick(draw, KINDS)
+    body.append(f"X_ARCHS = {typed(draw, kind, helpers)}")
+    body += growth(draw, kind, helpers)
     return "\n".join(base_lines) + "\n", "\n".join(imports) + "\n", "\n".join(body) + "\n", kind
 
 

@@ -7,11 +7,13 @@ it would for a user: this needs a package index for the dependencies (libcst, fl
 
 `pre-commit run` and `git commit` with a `.pre-commit-config.yaml` build each hook environment once
 into the module's one PRE_COMMIT_HOME (`try-repo` would build a fresh one on every call: the hooks are
-run through a configuration naming the same repository and commit instead).
+run through a configuration naming the same repository and rev instead). pre-commit builds one per
+repository and rev, so every configuration here names the release tag the README's recipe names
+(`v0.1.0`, tagged in the copy): a commit of the same tree would build a second, identical one.
 
 The README's pre-commit section shows three recipes; each is run here as the README writes it,
-with only its placeholders replaced (this repository's path for its URL or clone, a real tag
-or commit for its revision), through `pre-commit install` and a real `git commit`.
+with only its placeholders replaced (this repository's path for its URL or clone, a real commit
+for `COMMIT`), through `pre-commit install` and a real `git commit`.
 """
 from __future__ import annotations
 
@@ -101,15 +103,15 @@ class Workspace:
         self.tag = "v" + __version__  # as a release would be tagged
         _git("tag", self.tag, cwd=self.hooks, env=self.env)
 
-    def recipe(self, kind: str, rev: Optional[str] = None) -> str:
-        """A README recipe with its placeholders replaced: this repository's clone, a real tag or commit."""
+    def recipe(self, kind: str) -> str:
+        """A README recipe with its placeholders replaced: this repository's clone, a real commit."""
         text = readme_recipes()[kind]
         placeholders = {
             "system": {},
             "python": {"/path/to/flake8-archsync": str(self.hooks), "@COMMIT": "@" + self.rev},
-            # the recipe names the current release's tag (`rev: v0.1.0`): a commit stands in for it where asked
+            # the recipe names the current release's tag (`rev: v0.1.0`), which the copy has, as written
             "repository": {"https://github.com/OWNER/flake8-archsync": str(self.hooks),
-                           f"rev: {self.tag} ": f"rev: {rev or self.rev} "},
+                           f"rev: {self.tag} ": f"rev: {self.tag} "},
         }[kind]
         for placeholder, value in placeholders.items():
             assert text.count(placeholder) == 1, (placeholder, text)
@@ -141,9 +143,9 @@ class Workspace:
         return result
 
     def run_hook(self, hook: str, *args: str, cwd: Path) -> Result:
-        """`pre-commit run HOOK` with a configuration outside the project that names this repository's commit."""
+        """`pre-commit run HOOK` with a configuration outside the project that names this repository's tag."""
         config = self.base / f"run-{hook}.yaml"
-        config.write_text(f"repos:\n  - repo: {self.hooks}\n    rev: {self.rev}\n    hooks:\n      - id: {hook}\n",
+        config.write_text(f"repos:\n  - repo: {self.hooks}\n    rev: {self.tag}\n    hooks:\n      - id: {hook}\n",
                           encoding="utf-8")
         return self.pre_commit("run", "--config", str(config), hook, *args, cwd=cwd)
 
@@ -228,7 +230,7 @@ def test_the_hook_judges_the_whole_project_when_only_a_models_file_is_staged(wor
 
 
 def _write_config(project: Path, workspace: Workspace) -> None:
-    """The README's repository recipe, its URL a clone of this repository and its rev a commit of it."""
+    """The README's repository recipe, its URL a clone of this repository (its rev the tag, as written)."""
     (project / ".pre-commit-config.yaml").write_text(workspace.recipe("repository"), encoding="utf-8")
     _git("add", ".pre-commit-config.yaml", cwd=project, env=workspace.env)
 
@@ -315,8 +317,7 @@ def test_each_readme_recipe_fails_a_commit_that_drifts_and_passes_once_fixed(wor
     env = dict(workspace.env)
     if kind == "system":  # archsync on PATH, as in the activated virtualenv a user commits from
         env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
-    # the repository recipe names a tag here; _write_config's tests name a commit
-    (project / ".pre-commit-config.yaml").write_text(workspace.recipe(kind, rev=workspace.tag), encoding="utf-8")
+    (project / ".pre-commit-config.yaml").write_text(workspace.recipe(kind), encoding="utf-8")
     installed = workspace.pre_commit("install", cwd=project, env=env)
     assert installed.returncode == 0, installed
     _git("add", ".pre-commit-config.yaml", cwd=project, env=env)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
+from typing import Tuple
 
 import pytest
 
-from conftest import ARCHSYNC, EXIT_FINDINGS, SGLANG_BUG, age_files, copy_tree, run
+from conftest import ARCHSYNC, EXIT_FINDINGS, SGLANG_BUG, Result, age_files, copy_tree, run
 
 pytestmark = pytest.mark.e2e  # every test here runs a real process
 
@@ -68,14 +70,23 @@ NOT_FOR_A_REPLAY = ("typing", "tomllib", "tomli", "hashlib", "_hashlib", "lint_p
                     "lint_plugin.frontends.commands.check")
 
 
-def test_a_warm_check_answers_before_importing_the_engine(tmp_path):
-    """Nothing changed: the check replays the record of the last identical one (`frontends/replay.py`),
-    byte for byte, having imported none of what a run needs."""
-    root = copy_tree(SGLANG_BUG, tmp_path / "sglang")
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> Tuple[Path, Result, Result]:
+    """The seed bug's tree checked cold, then warm once what the cold run wrote is settled: the warm run's
+    answer is recorded (`frontends/replay.py`), and by content beside it (`frontends/carried.py`). Its
+    two seconds of settling are shared: the tests below only replay in it (which writes nothing) or copy it."""
+    root = copy_tree(SGLANG_BUG, tmp_path_factory.mktemp("recorded") / "sglang")
     age_files(root)
     cold = run([ARCHSYNC, "check"], root)  # writes the caches
     time.sleep(2.1)  # until what it wrote is older than the racy margin
     warm = run([ARCHSYNC, "check"], root)  # the result cache's answer, recorded
+    return root, cold, warm
+
+
+def test_a_warm_check_answers_before_importing_the_engine(recorded):
+    """Nothing changed: the check replays the record of the last identical one (`frontends/replay.py`),
+    byte for byte, having imported none of what a run needs."""
+    root, cold, warm = recorded
     result, modules = _imported("check", cwd=root)
     said = [line for line in result.stderr.splitlines() if not line.startswith("import time:")]
     assert (result.stdout, said, result.returncode) == (warm.stdout, warm.stderr.splitlines(), warm.returncode)
@@ -86,17 +97,13 @@ def test_a_warm_check_answers_before_importing_the_engine(tmp_path):
                   or m.startswith(NOT_FOR_A_REPLAY)) == []
 
 
-def test_a_fresh_clone_with_the_cache_restored_answers_before_importing_the_engine(tmp_path):
+def test_a_fresh_clone_with_the_cache_restored_answers_before_importing_the_engine(recorded, tmp_path):
     """A CI job: the project checked out anew elsewhere (every file written now), the cache directory
     restored. The record by content (`frontends/carried.py`) answers as the cold run would, importing
     none of what a run needs but the digests; one byte changed anywhere, and the engine runs."""
     import shutil
 
-    root = copy_tree(SGLANG_BUG, tmp_path / "first" / "sglang")
-    age_files(root)
-    run([ARCHSYNC, "check"], root)  # writes the caches
-    time.sleep(2.1)  # until what it wrote is older than the racy margin
-    run([ARCHSYNC, "check"], root)  # the result cache's answer, recorded
+    root = recorded[0]
     clone = shutil.copytree(root, tmp_path / "ci" / "checkout", copy_function=shutil.copyfile)
     cold = run([ARCHSYNC, "check", "--no-cache"], clone)
     result, modules = _imported("check", cwd=clone)
