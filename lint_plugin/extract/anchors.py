@@ -13,6 +13,7 @@ quotes are too frequent for a pass that hands each hit to Python.
 from __future__ import annotations
 
 import bisect
+import functools
 import importlib
 import re
 from dataclasses import dataclass
@@ -65,8 +66,7 @@ class Anchors:
             raise RuntimeError("the compiled matcher (ahocorasick_rs) is not installed")
         # an empty literal is spelt everywhere, which the matcher cannot report: the searches answer then
         use = use and bool(self.literals) and all(self.literals)
-        self._matcher: Any = _MATCHER(list(self.literals)) if use else None
-        self._inside = tuple(_inside(literal, self.literals) for literal in self.literals)
+        self._matcher, self._inside = _prepared(self.literals, bool(use))
 
     @property
     def compiled(self) -> bool:
@@ -97,6 +97,15 @@ class Anchors:
         for index in stepped:
             found[index].sort()
         return Scan(data, {literals[index]: starts for index, starts in found.items()})
+
+
+@functools.lru_cache(maxsize=8)  # one configuration's literals, check after check: a server's, a test run's
+def _prepared(literals: Tuple[bytes, ...], compiled: bool) -> Tuple[Any, Tuple[Tuple[Tuple[int, int, bool], ...], ...]]:
+    """The compiled matcher of `literals` (None when not `compiled`) and what may start inside each one's
+    match: a pure function of the literals (the matcher is never changed once built), built once, since
+    `_inside` is quadratic in their number and a language server makes an index per check."""
+    matcher = _MATCHER(list(literals)) if compiled else None
+    return matcher, tuple(_inside(literal, literals) for literal in literals)
 
 
 def _inside(literal: bytes, literals: Tuple[bytes, ...]) -> Tuple[Tuple[int, int, bool], ...]:

@@ -12,7 +12,8 @@ Each tested name is registered there, served by the model class its branch build
 branches or more, each testing written names and assigning (or returning) an instance of a model
 class (`...ForCausalLM`, `...Model`, `...LM`) to one target. Its tests tell the names apart on
 purpose: they are dispatches, never lists to complete. The prefilter keeps a file that says
-`elif` and calls a model class (`prefilter.MODEL_CALL`), the only files such a chain can be in.
+`elif` testing a written string and calls a model class (`prefilter._CHAIN_TEST`, `_CLASS_CALL`): the
+only files such a chain can be in.
 """
 from __future__ import annotations
 
@@ -47,7 +48,10 @@ def is_chain_registry(registry: str) -> bool:
 
 
 def chain_registration(ctx: ModuleContext, head: ast.If) -> List[ChainRegistration]:
-    """The registrations of the chain that starts at `head`, or none."""
+    """The registrations of the chain that starts at `head`, or none (its first test must be of written strings:
+    asked of every `if` of a function that is read, most of which test something else)."""
+    if not head.orelse or not _tested_strings(head.test):
+        return []
     branches: List[Tuple[ast.expr, List[ast.expr], List[Tuple[str, str]], bool]] = []
     node: Optional[ast.If] = head
     while node is not None:

@@ -25,6 +25,30 @@ MODEL_TYPE = b"model_type"  # every key form spells it: a file without it tests 
 MODEL_TYPE_SHAPE = re.compile(r"[a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)*")
 
 
+# What follows a key spelling `model_type` when it is tested: `cfg.model_type in`, `model_type not in`,
+# `getattr(cfg, "model_type", None) ==`, `(cfg.model_type) !=` (across a line break too)
+_TESTED_AFTER = re.compile(rb"(?:[\"'](?:\s*,[^()\n]*)?\))?\)?\]?\s*(?:not\s+in\b|in\b|[!=]=)")
+# what precedes one on its line when it is tested or looked up: `"llama" == cfg.model_type`, `T[cfg.model_type]`,
+# `T.get(cfg["model_type"])`
+_TESTED_BEFORE = (b"==", b"!=", b"[", b".get(")
+
+
+def tests_a_model_type(source: bytes) -> bool:
+    """May the file test a model type against a list (`model_type_keys.py` reads which)? The prefilter's
+    signal: a file that only passes one along (`model_type=config.model_type`) is not parsed for it. Asked
+    at each `model_type` the bytes spell, of what follows it and of its line before it."""
+    found = source.find(MODEL_TYPE)
+    while found != -1:
+        end = found + len(MODEL_TYPE)
+        if _TESTED_AFTER.match(source, end):
+            return True
+        line = source[source.rfind(b"\n", 0, found) + 1:found]
+        if any(mark in line for mark in _TESTED_BEFORE):
+            return True
+        found = source.find(MODEL_TYPE, end)
+    return False
+
+
 def model_type_lines(source: bytes) -> Set[int]:
     """The lines that spell `model_type`: where a test of one may be (empty for nearly every file)."""
     lines: Set[int] = set()

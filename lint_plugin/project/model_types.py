@@ -13,6 +13,7 @@ version of archsync, so the caches keyed by the version stay sound and nothing i
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -64,7 +65,17 @@ class ModelTypeTable:
 
 
 def load_table(path: Path = TABLE) -> ModelTypeTable:
-    """The shipped table; an empty one if it cannot be read (the model-type scheme then ties nothing)."""
+    """The shipped table (read once: it is data of this version of archsync), or the one at `path`; an empty
+    one if it cannot be read (the model-type scheme then ties nothing)."""
+    return _shipped() if path == TABLE else _read(path)
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped() -> ModelTypeTable:
+    return _read(TABLE)
+
+
+def _read(path: Path) -> ModelTypeTable:
     try:
         return table_from(json.loads(path.read_bytes()))
     except (OSError, ValueError, KeyError, TypeError):

@@ -138,7 +138,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                                                            if isinstance(p, Literal) for m in p.members))
     subjects = [c for c in _subjects(index, resolver, registered, places, foreign, type_lists, types)
                 if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
-    collections = _chained(index, _read_or_not(index, _one_per_list(
+    collections = _chained(_with_typed(index, type_lists), _read_or_not(index, _one_per_list(
         resolver, tuple(dict.fromkeys(subjects + list(named.values()))))))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
@@ -176,11 +176,18 @@ def _read_or_not(index: ProjectIndex, collections: Tuple[Collection, ...]) -> Tu
     return tuple(found)
 
 
-def _chained(index: ProjectIndex, collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
+def _with_typed(index: ProjectIndex, typed: Sequence[Tuple[FileFacts, CollectionFact]]) -> List[FileFacts]:
+    """The chosen files' facts, and those of the files read for their lists of model types alone."""
+    chosen = index.facts
+    modules = {facts.module for facts in chosen}
+    return chosen + list({facts.path: facts for facts, _ in typed if facts.module not in modules}.values())
+
+
+def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
     """The collections, each tested in a branch of an if/elif chain knowing what the other branches hold."""
     at = {(c.path, c.subject): i for i, c in enumerate(collections)}
     beside: Dict[int, FrozenSet[str]] = {}
-    for facts in index.facts:
+    for facts in files:
         for chain in facts.chains:
             found = [at[(facts.path, name)] for name in chain if (facts.path, name) in at]
             for i in found:

@@ -101,12 +101,18 @@ def as_architectures(collection: Collection, types: ModelTypes, declared: bool) 
 
 def typed_lists(index: ProjectIndex) -> List[Tuple[FileFacts, CollectionFact]]:
     """The collections a model type is tested against (`model_type_keys.py`), in path order: lists of
-    model types. One a chosen file tests but nothing chose (it spells no architecture, no `model_type`)
-    is read now, as `--no-prefilter` would have."""
-    keyed = model_type_keyed(index.facts)
+    model types. A file the prefilter says tests one (`Signals.model_types`) and nothing chose is read for
+    them alone (its other facts hold no registered name: the choice did not want them), and so is one
+    such a file looks its table up in, as `--no-prefilter` would have."""
+    chosen = {facts.module: facts for facts in index.facts}
+    for module, signals in index.signals():
+        if signals.model_types and module not in chosen:
+            facts = index.module(module)
+            if facts is not None and not facts.error:
+                chosen[facts.module] = facts
+    keyed = model_type_keyed(chosen.values())
     if not keyed:
         return []
-    chosen = {facts.module: facts for facts in index.facts}
     for module in sorted({m for m, _ in keyed} - chosen.keys()):
         facts = index.module(module)
         if facts is not None and facts.module not in chosen and not facts.error:

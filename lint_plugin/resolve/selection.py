@@ -94,11 +94,6 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
         if not wanted:
             break
         names, carriers = carried.add(choose(wanted))
-    # Last, the files that test a model type (`model_type_keys.py`): their lists are subjects of their own,
-    # and carry no architecture name onward that the passes above would not have followed
-    typed = [module for module, signals in index.signals() if signals.model_types and module not in chosen]
-    if typed:
-        choose(typed)
     if memory is None:
         return None
     every = list(index.signals())
