@@ -24,7 +24,7 @@ from typing import Deque, List, Optional, Sequence, Tuple
 
 from .context import ModuleContext, is_str
 from .facts import Member
-from .model_type_keys import is_model_type, model_types_only
+from .model_type_keys import is_model_type, written_as_model_types
 from .spelling import MODEL_CLASS
 
 _STRINGS = (ast.List, ast.Tuple, ast.Set)
@@ -87,7 +87,7 @@ def _scheme(ctx: ModuleContext, texts: Sequence[str], typed: bool) -> Optional[b
     """True: model types (a test of a model type, in that shape and none an architecture name); False:
     architectures (a test of something else, all architecture names); None: neither (LightLLM's `"Yi"`)."""
     if typed:
-        return True if model_types_only(list(texts)) and not any(ctx.is_name(t) for t in texts) else None
+        return True if written_as_model_types(texts, ctx.is_name) else None
     return False if all(ctx.is_name(t) for t in texts) else None
 
 

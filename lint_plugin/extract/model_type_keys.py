@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterable, List, Set, Tuple
+from typing import Callable, Iterable, Sequence, Set, Tuple
 
 from .keys import keyed_tables, near_keys
 
@@ -89,9 +89,15 @@ def holders_in(statements: Iterable[ast.AST]) -> Set[str]:
     return found
 
 
-def model_types_only(names: List[str]) -> bool:
+def model_types_only(names: Sequence[str]) -> bool:
     """Is every string of a tested list in the model-type shape (and is there one)?"""
     return bool(names) and all(MODEL_TYPE_SHAPE.fullmatch(n) is not None for n in names)
+
+
+def written_as_model_types(names: Sequence[str], is_name: Callable[[str], object]) -> bool:
+    """Are these a list's strings of model types: all in that shape, and none an architecture name as the
+    project spells them (a project whose `name-pattern` takes model types reads them as its own names)?"""
+    return model_types_only(names) and not any(is_name(n) for n in names)
 
 
 def tables_keyed_by_model_type(tree: ast.Module, lines: Set[int]) -> Tuple[str, ...]:

@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from .context import ModuleContext, is_str
 from .facts import DISPATCH, INERT, INLINE, LOCAL, CollectionFact, Literal, Member, Part
 from .model_chains import ChainRegistration, chain_registration
-from .model_type_keys import is_model_type, model_types_only
+from .model_type_keys import is_model_type, model_types_only, written_as_model_types
 from .values import collection_parts
 
 _LITERALS = (ast.Set, ast.List, ast.Tuple, ast.Call, ast.Dict)
@@ -143,7 +143,7 @@ class ScopeSubjects:
 
     def _members(self, strings: List[ast.expr], node: ast.expr, typed: bool = False) -> bool:
         members = tuple(Member(s.value, s.lineno, self.ctx.column(s)) for s in strings)  # type: ignore[attr-defined]
-        typed = typed and _model_types(self.ctx, [m.name for m in members])
+        typed = typed and written_as_model_types([m.name for m in members], self.ctx.is_name)
         if not typed and not any(self.ctx.is_name(m.name) for m in members):
             return False
         self._add(self._next(), node.lineno, self.ctx.column(node), (Literal(members),), self._scope_of(node), typed)
@@ -278,15 +278,9 @@ def _name_parts(ctx: ModuleContext, literal: ast.expr, typed: bool) -> Tuple[Opt
     a list of model types (`typed`: a model type is tested against it, and its strings are all model types)."""
     parts = collection_parts(ctx, literal, {})
     names = [m.name for p in (parts or ()) if isinstance(p, Literal) for m in p.members]
-    if typed and parts and _model_types(ctx, names):
+    if typed and parts and written_as_model_types(names, ctx.is_name):
         return parts, True
     return (parts if parts and any(ctx.is_name(name) for name in names) else None), False
-
-
-def _model_types(ctx: ModuleContext, names: List[str]) -> bool:
-    """Are these the strings of a list of model types: all in that shape, and none an architecture name as
-    the project spells them (a project whose `name-pattern` takes model types reads them as its names)?"""
-    return model_types_only(names) and not any(ctx.is_name(n) for n in names)
 
 
 def _tests_a_model_type(test: ast.expr) -> bool:

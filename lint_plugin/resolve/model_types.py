@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
 from ..extract.facts import CollectionFact, FileFacts, Literal
-from ..extract.model_type_keys import model_types_only
+from ..extract.model_type_keys import written_as_model_types
 from ..project.index import ProjectIndex
 from ..project.model_types import ModelTypeTable
 from .consumers import model_type_keyed
+from .kinship.names import TASK
 from .values import MODEL_TYPE, Collection, Occurrence, ResolvedSet
 
-_STEM = re.compile(r"(.+?)(?:For[A-Z]\w*|LMHeadModel|Model|LM)")
 _SEPARATORS = re.compile(r"[^a-z0-9]+")
 
 
@@ -64,9 +64,9 @@ def model_types(table: ModelTypeTable, registered: Iterable[str], written: Itera
     spelt: Dict[str, Set[str]] = {}
     of: Dict[str, str] = {}
     for name in registered:
-        stem = _STEM.fullmatch(name)
+        task = TASK.search(name)
         listed = set(by_class.get(name, ()))
-        spells = by_spelling.get(squashed(stem.group(1)), set()) if stem else set()
+        spells = by_spelling.get(squashed(name[:task.start()]), set()) if task and task.start() else set()
         for model_type in listed:
             by_table.setdefault(model_type, set()).add(name)
             if name in table.checkpoints(model_type):
@@ -126,4 +126,4 @@ def _writes_model_types(fact: CollectionFact, name: Callable[[str], object]) -> 
     """Does a collection a model type is tested against write model types (`model_type_keys.py`), and no
     architecture name (lmdeploy's `model_type` holds `type(model).__name__`: its tables hold class names)?"""
     written = [m.name for p in fact.parts if isinstance(p, Literal) for m in p.members]
-    return model_types_only(written) and not any(name(n) for n in written)
+    return written_as_model_types(written, name)
