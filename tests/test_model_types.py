@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from lint_plugin.config import DEFAULT_NAME_PATTERN
 from lint_plugin.extract.facts import MODEL_TYPE_SCHEME, FileFacts, Literal, Member, RegistrationFact
 from lint_plugin.extract.from_bytes import extract_file
+from lint_plugin.extract.model_chains import may_build_per_name
 from lint_plugin.frontends import model_type_snapshot
 from lint_plugin.project.model_types import ModelTypeTable, load_table, read_auto_mappings, table_document, table_from
 from lint_plugin.resolve.model_types import model_types
@@ -194,6 +197,7 @@ def test_a_chain_that_builds_a_model_per_tested_name_registers_them_in_their_sch
               '        return KQwen2MoeForCausalLM(config)\n'
               '    if config.model_type == "gemma3":\n'  # one branch: no registry
               '        return Gemma3Model(config)\n')
+    assert may_build_per_name(source.encode())  # the prefilter keeps the file
     facts = _facts(source)
     assert [(r.registry, [m.name for m in r.names], r.implementations, r.scheme) for r in facts.registrations] == [
         ("Server.init_model:self.model", ["bloom", "llama", "mistral"],
@@ -205,6 +209,24 @@ def test_a_chain_that_builds_a_model_per_tested_name_registers_them_in_their_sch
     assert [(c.name, c.scope) for c in facts.collections] == [
         ("Server.init_model#1", "dispatch"), ("Server.init_model#2", "dispatch"), ("Server.init_model#3", "dispatch"),
         ("Server.init_model#4", "dispatch"), ("load#1", "dispatch"), ("load#2", "dispatch"), ("load#3", "inline")]
+
+
+@pytest.mark.parametrize("source, holds", [
+    # a branch of an `elif` testing strings builds a model: the file may hold a chain that registers
+    ('if a == "X":\n    m = XModel(c)\nelif a == "Y":\n    m = YModel(c)\n', True),
+    ('if a == "X": m = XModel(c)\nelif a == "Y": m = YModel(c)\n', True),  # on the test's own line
+    ('    elif "Y" == arch:\n        if q:\n            return m.YForCausalLM (c)\n', True),  # deeper, and by module
+    # the test's brackets span lines, and close at the `elif`'s own indentation
+    ('    elif arch in (\n        "Y",\n    ):\n        self.model = KYForCausalLM(c)\n', True),
+    # a model file: strings tested in an `elif`, models built elsewhere (the next branch is no part of it)
+    ('    if act == "gelu":\n        f = gelu\n    elif act == "silu":\n        f = silu\n'
+     '    else:\n        self.mlp = LlamaModel(c)\n', False),
+    ('    elif kind == "x":\n        ok = a == LlamaModel(c)\n', False),  # compared, not built
+    ('    elif kind == "x":\n        self.model = build(c)\n', False),  # no model class
+    ('    if kind == "x":\n        self.model = XModel(c)\n', False),  # one branch: no `elif`
+])
+def test_the_prefilter_keeps_a_file_where_an_elif_branch_builds_a_model(source: str, holds: bool):
+    assert may_build_per_name(source.encode()) is holds
 
 
 def test_a_decorators_registry_is_keyed_by_model_type_where_two_thirds_of_its_names_are_model_types():

@@ -233,8 +233,12 @@ def test_fix_writes_a_list_of_model_types_in_its_own_scheme(tree):
         "+++ b/serve/attention.py",
         '-    return hf_config.model_type in ("deepseek_v2", "glm4_moe")',
         '+    return hf_config.model_type in ("deepseek_v2", "deepseek_v3", "glm4_moe")',
+        "--- a/serve/models/deepseek_v2.py",
+        "+++ b/serve/models/deepseek_v2.py",
+        '-        if config.model_type in ("deepseek_v2", "glm4_moe"):',
+        '+        if config.model_type in ("deepseek_v2", "deepseek_v3", "glm4_moe"):',
     ]
-    assert result.err_lines == ["archsync: would fix 1 problem in 1 file; 0 remaining"]
+    assert result.err_lines == ["archsync: would fix 2 problems in 2 files; 0 remaining"]
 
 
 def test_why_weighs_a_model_type_as_the_architectures_it_names(tree):

@@ -15,7 +15,7 @@ from .collector import paused
 from .context import ModuleContext
 from .facts import FileFacts
 from .keys import class_name_keyed, key_lines
-from .model_type_keys import model_type_lines, tables_keyed_by_model_type
+from .model_type_keys import tables_keyed_by_model_type, tested_lines
 from .module import ModuleReader
 from .source_text import Refused, source_text
 from .spelling import embeddable
@@ -42,7 +42,7 @@ def _extract(source: bytes, path: str, module: str, registries: Sequence[str], i
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return FileFacts(path=path, module=module, error=_parse_error(exc))
     ctx = ModuleContext(path, module, is_package, _utf8_lines(text), re.compile(name_pattern))
-    typed = model_type_lines(source)  # a test of a model type is read as one of names is (`model_type_keys.py`)
+    typed = tested_lines(source)  # a test of a model type is read as one of names is (`model_type_keys.py`)
     reader = ModuleReader(ctx, registries, sorted(set(_quoted_lines(source, name_pattern)) | typed))
     try:
         reader.read(tree)

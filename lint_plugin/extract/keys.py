@@ -52,12 +52,19 @@ def class_name_keyed(tree: ast.Module, lines: Set[int]) -> Tuple[str, ...]:
 def keyed_tables(scopes: List[ast.stmt], is_key: Callable[[ast.AST, Set[str]], bool]) -> Tuple[str, ...]:
     """The names (as written) of the collections `scopes` look up with a key `is_key` recognises (given the
     names assigned one there): `NAME[key]`, `key in NAME`, `NAME.get(key)`."""
+    assigned: List[ast.Assign] = []
+    lookups: List[ast.AST] = []
+    for node in _walk(scopes):  # once: a scope that spans a key's line may be a long function
+        if isinstance(node, ast.Assign):
+            assigned.append(node)
+        elif isinstance(node, (ast.Subscript, ast.Compare, ast.Call)):
+            lookups.append(node)
     holders: Set[str] = set()
-    for node in _walk(scopes):
-        if isinstance(node, ast.Assign) and is_key(node.value, holders):
-            holders.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    for assignment in assigned:
+        if is_key(assignment.value, holders):
+            holders.update(t.id for t in assignment.targets if isinstance(t, ast.Name))
     found: List[str] = []
-    for node in _walk(scopes):
+    for node in lookups:
         if isinstance(node, ast.Subscript) and is_key(node.slice, holders):
             found += _table(node.value)
         elif isinstance(node, ast.Compare) and is_key(node.left, holders):

@@ -11,16 +11,18 @@ or, keyed by model type, `elif self.model_type == "llama": self.model = LlamaTpP
 Each tested name is registered there, served by the model class its branch builds: a chain of two
 branches or more, each testing written names and assigning (or returning) an instance of a model
 class (`...ForCausalLM`, `...Model`, `...LM`) to one target. Its tests tell the names apart on
-purpose: they are dispatches, never lists to complete. The prefilter keeps a file that says
-`elif` testing a written string and calls a model class (`prefilter._CHAIN_TEST`, `_CLASS_CALL`): the
-only files such a chain can be in.
+purpose: they are dispatches, never lists to complete. The prefilter keeps a file where an `elif`
+tests a written string and its branch assigns or returns a model class's instance (`may_build_per_name`):
+the only files such a chain can be in (every chain of two branches has an `elif` that builds).
 """
 from __future__ import annotations
 
 import ast
+import functools
+import re
 from collections import Counter, deque
 from dataclasses import dataclass
-from typing import Deque, List, Optional, Sequence, Tuple
+from typing import Deque, List, Optional, Pattern, Sequence, Tuple
 
 from .context import ModuleContext, is_str
 from .facts import Member
@@ -28,6 +30,48 @@ from .model_type_keys import is_model_type, written_as_model_types
 from .spelling import MODEL_CLASS
 
 _STRINGS = (ast.List, ast.Tuple, ast.Set)
+
+ELIF = b"elif"  # a chain of two branches has one: a file without it holds no chain
+# an `elif` testing written strings (`elif x == "A"`, `elif x in ("A", ...)`, `elif "A" == x`): a chain's second test
+_ELIF_TEST = re.compile(rb"elif\b(?:[^\n]*?(?:==|!=|\bin)\s*[\[(]?\s*|\s+\(?\s*)[\"']")
+# an instance of a model class assigned or returned (`self.model = KQwen2MoeForCausalLM(`, `return m.LlamaModel (`)
+_BUILT = re.compile(rb"(?:(?<![=!<>])=(?!=)|\breturn\b)\s*(?:[\w.]+\.)?_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)\s*\(")
+_OPENING, _CLOSING = (b"(", b"[", b"{"), (b")", b"]", b"}")  # a test's brackets span lines
+
+
+def may_build_per_name(source: bytes) -> bool:
+    """May the file hold a chain that builds a model per name? The prefilter's signal: some `elif` testing
+    written strings whose branch (the lines after its test, indented deeper than it) assigns or returns an
+    instance of a model class, as `_built` reads one. Most model files test strings in an `elif` and build
+    models, but not in the same branch. (`elif` is too common a word for the prefilter's one scan.)"""
+    start = source.find(ELIF)
+    while start != -1:
+        if _ELIF_TEST.match(source, start) is not None and _branch_builds(source, start):
+            return True
+        start = source.find(ELIF, start + len(ELIF))
+    return False
+
+
+def _branch_builds(source: bytes, start: int) -> bool:
+    indent = start - (source.rfind(b"\n", 0, start) + 1)
+    depth, at = 0, start
+    while True:  # past the test, whose brackets may close on a line of the `elif`'s own indentation
+        end = source.find(b"\n", at)
+        if end == -1:
+            return _BUILT.search(source, start) is not None
+        line = source[at:end]
+        depth += sum(line.count(c) for c in _OPENING) - sum(line.count(c) for c in _CLOSING)
+        at = end + 1
+        if depth <= 0:
+            break
+    branch_end = _dedent(indent).search(source, end)
+    return _BUILT.search(source, start, branch_end.start() if branch_end is not None else len(source)) is not None
+
+
+@functools.lru_cache(maxsize=None)
+def _dedent(indent: int) -> Pattern[bytes]:
+    """The next line that says something at `indent` or less: the branch's end (the next branch, or the chain's)."""
+    return re.compile(rb"\n[ \t]{0,%d}(?=[^ \t\r\n#])" % indent)
 
 
 @dataclass(frozen=True)

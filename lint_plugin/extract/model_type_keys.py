@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Iterable, Sequence, Set, Tuple
+from typing import Callable, Iterable, Iterator, Sequence, Set, Tuple
 
 from .keys import keyed_tables, near_keys
 
@@ -35,31 +35,32 @@ _TESTED_BEFORE = (b"==", b"!=", b"[", b".get(")
 
 def tests_a_model_type(source: bytes) -> bool:
     """May the file test a model type against a list (`model_type_keys.py` reads which)? The prefilter's
-    signal: a file that only passes one along (`model_type=config.model_type`) is not parsed for it. Asked
-    at each `model_type` the bytes spell, of what follows it and of its line before it."""
-    found = source.find(MODEL_TYPE)
-    while found != -1:
-        end = found + len(MODEL_TYPE)
-        if _TESTED_AFTER.match(source, end):
-            return True
-        line = source[source.rfind(b"\n", 0, found) + 1:found]
-        if any(mark in line for mark in _TESTED_BEFORE):
-            return True
-        found = source.find(MODEL_TYPE, end)
-    return False
+    signal: a file that only passes one along (`model_type=config.model_type`) is not parsed for it."""
+    return next(_tested(source), None) is not None
 
 
-def model_type_lines(source: bytes) -> Set[int]:
-    """The lines that spell `model_type`: where a test of one may be (empty for nearly every file)."""
+def tested_lines(source: bytes) -> Set[int]:
+    """The lines where a model type may be tested or looked up (`tests_a_model_type`): where the extractor
+    reads the statements around (empty for nearly every file). A name assigned one (`model_type =
+    cfg.model_type`) matters only where it is tested, which is such a line."""
     lines: Set[int] = set()
     line, at = 1, 0
-    found = source.find(MODEL_TYPE)
-    while found != -1:
+    for found in _tested(source):
         line += source.count(b"\n", at, found)
         at = found
         lines.add(line)
-        found = source.find(MODEL_TYPE, found + len(MODEL_TYPE))
     return lines
+
+
+def _tested(source: bytes) -> Iterator[int]:
+    """Where the bytes spell `model_type` tested: asked of what follows each and of its line before it."""
+    found = source.find(MODEL_TYPE)
+    while found != -1:
+        end = found + len(MODEL_TYPE)
+        if _TESTED_AFTER.match(source, end) or any(
+                mark in source[source.rfind(b"\n", 0, found) + 1:found] for mark in _TESTED_BEFORE):
+            yield found
+        found = source.find(MODEL_TYPE, end)
 
 
 def is_model_type(node: ast.AST, holders: Set[str]) -> bool:
@@ -102,7 +103,7 @@ def written_as_model_types(names: Sequence[str], is_name: Callable[[str], object
 
 def tables_keyed_by_model_type(tree: ast.Module, lines: Set[int]) -> Tuple[str, ...]:
     """The names (as this module writes them) of the collections it looks up with a model type, read in the
-    statements that span `lines` (`model_type_lines`)."""
+    statements that span `lines` (`tested_lines`)."""
     return keyed_tables(near_keys(tree.body, lines), _key)
 
 

@@ -37,7 +37,9 @@ class ScopeSubjects:
         self._dispatch: Set[int] = set()  # ids of the nodes in tests whose branch writes a name
         self._inert: Set[int] = set()  # ids of the nodes in tests whose branch does nothing
         self.type_keyed: List[str] = []  # the names of those found that a model type is tested against
-        self._chain_of: Dict[int, int] = {}  # ids of the nodes in the tests of an if/elif chain -> its number
+        self._chained: Set[int] = set()  # ids of the tests of the if/elif chains numbered
+        # where each such test is written, and its chain's number: a node written inside one is in its test
+        self._chain_spans: List[Tuple[Tuple[Tuple[int, int], Tuple[int, int]], int]] = []
         self._chains: Dict[int, List[str]] = {}  # chain number -> the names found in its tests
         self.registrations: List[ChainRegistration] = []  # chains that build a model per name (`model_chains.py`)
 
@@ -102,17 +104,17 @@ class ScopeSubjects:
         (`arch = "ANextN"`, `architectures = ["Glm4ForCausalLM"]`), or where the test is of a model type,
         a model type (`model_type = "deepseek2"`)."""
         self._chain(node)
-        typed = any(is_model_type(n, set()) for n in ast.walk(node.test))
-        writes = any(isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None
-                     and self._names(_written_string(stmt.value), typed) for stmt in node.body)
-        if writes:
+        written = [text for stmt in node.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+                   and stmt.value is not None for text in (_written_string(stmt.value),) if text is not None]
+        typed = bool(written) and any(is_model_type(n, set()) for n in ast.walk(node.test))
+        if any(self._names(text, typed) for text in written):
             self._dispatch.update(id(n) for n in ast.walk(node.test))
         elif _does_nothing(node.body) and _only_literal_tests_after(node):
             self._inert.update(id(n) for n in ast.walk(node.test))
 
     def _chain(self, node: ast.If) -> None:
         """Number the tests of an `if`/`elif` chain, once, from its first `if`."""
-        if id(node.test) in self._chain_of:
+        if id(node.test) in self._chained:
             return
         for registration in chain_registration(self.ctx, node):
             self.registrations.append(registration)
@@ -121,7 +123,8 @@ class ScopeSubjects:
         self._chains[number] = []
         branch: Optional[ast.If] = node
         while branch is not None:
-            self._chain_of.update((id(n), number) for n in ast.walk(branch.test))
+            self._chained.add(id(branch.test))
+            self._chain_spans.append((_span(branch.test), number))
             rest = branch.orelse
             branch = rest[0] if len(rest) == 1 and isinstance(rest[0], ast.If) else None
 
@@ -157,7 +160,8 @@ class ScopeSubjects:
             self._in_chain(literal)
 
     def _in_chain(self, node: ast.expr) -> None:
-        number = self._chain_of.get(id(node))
+        start, end = _span(node)
+        number = next((n for (first, last), n in self._chain_spans if first <= start and end <= last), None)
         if number is not None:
             self._chains[number].append(self.found[-1].name)
 
@@ -250,6 +254,11 @@ def _equal_strings(left: ast.expr, right: ast.expr) -> Optional[List[ast.expr]]:
         elif _one_string_list(side) and not isinstance(other, _WRITTEN):
             found.append(side.elts[0])  # type: ignore[attr-defined]
     return found if len(found) == 1 else None
+
+
+def _span(node: ast.expr) -> Tuple[Tuple[int, int], Tuple[int, int]]:
+    """Where an expression is written: (line, column) of its start and of its end."""
+    return (node.lineno, node.col_offset), (node.end_lineno or node.lineno, node.end_col_offset or node.col_offset)
 
 
 def _written_string(value: ast.expr) -> Optional[str]:

@@ -12,7 +12,9 @@ from typing import Optional, Tuple
 from ..config import Config
 from ..extract.facts import FileFacts
 from ..extract.from_bytes import extract_file, extract_registrations
+from ..extract.model_type_keys import MODEL_TYPE
 from ..extract.source_text import Refused, source_text
+from ..extract.top_level import blocks_spelling
 from .discovery import SourceFile
 from .prefilter import Prefilter
 
@@ -60,3 +62,12 @@ def complete_facts(prefilter: Prefilter, config: Config, source: SourceFile, dat
         return facts
     alone = registrations_alone(prefilter, config, source, data)
     return dataclasses.replace(facts, registrations=alone.registrations) if alone is not None else facts
+
+
+def model_type_facts(config: Config, source: SourceFile, data: bytes) -> Optional[FileFacts]:
+    """The facts of a file read for its lists of model types alone (`resolve/model_types.py`): of its
+    module-level statements and the functions and methods that spell `model_type`, or None when that text
+    does not parse (the whole file is read then)."""
+    facts = extract_file(blocks_spelling(data, MODEL_TYPE), source.rel, source.module, config.registries,
+                         source.is_package, config.name_pattern)
+    return facts if facts.error is None else None

@@ -19,7 +19,7 @@ from ..extract.facts import FileFacts
 from .cache import CachedFile, IndexCache
 from .codec import encode_facts
 from .discovery import SourceFile
-from .file_facts import JobState, complete_facts, facts_for, registrations_alone
+from .file_facts import JobState, complete_facts, facts_for, model_type_facts, registrations_alone
 from .file_stamp import file_stamp
 from .files import Unreadable, digest, read_file
 from .prefilter import Prefilter, Signals, stored_signals
@@ -57,6 +57,7 @@ class ProjectIndex:
         self._candidates: Dict[str, bool] = {}
         self._completed: Set[str] = set()  # modules resolution asked for in full (`module`)
         self._consulted: Set[str] = set()  # modules whose bytes said they bind no name asked of them (`may_define`)
+        self._typed: Dict[str, FileFacts] = {}  # modules read for their lists of model types alone (`model_typed`)
         self._facts: Optional[List[FileFacts]] = None  # `facts`, until a file is chosen or its facts change
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
@@ -161,6 +162,10 @@ class ProjectIndex:
         """Was this module chosen for its facts (in full or for its registrations)?"""
         return module in self._chosen
 
+    def is_chosen_whole(self, module: str) -> bool:
+        """Was this module chosen for all its facts (not its registrations alone)?"""
+        return self._chosen.get(module, False)
+
     def is_candidate(self, module: str) -> bool:
         """Does the prefilter's policy keep all of this module (whether or not it is in force)?"""
         return self._candidates.get(module, False)
@@ -228,6 +233,33 @@ class ProjectIndex:
         if facts is not None and not self._records[source.module].partial:
             return facts
         return self._complete(source)
+
+    def model_typed(self, name: str) -> Optional[FileFacts]:
+        """Facts of a module nothing chose, read for its lists of model types alone (`resolve/model_types.py`):
+        from its module-level statements and the functions that spell `model_type`, a quarter of the bytes
+        of such files, unless all its facts are at hand. Not stored: such a module is keyed by its bytes."""
+        source = self._files.get(name)
+        if source is None or name not in self._records:
+            return None
+        facts = self.facts_of(name)
+        if facts is not None and not self._records[name].partial:
+            return facts
+        if name not in self._typed:
+            data = self._bytes_of(source)
+            typed = None if isinstance(data, Unreadable) else model_type_facts(self.config, source, data)
+            if typed is None:
+                return self.module(name)
+            self._typed[name] = typed
+            self._consulted.add(name)
+        return self._typed[name]
+
+    def lookup(self, module: str, name: str) -> Optional[FileFacts]:
+        """Facts enough to tell what `module` binds `name` to (`ModuleSource.lookup`): those of a module read
+        for its lists of model types alone where they define it (the lists themselves), else all its facts."""
+        typed = self._typed.get(module)
+        if typed is not None and module not in self._completed and _defines(typed, name):
+            return typed
+        return self.module(module)
 
     def may_define(self, module: str, name: str) -> bool:
         """May `module` define a function `name` or import it (`ModuleSource.may_define`)? Asked of its
@@ -352,6 +384,12 @@ class ProjectIndex:
         candidates = [m for m in self._by_last.get(name.rsplit(".", 1)[-1], ())
                       if m.endswith(suffix) and "." not in m[: -len(suffix)]]
         return self._files[candidates[0]] if len(candidates) == 1 else None
+
+
+def _defines(facts: FileFacts, name: str) -> bool:
+    """Do the facts bind `name`: a collection, a constant, a predicate or an import of that name?"""
+    return any(c.name == name for c in facts.collections) or any(c[0] == name for c in facts.constants) \
+        or any(p.name == name for p in facts.predicates) or any(local == name for local, _, _ in facts.imports)
 
 
 def _scan_worker(job: _ScanJob) -> Union[CachedFile, Unreadable]:

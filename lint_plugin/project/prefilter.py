@@ -21,6 +21,7 @@ from ..config import Config
 from ..extract import bindings
 from ..extract.anchors import Anchored, Anchors, Scan
 from ..extract.bindings import import_bindings
+from ..extract.model_chains import may_build_per_name
 from ..extract.model_type_keys import MODEL_TYPE, tests_a_model_type
 from ..extract.spelling import an_architecture, embeddable, respelt
 from .model_types import load_table
@@ -158,7 +159,7 @@ class Prefilter:
             return True
         if scan.has(b"register_model") and next(scan.finditer(self.calls[1]), None) is not None:
             return True
-        if _CHAIN_TEST.search(data) is not None and _CLASS_CALL.search(data) is not None:
+        if may_build_per_name(data):
             return True  # an if/elif chain may build a model per name it tests (`extract/model_chains.py`)
         if names is not None and not an_architecture(names):
             return False
@@ -231,12 +232,6 @@ def _statement_end(data: bytes, position: int) -> Optional[int]:
     return position if position == len(data) and depth == 0 else None
 
 
-# an `elif` testing written strings (`elif x == "A"`, `elif x in ("A", ...)`): the chain's second test, whose
-# literal lets the expression skip ahead
-_CHAIN_TEST = re.compile(rb"elif[^\n]*?(?:==|!=|\bin)\s*[\[(]?\s*[\"']")
-# a call of a model class (`KQwen2MoeForCausalLM(`, `LlamaModel (`), which each branch of a chain that
-# registers makes (`extract/model_chains.py`): the ends its name may have, then the call
-_CLASS_CALL = re.compile(rb"(?:Model|LM|For[A-Z]\w*)\s*\(")
 # model classes only (`...For<Task>`, `...Model`, `...LM`): kinship is about architectures
 _CLASS_BASES = re.compile(rb"\nclass[ \t]+([A-Z]\w*(?:For[A-Z]\w*|Model|LM))[ \t]*\(([^)]*)\)[ \t]*:")
 _MODEL_NAME = re.compile(rb"[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")

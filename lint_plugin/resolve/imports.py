@@ -37,7 +37,7 @@ def locate(source: ModuleSource, module: str, name: str, defines: Defines) -> Un
         if (module, name) in seen:
             return f"`{name}` refers to itself ({module})"
         seen.add((module, name))
-        facts = source.module(module)
+        facts = source.lookup(module, name)
         if facts is None:
             return f"`{name}` comes from {module}, outside the project"
         if defines(facts, name):

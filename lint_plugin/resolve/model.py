@@ -178,9 +178,8 @@ def _read_or_not(index: ProjectIndex, collections: Tuple[Collection, ...]) -> Tu
 
 def _with_typed(index: ProjectIndex, typed: Sequence[Tuple[FileFacts, CollectionFact]]) -> List[FileFacts]:
     """The chosen files' facts, and those of the files read for their lists of model types alone."""
-    chosen = index.facts
-    modules = {facts.module for facts in chosen}
-    return chosen + list({facts.path: facts for facts, _ in typed if facts.module not in modules}.values())
+    return index.facts + list({facts.path: facts for facts, _ in typed
+                               if not index.is_chosen_whole(facts.module)}.values())
 
 
 def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
@@ -358,8 +357,7 @@ def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occ
     config = index.config
     registries = {(facts.module, r.registry) for facts in index.facts for r in facts.registrations} - set(foreign)
     lists_of_types = {(facts.path, fact.name) for facts, fact in typed}
-    chosen = {facts.module for facts in index.facts}
-    extra = {facts.path: facts for facts, _ in typed if facts.module not in chosen}
+    extra = {facts.path: facts for facts, _ in typed if not index.is_chosen_whole(facts.module)}
 
     def resolved(facts: FileFacts, fact: CollectionFact, declared: bool) -> Collection:
         collection = resolver.collection(facts, fact)
@@ -370,6 +368,8 @@ def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occ
     found = []
     for facts in sorted(_in_path_order(index) + list(extra.values()), key=lambda f: f.path):
         for fact in facts.collections:
+            if facts.path in extra and (facts.path, fact.name) not in lists_of_types:
+                continue  # a file read for its lists of model types is read for nothing else
             if _is_registry(facts, fact, registries) and not matches_pattern(config.guard, facts.path, fact.name):
                 continue  # a registry dict (`_TEXT_GENERATION_MODELS`, `{**A, **B}`), not a list that gates
             if matches_pattern(config.guard, facts.path, fact.name):

@@ -101,13 +101,13 @@ def as_architectures(collection: Collection, types: ModelTypes, declared: bool) 
 
 def typed_lists(index: ProjectIndex) -> List[Tuple[FileFacts, CollectionFact]]:
     """The collections a model type is tested against (`model_type_keys.py`), in path order: lists of
-    model types. A file the prefilter says tests one (`Signals.model_types`) and nothing chose is read for
-    them alone (its other facts hold no registered name: the choice did not want them), and so is one
-    such a file looks its table up in, as `--no-prefilter` would have."""
-    chosen = {facts.module: facts for facts in index.facts}
+    model types. A file the prefilter says tests one (`Signals.model_types`) and nothing chose whole is read for
+    them alone (`ProjectIndex.model_typed`: its other facts hold no registered name, the choice did not
+    want them); a module such a file looks its table up in is read whole, as `--no-prefilter` would."""
+    chosen = {facts.module: facts for facts in index.facts if index.is_chosen_whole(facts.module)}
     for module, signals in index.signals():
         if signals.model_types and module not in chosen:
-            facts = index.module(module)
+            facts = index.model_typed(module)
             if facts is not None and not facts.error:
                 chosen[facts.module] = facts
     keyed = model_type_keyed(chosen.values())

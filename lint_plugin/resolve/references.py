@@ -356,6 +356,12 @@ class _Recording:
             self._reads.setdefault(name, facts)
         return facts
 
+    def lookup(self, module: str, name: str) -> Optional[FileFacts]:
+        facts = self.source.lookup(module, name)
+        if self._reads is not None:
+            self._reads.setdefault(module, facts)
+        return facts
+
     def may_define(self, module: str, name: str) -> bool:
         return self.source.may_define(module, name)
 

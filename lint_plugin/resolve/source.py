@@ -13,6 +13,11 @@ class ModuleSource(Protocol):
         """Facts of the module `name` (a dotted name), or None when the project has no such module."""
         ...
 
+    def lookup(self, module: str, name: str) -> Optional[FileFacts]:
+        """Facts of `module` enough to tell what it binds `name` to: its complete facts, or the part of them
+        that was read (a module read for its lists of model types alone) where that part defines `name`."""
+        ...
+
     def may_define(self, module: str, name: str) -> bool:
         """May `module` define a function `name` or import it? False only when surely not, said without
         its facts (the index reads its bytes: `bindings.may_bind`); True wherever unsure."""
