@@ -339,6 +339,10 @@ class ProjectIndex:
         source = self._files[module]
         return module if source.is_package else module.rpartition(".")[0]
 
+    def path_of(self, module: str) -> str:
+        """The path of a module of the project, from its root."""
+        return self._files[module].rel
+
     def module_by_path(self) -> Dict[str, str]:
         return {source.rel: module for module, source in self._files.items()}
 

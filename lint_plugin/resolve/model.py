@@ -32,6 +32,7 @@ from .memory_kinship import KinshipMemory, kinship_with
 from .memory_resolutions import remembered
 from .model_types import ModelTypes, as_architectures, model_types, typed_lists
 from .references import Resolver
+from .served import is_not_served
 from .support_tables import support_table_registrations
 from .values import MODEL_TYPE, Collection, Occurrence, Predicate, Registration
 
@@ -111,7 +112,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                        for r in config.qualified_registries)
     foreign = frozenset(f for f in foreign_registries(index.facts, _packages(index, universe))
                         if f[1] not in config.registries)  # named a registry: one
-    support = tuple(support_table_registrations(index.facts, resolver, lambda path: not _is_not_served(path),
+    support = tuple(support_table_registrations(index.facts, resolver, lambda path: not is_not_served(path),
                                                 config.name_regex.fullmatch))
     registrations = _registrations(index, registries, universe, foreign) or support
     registered: Dict[str, Occurrence] = {}
@@ -374,7 +375,7 @@ def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occ
                 continue  # a registry dict (`_TEXT_GENERATION_MODELS`, `{**A, **B}`), not a list that gates
             if matches_pattern(config.guard, facts.path, fact.name):
                 found.append(resolved(facts, fact, True))
-            elif not config.guard_set and fact.name not in _NEVER_SUBJECTS and not _is_not_served(facts.path):
+            elif not config.guard_set and fact.name not in _NEVER_SUBJECTS and not is_not_served(facts.path):
                 collection = resolved(facts, fact, False)
                 members = collection.members.members
                 if any(o.name in registered for o in members) and not all(o in places for o in members):
@@ -485,16 +486,6 @@ def _is_registry(facts: FileFacts, fact: CollectionFact, registries: AbstractSet
     others = [p for p in fact.parts
               if not isinstance(p, (Ref, Unknown)) and not (isinstance(p, Literal) and not p.members)]
     return bool(refs) and not others and all((r.module, r.name) in registries for r in refs)
-
-
-_NOT_SERVED = frozenset({"tests", "test", "testing", "benchmarks", "benchmark", "examples", "docs"})
-
-
-def _is_not_served(path: str) -> bool:
-    """Tests, benchmarks, examples and docs gate nothing the server does; their lists are partial on purpose."""
-    *directories, name = path.split("/")
-    return bool(_NOT_SERVED.intersection(directories)) or name.startswith("test_") \
-        or name.endswith("_test.py") or name == "conftest.py"
 
 
 def _unanalysed(index: ProjectIndex) -> Tuple[Tuple[str, str], ...]:

@@ -31,6 +31,7 @@ from ..project.index import ProjectIndex
 from ..project.model_types import ModelTypeTable
 from .consumers import model_type_keyed
 from .kinship.names import TASK
+from .served import is_not_served
 from .values import MODEL_TYPE, Collection, Occurrence, ResolvedSet
 
 _SEPARATORS = re.compile(r"[^a-z0-9]+")
@@ -103,10 +104,11 @@ def typed_lists(index: ProjectIndex) -> List[Tuple[FileFacts, CollectionFact]]:
     """The collections a model type is tested against (`model_type_keys.py`), in path order: lists of
     model types. A file the prefilter says tests one (`Signals.model_types`) and nothing chose whole is read for
     them alone (`ProjectIndex.model_typed`: its other facts hold no registered name, the choice did not
-    want them); a module such a file looks its table up in is read whole, as `--no-prefilter` would."""
+    want them); a module such a file looks its table up in is read whole, as `--no-prefilter` would. Tests,
+    benchmarks and examples are not read for them: their lists are never subjects (`served.py`)."""
     chosen = {facts.module: facts for facts in index.facts if index.is_chosen_whole(facts.module)}
     for module, signals in index.signals():
-        if signals.model_types and module not in chosen:
+        if signals.model_types and module not in chosen and not is_not_served(index.path_of(module)):
             facts = index.model_typed(module)
             if facts is not None and not facts.error:
                 chosen[facts.module] = facts
