@@ -3,9 +3,11 @@
 A file read for one kind of fact alone (its lists of model types: `resolve/model_types.py`) needs the
 functions and classes that spell what that fact is written with, and its module-level statements (the
 imports and constants those refer to); the rest is most of its bytes. Each other column-0 `def` or
-`class` (its decorators with it) is blanked: its lines are kept empty, so what is kept stays at its
-line and column, and its facts are the whole file's facts there. A layout the bytes misjudge (a
-column-0 line inside a string) leaves a text that does not parse, and the caller reads the whole file.
+`class` (its decorators with it) is blanked, and so is each other method of a class that is kept
+(its first line becomes `pass`, so the class keeps a body): the lines are kept empty, so what is kept
+stays at its line and column, and its facts are the whole file's facts there. A layout the bytes
+misjudge (a column-0 line inside a string) leaves a text that does not parse, and the caller reads
+the whole file.
 """
 from __future__ import annotations
 

@@ -235,7 +235,7 @@ class ProjectIndex:
         return self._complete(source)
 
     def model_typed(self, name: str) -> Optional[FileFacts]:
-        """Facts of a module nothing chose, read for its lists of model types alone (`resolve/model_types.py`):
+        """Facts of a module not chosen whole, read for its lists of model types alone (`resolve/model_types.py`):
         from its module-level statements and the functions that spell `model_type`, a quarter of the bytes
         of such files, unless all its facts are at hand. Not stored: such a module is keyed by its bytes."""
         source = self._files.get(name)
