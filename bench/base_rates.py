@@ -1,14 +1,10 @@
-"""What a project's own lists say each pattern of ARC105's evidence means: counted, each member left out.
+"""What a project's own lists say each pattern of ARC105's evidence means, as a table per project.
 
-Every list a project keeps says which registered names belong together for one purpose. Hide one
-member (and take the list out of the company counts) and weigh the evidence tying it to the rest:
-that pattern of evidence meant "belongs" once. Weigh each name the evidence ties to the list and the
-list lacks: that pattern meant "lacks" once (or the list is behind, the drift ARC105 looks for, which
-makes the share a floor). Counted over every list that the completion rules may complete and that
-holds three registered names or more. The share of "belongs" per pattern is what a rule that
-reports the pattern would get right at most, as the project's own lists tell it; the summary splits
-the patterns with list company (names held together elsewhere) from those without, which is all a
-model added last has. Run alone:
+The counts are `lint_plugin/rules/evidence_rates.py`'s (each member left out of its list in turn,
+each name a list lacks weighed), from one cold run of the engine. The share held per pattern is
+what a rule reporting that pattern would get right at least, as the project's lists tell it; the
+summary splits the patterns with list company from those without, which is all a model added last
+has. Run alone:
 
     python -m bench.base_rates --tree /path/to/tree [--tree ...]
 """
@@ -19,46 +15,21 @@ import dataclasses
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Counter, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Counter, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
     from lint_plugin.resolve import Model
-    from lint_plugin.resolve.kinship import Evidence
 
 Pattern = Tuple[str, ...]
 Counts = Counter[Pattern]  # how many times each pattern of evidence was met
-MIN_HELD = 3  # a list of two names says little about what a third would mean
 
 
 def counts(model: "Model") -> Tuple[Counts, Counts]:
-    """(held, lacked) per pattern of evidence (`kind:weight`, sorted) over the model's lists."""
-    kinship, registered, collections = model.kinship, model.registered, model.collections
-    # a list's place among those kinship counts company over (`resolve/model.py::_kinship`)
-    position: Dict[int, int] = {}
-    for c in collections:
-        if len(c.members.names & registered.keys()) > 1:
-            position[id(c)] = len(position)
-    held_counts: Counts = Counter()
-    lacked_counts: Counts = Counter()
-    for c in collections:
-        held = c.members.names & registered.keys()
-        if not c.completable or len(held) < MIN_HELD:
-            continue
-        apart = position[id(c)]
-        without = dataclasses.replace(kinship, company={n: lists - {apart} for n, lists in kinship.company.items()})
-        for name in held:
-            found = without.evidence(name, held - {name})
-            if found:
-                held_counts[_pattern(found)] += 1
-        for name in kinship.candidates(held) - c.members.names:
-            found = without.evidence(name, held)
-            if found:
-                lacked_counts[_pattern(found)] += 1
-    return held_counts, lacked_counts
+    """(held, lacked) per pattern of evidence over the model's lists (`rules/evidence_rates.py`)."""
+    from lint_plugin.rules.evidence_rates import evidence_rates
 
-
-def _pattern(evidence: Sequence["Evidence"]) -> Pattern:
-    return tuple(sorted({f"{e.kind}:{e.weight:.2f}" for e in evidence}))
+    rates = evidence_rates(model)
+    return Counter(rates.held), Counter(rates.lacked)
 
 
 def table(name: str, held: Counts, lacked: Counts, rows: int = 15) -> str:

@@ -82,6 +82,9 @@ def test_why_prints_every_piece_of_evidence_and_the_verdict(tree):
         "  0.25  co-occurrence   appears with 'PhiForCausalLM' in 3 of the 4 lists that hold it",
         "confidence 0.89 (the best piece of each kind, combined as independent)",
         "the project treats them alike: 4 of its lists hold both 'LlamaForCausalLM' and 'MistralForCausalLM'",
+        # what the project's own lists say of a name so tied, each member left out of its list in turn
+        "in the project's own lists, a name tied so (co-occurrence:0.25, subclass:0.85) was held 4 times and "
+        "lacked 1 (each member left out in turn): 0.80 held",
         "ARC105 at kinship = \"strong\" (threshold 0.80, and the project must treat them alike): reported",
         "reported: " + MISTRAL,
     ], result

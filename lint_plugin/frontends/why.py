@@ -9,7 +9,7 @@ decide those, and a `why` that said "no evidence" beside their finding would con
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import FrozenSet, List, Sequence
 
 from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model, Predicate
@@ -18,6 +18,7 @@ from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
 from ..resolve.values import MODEL_TYPE
 from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
+from ..rules.evidence_rates import evidence_rates, pattern_of
 from ..rules.kinds import accepts
 
 
@@ -83,6 +84,8 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
         lines += [f"  {e.weight:.2f}  {e.kind:<15} {e.text}" for e in verdict.evidence]
         lines.append(f"confidence {verdict.confidence:.2f} (the best piece of each kind, combined as independent)")
         lines.append(_alike(model, name, verdict.evidence, verdict.corroborated))
+        if name not in collection.members.names:
+            lines.append(_in_its_lists(model, name, frozenset(held)))
     else:
         lines.append(f"no {'other ' if declared else ''}evidence ties '{name}' to what {collection.label} holds")
     threshold = THRESHOLDS.get(level)
@@ -130,6 +133,17 @@ def _declared_quiet(model: Model, collection: Collection, name: str, declared: S
     if accepts(collection.members.names, name, family, model.multimodal):
         return ""
     return kind_guard(name, model.multimodal)
+
+
+def _in_its_lists(model: Model, name: str, held: FrozenSet[str]) -> str:
+    """How often the project's own lists held a name tied to them as `name` is (`rules/evidence_rates.py`)."""
+    pattern = pattern_of(model.kinship.evidence(name, held))
+    if not pattern:
+        return "the project's lists meet no name tied by the code or company alone as this one is"
+    times_held, lacked = evidence_rates(model).of(pattern)
+    share = f": {times_held / (times_held + lacked):.2f} held" if times_held + lacked else ""
+    return f"in the project's own lists, a name tied so ({', '.join(pattern)}) was held {times_held} " \
+           f"time{'s' if times_held != 1 else ''} and lacked {lacked} (each member left out in turn){share}"
 
 
 def _alike(model: Model, name: str, evidence: Sequence[Evidence], corroborated: bool) -> str:
