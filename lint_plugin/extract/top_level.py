@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import List, Pattern
+from typing import List, Pattern, Sequence, Tuple
 
 _DEFINITION = re.compile(rb"[ \t]*(?:(?:async[ \t]+)?def\b|(class)\b)")
 _HEADER_END = re.compile(rb":[ \t]*(?:#[^\n]*)?\n")  # the end of a class's header (`class A(Base):`)
 _BODY = re.compile(rb"\n?([ \t]+)[^ \t\r\n#]")  # its first indented line after that: its body's indentation
 
 
-def blocks_spelling(source: bytes, word: bytes) -> bytes:
-    """`source` with every column-0 function and class that does not spell `word` blanked, and in a class
+def blocks_spelling(source: bytes, words: Sequence[bytes]) -> bytes:
+    """`source` with every column-0 function and class that spells none of `words` blanked, and in a class
     that does, every method that does not (its first line a `pass`, so the class still has a body)."""
     pieces: List[bytes] = []
-    kept = _blank(source, word, 0, len(source), b"", pieces)
+    kept = _blank(source, tuple(words), 0, len(source), b"", pieces)
     pieces.append(source[kept:])
     return b"".join(pieces)
 
@@ -35,8 +35,9 @@ def _statements(indent: bytes) -> Pattern[bytes]:
     return re.compile(rb"^%s[^ \t\r\n#)\]}]" % re.escape(indent), re.MULTILINE)
 
 
-def _blank(source: bytes, word: bytes, begin: int, end: int, indent: bytes, pieces: List[bytes]) -> int:
-    """Blank the definitions at `indent` in `source[begin:end]` that do not spell `word`, appending what is
+def _blank(source: bytes, words: Tuple[bytes, ...], begin: int, end: int, indent: bytes, pieces: List[bytes]
+           ) -> int:
+    """Blank the definitions at `indent` in `source[begin:end]` that spell none of `words`, appending what is
     kept before each to `pieces`; returns where the kept text resumes."""
     starts = [m.start() for m in _statements(indent).finditer(source, begin, end)] + [end]
     kept, at = begin, 0
@@ -46,7 +47,7 @@ def _blank(source: bytes, word: bytes, begin: int, end: int, indent: bytes, piec
             last += 1
         start, stop = starts[at], starts[last + 1]
         definition = _DEFINITION.match(source, starts[last])
-        if definition is not None and source.find(word, start, stop) == -1:
+        if definition is not None and all(source.find(word, start, stop) == -1 for word in words):
             lines = source.count(b"\n", start, stop)
             stub = indent + b"pass\n" if indent and lines else indent + b"pass" if indent else b""
             pieces += [source[kept:start], stub + b"\n" * (lines - (1 if stub.endswith(b"\n") else 0))]
@@ -56,6 +57,6 @@ def _blank(source: bytes, word: bytes, begin: int, end: int, indent: bytes, piec
             body = _BODY.match(source, header.end()) if header is not None else None
             if body is not None and len(body.group(1)) > len(indent):
                 pieces.append(source[kept:body.start(1)])
-                kept = _blank(source, word, body.start(1), stop, body.group(1), pieces)
+                kept = _blank(source, words, body.start(1), stop, body.group(1), pieces)
         at = last + 1
     return kept

@@ -66,8 +66,19 @@ def complete_facts(prefilter: Prefilter, config: Config, source: SourceFile, dat
 
 def model_type_facts(config: Config, source: SourceFile, data: bytes) -> Optional[FileFacts]:
     """The facts of a file read for its lists of model types alone (`resolve/model_types.py`): of its
-    module-level statements and the functions and methods that spell `model_type`, or None when that text
-    does not parse (the whole file is read then)."""
-    facts = extract_file(blocks_spelling(data, MODEL_TYPE), source.rel, source.module, config.registries,
-                         source.is_package, config.name_pattern)
-    return facts if facts.error is None else None
+    module-level statements and the functions and methods that spell `model_type`, or one of the tables
+    it looks up with one (a function may add to a table: `TABLE[name] = ...`); None when that text does
+    not parse (the whole file is read then)."""
+    words = [MODEL_TYPE]
+    while True:
+        text = blocks_spelling(data, words)
+        facts = extract_file(text, source.rel, source.module, config.registries, source.is_package,
+                             config.name_pattern)
+        if facts.error is not None:
+            return None
+        # a table of the module's own that the text read leaves out somewhere: read where it is written too
+        left_out = [table for table in (name.encode() for name in facts.type_keyed if name.isidentifier())
+                    if table not in words and data.count(table) != text.count(table)]
+        if not left_out:
+            return facts
+        words += left_out
