@@ -242,8 +242,12 @@ _WHAT = "\n\n".join((
     "counts, and the kinds combine as independent (three pieces of 0.5 make 0.875). At `kinship = "
     "\"strong\"` (the default) the threshold is 0.8 and the project must also treat the two alike: a second "
     "kind of evidence, or two of its lists that hold both; `\"all\"` takes 0.3, and `\"off\"` turns the rule "
-    "off. `archsync why SUBJECT NAME` prints every piece, its weight, the confidence and the guard that "
-    "decided.",
+    "off. Why the second condition: in a project's own lists, a name tied to a list's members by the "
+    "code alone is seldom held (each member left out in turn, on SGLang, vLLM and lmdeploy: under a fifth "
+    "of the time, and no such pattern of evidence half the time), and one that the lists also hold beside "
+    "them is held 83% of the time. `archsync why SUBJECT NAME` prints every piece, its weight, the "
+    "confidence, how often the project's lists held a name so tied, and the guard that decided; `python -m "
+    "bench.base_rates` prints those counts for a whole tree.",
     "| evidence | weight | when |\n|---|---|---|\n" + "\n".join(
         f"| {row.kind} | {row.weight} | {row.when} |" for row in weights.TABLE),
     "Never reported, whatever the evidence:",
