@@ -141,9 +141,12 @@ def _in_its_lists(model: Model, name: str, held: FrozenSet[str]) -> str:
     if not pattern:
         return "the project's lists meet no name tied by the code or company alone as this one is"
     times_held, lacked = evidence_rates(model).of(pattern)
-    share = f": {times_held / (times_held + lacked):.2f} held" if times_held + lacked else ""
+    if not times_held + lacked:
+        return f"in the project's own lists, no name is tied so ({', '.join(pattern)}), each member left out in " \
+               "turn: nothing to count"
     return f"in the project's own lists, a name tied so ({', '.join(pattern)}) was held {times_held} " \
-           f"time{'s' if times_held != 1 else ''} and lacked {lacked} (each member left out in turn){share}"
+           f"time{'s' if times_held != 1 else ''} and lacked {lacked} (each member left out in turn): " \
+           f"{times_held / (times_held + lacked):.2f} held"
 
 
 def _alike(model: Model, name: str, evidence: Sequence[Evidence], corroborated: bool) -> str:
