@@ -119,6 +119,13 @@ def test_a_model_type_names_the_classes_the_table_lists_else_the_architectures_s
     assert types.written_as("Qwen3_5MoeForConditionalGeneration") == "qwen3_5_moe"
 
 
+def test_a_name_without_a_task_is_spelt_whole():
+    # remote-code checkpoints the table does not know (`MiniCPMV`), draft models (`Qwen3NextMTP`)
+    types = model_types(TABLE, ["MiniCPMV", "Qwen3NextMTP", "Qwen3NextForCausalLM"], ["minicpmv", "qwen3_next_mtp"])
+    assert {t: sorted(n) for t, n in types.names.items()} == {
+        "minicpmv": ["MiniCPMV"], "qwen3_next_mtp": ["Qwen3NextMTP"]}
+
+
 def test_an_architecture_two_model_types_name_is_written_as_neither():
     types = model_types(TABLE, ["LlavaForConditionalGeneration", "Mistral3ForConditionalGeneration"], [])
     assert types.written_as("LlavaForConditionalGeneration") is None

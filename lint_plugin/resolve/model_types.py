@@ -11,9 +11,10 @@ hand-kept:
 - the table of a `transformers` release that ships with archsync (`project/model_types.py`): its
   auto-model mappings pair each model type with its model classes;
 - the names themselves: a model type names the architecture whose stem (the name before `For...`,
-  `Model` or `LM`) it spells, ignoring case and separators (`deepseek_v3` and `DeepseekV3ForCausalLM`,
-  `qwen3_5_moe` and `Qwen3_5MoeForConditionalGeneration`), among the table's model types and those the
-  project writes. That is how a model too new for the table, or one the project defines, is tied.
+  `Model` or `LM`, or all of a name with none of them) it spells, ignoring case and separators
+  (`deepseek_v3` and `DeepseekV3ForCausalLM`, `qwen3_5_moe` and `Qwen3_5MoeForConditionalGeneration`,
+  `qwen3_next_mtp` and `Qwen3NextMTP`), among the table's model types and those the project writes.
+  That is how a model too new for the table, or one the project defines, is tied.
 
 An architecture that two model types name (a checkpoint format and its variant) is written back as
 neither: a rule's finding there would have to guess which one the list means.
@@ -67,7 +68,9 @@ def model_types(table: ModelTypeTable, registered: Iterable[str], written: Itera
     for name in registered:
         task = TASK.search(name)
         listed = set(by_class.get(name, ()))
-        spells = by_spelling.get(squashed(name[:task.start()]), set()) if task and task.start() else set()
+        # the stem before the task (`KimiK2` of `KimiK2ForCausalLM`), or all of a name that has none (`MiniCPMV`)
+        spells = by_spelling.get(squashed(name[:task.start()] if task else name), set()) \
+            if not task or task.start() else set()
         for model_type in listed:
             by_table.setdefault(model_type, set()).add(name)
             if name in table.checkpoints(model_type):
