@@ -8,7 +8,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.history.later import confirmed, read_facts  # noqa: E402
-from bench.history.replay import MISSING_CODES, Case, in_subject, judge_case, load_corpus  # noqa: E402
+from bench.history.replay import MISSING_CODES, Case, in_subject, judge_case, load_corpus, why_missed  # noqa: E402
 
 KINDS = {"drift", "upstream", "unregistered", "new-model"}
 
@@ -120,3 +120,15 @@ def test_a_subject_gone_or_built_elsewhere_cannot_be_judged():
     # names referred to in the same file are followed
     local = 'BASE = ["QForCausalLM"]\nA_ARCHS = [*BASE, "XForCausalLM"]\n'
     assert _judge("ARC105", "QForCausalLM", PARENT, local, "A_ARCHS") is True
+
+
+def test_a_missed_model_type_is_told_apart_from_an_unregistered_name():
+    case = Case("x-h001", "x", "github:o/x", "f" * 40, "p" * 40, ".", "serve/kv.py", "uses_mla",
+                ("deepseek_v3", "glm4_moe"), "drift", False)
+    inventory = {"registered": [{"name": "DeepseekV3ForCausalLM"}],
+                 "subjects": [{"path": "serve/kv.py", "name": "uses_mla#1", "names": 2}],
+                 "model_types": {"deepseek_v3": ["DeepseekV3ForCausalLM"], "glm4_moe": []}}
+    assert why_missed(case, inventory) == \
+        "a model type naming no architecture registered at the parent (zero-config): glm4_moe"
+    inventory["model_types"]["glm4_moe"] = ["Glm4MoeForCausalLM"]  # both name registered architectures
+    assert why_missed(case, inventory) == "no evidence ties the names to what the subject holds"

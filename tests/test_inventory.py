@@ -184,3 +184,15 @@ def test_a_family_both_named_and_vetoed_is_an_error(tree):
     assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
         f"archsync: error: {(root / 'pyproject.toml').resolve()}: tool.archsync.families: 'is_qwen3_5' is both "
         f"named and vetoed (\"!NAME\"); keep one"]), result
+
+
+def test_json_gives_each_model_type_the_lists_write_with_the_architectures_it_names(tree):
+    root = tree("shapes/model_type_lists")
+    write(root / "serve" / "rope.py", 'def uses_long_rope(config):\n'
+                                     '    return config.model_type in ("llama", "mystery_lm")\n')
+    document = archsync("inventory", "--format", "json", "--no-cache", cwd=root).json
+    # what each list of model types is read as; `mystery_lm` names no registered architecture
+    assert document["model_types"] == {
+        "deepseek_v2": ["DeepseekV2ForCausalLM"], "deepseek_v3": ["DeepseekV3ForCausalLM"],
+        "glm4_moe": ["Glm4MoeForCausalLM"], "llama": ["LlamaForCausalLM"], "mystery_lm": [],
+        "qwen2_moe": ["Qwen2MoeForCausalLM"], "qwen3_moe": ["Qwen3MoeForCausalLM"]}

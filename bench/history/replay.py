@@ -160,7 +160,11 @@ def why_missed(case: Case, inventory: Optional[dict]) -> str:
     if inventory is None:
         return "no inventory"
     registered = {r["name"] for r in inventory.get("registered", ())}
-    unknown = [n for n in case.names if n not in registered]
+    model_types = inventory.get("model_types", {})  # a model type the lists write stands for what it names
+    unnamed = [n for n in case.names if n not in registered and model_types.get(n) == []]
+    if unnamed:
+        return f"a model type naming no architecture registered at the parent (zero-config): {', '.join(unnamed)}"
+    unknown = [n for n in case.names if n not in registered and not model_types.get(n)]
     if unknown:
         return f"not registered at the parent (zero-config): {', '.join(unknown)}"
     subjects = [s for s in inventory.get("subjects", ()) if s["path"] == case.file

@@ -67,7 +67,15 @@ def inventory(model: Model) -> Dict[str, Any]:
         ],
         "not_families": not_families(model),
         "hints": hints(model),
+        "model_types": _model_types(model),
     }
+
+
+def _model_types(model: Model) -> Dict[str, List[str]]:
+    """The model types the project's lists write, each with the registered architectures it names ([] for
+    one that names none): what those lists are read as (`resolve/model_types.py`)."""
+    written = sorted({t for c in model.collections if c.keyed == MODEL_TYPE for t in c.written})
+    return {t: sorted(model.model_types.names.get(t, ())) for t in written}
 
 
 def _how_read(collection: Collection) -> str:
