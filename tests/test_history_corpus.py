@@ -132,3 +132,6 @@ def test_a_missed_model_type_is_told_apart_from_an_unregistered_name():
         "a model type naming no architecture registered at the parent (zero-config): glm4_moe"
     inventory["model_types"]["glm4_moe"] = ["Glm4MoeForCausalLM"]  # both name registered architectures
     assert why_missed(case, inventory) == "no evidence ties the names to what the subject holds"
+    del inventory["model_types"]["glm4_moe"]  # no list at the parent writes it
+    assert why_missed(case, inventory) == \
+        "model types no list at the parent writes: nothing ties them to an architecture: glm4_moe"

@@ -165,6 +165,8 @@ def why_missed(case: Case, inventory: Optional[dict]) -> str:
     if unnamed:
         return f"a model type naming no architecture registered at the parent (zero-config): {', '.join(unnamed)}"
     unknown = [n for n in case.names if n not in registered and not model_types.get(n)]
+    if unknown and all(n == n.lower() for n in unknown):  # model types (`qwen3_5`), which no list wrote yet
+        return f"model types no list at the parent writes: nothing ties them to an architecture: {', '.join(unknown)}"
     if unknown:
         return f"not registered at the parent (zero-config): {', '.join(unknown)}"
     subjects = [s for s in inventory.get("subjects", ()) if s["path"] == case.file
