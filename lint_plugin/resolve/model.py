@@ -179,8 +179,12 @@ def _read_or_not(index: ProjectIndex, collections: Tuple[Collection, ...]) -> Tu
 
 def _with_typed(index: ProjectIndex, typed: Sequence[Tuple[FileFacts, CollectionFact]]) -> List[FileFacts]:
     """The chosen files' facts, and those of the files read for their lists of model types alone."""
-    return index.facts + list({facts.path: facts for facts, _ in typed
-                               if not index.is_chosen_whole(facts.module)}.values())
+    return index.facts + list(_read_for_types(index, typed).values())
+
+
+def _read_for_types(index: ProjectIndex, typed: Sequence[Tuple[FileFacts, CollectionFact]]) -> Dict[str, FileFacts]:
+    """By path, the facts of the files read for their lists of model types alone (none chose them whole)."""
+    return {facts.path: facts for facts, _ in typed if not index.is_chosen_whole(facts.module)}
 
 
 def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
@@ -358,7 +362,7 @@ def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occ
     config = index.config
     registries = {(facts.module, r.registry) for facts in index.facts for r in facts.registrations} - set(foreign)
     lists_of_types = {(facts.path, fact.name) for facts, fact in typed}
-    extra = {facts.path: facts for facts, _ in typed if not index.is_chosen_whole(facts.module)}
+    extra = _read_for_types(index, typed)
 
     def resolved(facts: FileFacts, fact: CollectionFact, declared: bool) -> Collection:
         collection = resolver.collection(facts, fact)
