@@ -14,7 +14,7 @@ import pytest
 from conftest import FIXTURES, age_files, archsync, copy_tree, write
 from lint_plugin.config.loading import config_from_text
 from lint_plugin.frontends import host_snapshot
-from lint_plugin.project.hosts import SnapshotError, declared_hosts, load_snapshot
+from lint_plugin.project.hosts import HostList, SnapshotError, declared_hosts, load_snapshot
 from lint_plugin.project.universe import read_universe
 
 PLUGIN = FIXTURES / "hosts" / "vllm_plugin"
@@ -75,21 +75,36 @@ def test_the_generator_writes_what_universe_from_reads(tmp_path, capsys):
     write(host / "enginex" / "models" / "__init__.py", "")
     write(host / "enginex" / "models" / "registry.py",
           '_MODELS = {\n    "AlphaForCausalLM": ("alpha", "AlphaForCausalLM"),\n'
-          '    "BetaForCausalLM": ("alpha", "AlphaForCausalLM"),\n}\n\n\n'
+          '    "BetaForCausalLM": ("alpha", "AlphaForCausalLM"),\n'
+          '    "GammaForCausalLM": ("alpha", "AlphaForCausalLM"),\n}\n\n\n'
           'class ModelRegistry:\n    models = _MODELS\n')
+    write(host / "enginex" / "attention.py",  # a list of three: kept; of two: too few to tell a copy of it
+          '_FAST_ARCHS = ["AlphaForCausalLM", "BetaForCausalLM", "GammaForCausalLM"]\n'
+          '_SLOW_ARCHS = ["AlphaForCausalLM", "BetaForCausalLM"]\n')
     snapshots = tmp_path / "snapshots"
     snapshots.mkdir()
     assert host_snapshot.main(["enginex", str(host), "--repository", "example/enginex", "--commit", "0123abc",
                                "--date", "2026-11-30", "--out", str(snapshots / "enginex.json")]) == 0
-    assert capsys.readouterr().out == (f"wrote {snapshots / 'enginex.json'}: 2 registrations in 1 files of "
-                                       "enginex 0123abc of 2026-11-30 (example/enginex)\n")
+    assert capsys.readouterr().out == (f"wrote {snapshots / 'enginex.json'}: 3 registrations in 1 files and 1 "
+                                       "lists of enginex 0123abc of 2026-11-30 (example/enginex)\n")
     snapshot = load_snapshot("enginex", snapshots)
+    assert snapshot.lists == (HostList("enginex/attention.py", "_FAST_ARCHS", 1,
+                                       ("AlphaForCausalLM", "BetaForCausalLM", "GammaForCausalLM")),)
     installed = read_universe(config_from_text(host, '[tool.archsync]\nuniverse-from = ["./enginex"]\n'))
     assert snapshot.facts == installed.facts
     assert json.loads((snapshots / "enginex.json").read_text())["files"][0][:2] == [
         "enginex/models/registry.py", "enginex.models.registry"]
     write(tmp_path / "plugin" / "setup.py", 'setup(entry_points={"enginex.general_plugins": ["p = p:r"]})\n')
     assert declared_hosts(tmp_path / "plugin", snapshots) == ("enginex",)
+
+
+def test_a_snapshot_of_the_first_format_holds_no_lists(tmp_path):
+    write(tmp_path / "enginex.json", json.dumps({
+        "format": 1, "host": "enginex", "repository": "example/enginex", "commit": "0123abc", "date": "2026-11-30",
+        "files": [["enginex/registry.py", "enginex.registry", [["_MODELS", [["AlphaForCausalLM", 1, 13]], []]]]]}))
+    snapshot = load_snapshot("enginex", tmp_path)
+    assert [m.name for f in snapshot.facts for r in f.registrations for m in r.names] == ["AlphaForCausalLM"]
+    assert snapshot.lists == ()
 
 
 def test_the_generator_says_why_it_cannot_write(tmp_path, capsys):

@@ -30,7 +30,7 @@ def test_json_lists_every_registry_shape_with_its_names():
                                          "implementation": "alpha:AlphaForCausalLM"}
     assert document["subjects"] == [{"name": "SPEC_DECODE_ARCHS", "path": "serve/config/features.py", "line": 4,
                                      "scope": "module", "declared": True, "names": 5, "partly_analysed": False,
-                                     "read": ""}]
+                                     "read": "", "copies": ""}]
     assert [(f["name"], f["kind"]) for f in document["families"]] == [
         ("is_alpha", "lineage"), ("is_bravo", "lineage"), ("is_charlie", "lineage"), ("is_delta", "lineage")]
     assert document["external_registries"] == [] and document["universe_from"] == [] and document["hints"] == []

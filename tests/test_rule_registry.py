@@ -131,6 +131,8 @@ def test_archsync_rules_lists_the_registry_in_priority_order(tmp_path):
         "not the other",
         "ARC105  kin-missing                a subject holds an architecture but not another that runs the same "
         "code",
+        "ARC106  host-copy-behind           a plugin's copy of a list of its host's lacks names the host's list "
+        "holds",
         "ARC201  unknown-architecture       a guarded collection or a family names an architecture nothing "
         "registers",
         "ARC202  stale-exemption            an exemption no longer suppresses anything",
@@ -165,7 +167,7 @@ def test_explain_an_unknown_code_is_an_error(tmp_path):
 
 def test_priority_is_registry_order_among_rules_that_compete_for_a_pair():
     competing = [rule.code for rule in RULES if rule.one_per_pair]
-    assert competing == ["ARC101", "ARC102", "ARC103", "ARC104", "ARC105", "ARC201", "ARC301"]
+    assert competing == ["ARC101", "ARC102", "ARC103", "ARC104", "ARC105", "ARC106", "ARC201", "ARC301"]
 
 
 def test_every_front_end_gives_a_code_the_same_severity(tmp_path):

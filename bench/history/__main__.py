@@ -8,6 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.history.hosts import host_mirrors
 from bench.history.replay import default_archsync, load_corpus, markdown, replay
 
 
@@ -25,6 +26,9 @@ def main() -> int:
     parser.add_argument("--archsync", help="the archsync executable (default: next to this interpreter)")
     parser.add_argument("--setting", action="append", default=[],
                         help='a `[tool.archsync]` line for every tree, e.g. \'kinship = "all"\' (default: none)')
+    parser.add_argument("--host-as-of-parent", action="append", default=[], metavar="HOST=MIRROR",
+                        help="check a plugin against its host as of the parent's date, from this mirror under "
+                             "--mirrors (e.g. vllm=local-inference-lab+vllm); default: archsync's shipped snapshot")
     args = parser.parse_args()
     repo = Path(__file__).resolve().parents[2]
     work = args.work.resolve()
@@ -35,7 +39,7 @@ def main() -> int:
     if not cases:
         parser.error("no case matches")
     report = replay(cases, args.mirrors, work, [args.archsync] if args.archsync else default_archsync(),
-                    "\n".join(args.setting))
+                    "\n".join(args.setting), hosts=host_mirrors(args.host_as_of_parent, args.mirrors))
     print(markdown(report))
     if args.json:
         args.json.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from bench.history.hosts import archsync_as_of
 from bench.history.later import confirmed, read_facts
 
 CORPUS = Path(__file__).with_name("corpus.json")
@@ -271,14 +272,17 @@ def summary(report: Report) -> dict:
 
 
 def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[str], settings: str = "",
-           progress=lambda message: print(message, file=sys.stderr, flush=True)) -> Report:
-    """`settings`: lines for a `[tool.archsync]` table (none: zero-config, the point of the replay)."""
+           progress=lambda message: print(message, file=sys.stderr, flush=True),
+           hosts: Optional[Dict[str, Path]] = None) -> Report:
+    """`settings`: lines for a `[tool.archsync]` table (none: zero-config, the point of the replay). `hosts`:
+    host package -> its mirror, to check a plugin against its host as of the parent's date (`hosts.py`)."""
     outcomes: List[Outcome] = []
     others: List[dict] = []
     skipped: Set[str] = set()
     parents: Dict[Tuple[str, str], Tuple[List[dict], Optional[dict]]] = {}
     references: Dict[str, str] = {}
     trees: Dict[Tuple[str, str], Path] = {}
+    commands: Dict[Tuple[str, str], Sequence[str]] = {}
     for case in cases:
         git_dir = mirror_dir(mirrors, case.mirror)
         if git_dir is None:
@@ -291,9 +295,11 @@ def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[
             tree = extract_tree(git_dir, case.parent, case.root, work)
             (tree / "pyproject.toml").write_text(f"[tool.archsync]\n{settings}\n" if settings else
                                                  "# zero-config replay: no [tool.archsync] table\n", encoding="utf-8")
-            diagnostics = run_archsync(archsync, tree)["diagnostics"]
-            inventory = run_archsync(archsync, tree, "inventory")
+            command = (archsync_as_of(tree, git_dir, case.parent, hosts, work) if hosts else None) or archsync
+            diagnostics = run_archsync(command, tree)["diagnostics"]
+            inventory = run_archsync(command, tree, "inventory")
             parents[key] = (diagnostics, inventory)
+            commands[key] = command
             trees[key] = tree
             if case.mirror not in references:
                 references[case.mirror] = reference_commit(git_dir, case.project)
@@ -303,7 +309,7 @@ def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[
             subject = next(s["name"] for s in inventory.get("subjects", ()) if s["path"] == case.file
                            and in_subject(s["name"], case.subject) and s["names"] > 1)
             outcome = dataclasses.replace(outcome, why="; ".join(
-                kinship_verdict(archsync, trees[key], subject, name) for name in case.names))
+                kinship_verdict(commands[key], trees[key], subject, name) for name in case.names))
         outcomes.append(outcome)
     for (mirror, parent), (diagnostics, _) in parents.items():
         mine = [c for c in cases if (c.mirror, c.parent) == (mirror, parent)]

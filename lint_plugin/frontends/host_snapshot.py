@@ -5,7 +5,9 @@
 
 Run at each release against the host's newest source: it reads the host's registrations exactly
 as `universe-from` does (statically, from the source, never importing it) and writes them with
-where and when they were read, so `archsync inventory` can say how old the names are.
+where and when they were read, so `archsync inventory` can say how old the names are. Beside them it
+writes the host's lists of three registered names or more, as a zero-configuration check of the host
+finds them: what ARC106 compares a plugin's copy of one with.
 """
 from __future__ import annotations
 
@@ -13,11 +15,15 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 from ..config.loading import config_from_text
-from ..project.hosts import SNAPSHOTS, Snapshot, snapshot_document
+from ..pipeline.request import Request
+from ..pipeline.run import run_with
+from ..project.hosts import SNAPSHOTS, HostList, Snapshot, snapshot_document
 from ..project.universe import read_universe
+
+LISTED = 3  # names a list of the host's holds to be kept: fewer are too few to tell a copy of it (ARC106)
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
@@ -42,15 +48,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     universe = read_universe(config_from_text(root, f'[tool.archsync]\nuniverse-from = ["./{args.host}"]\n'))
     if not universe.facts:
         parser.error(f"no registration found under {package}")
-    snapshot = Snapshot(args.host, args.repository, args.commit, args.date, universe.facts)
+    snapshot = Snapshot(args.host, args.repository, args.commit, args.date, universe.facts, host_lists(root))
     out = args.out or SNAPSHOTS / f"{args.host}.json"
     try:
         out.write_bytes(snapshot_document(snapshot))
     except OSError as error:
         parser.exit(2, f"{parser.prog}: error: cannot write {out}: {error.strerror or error}\n")
     names = sum(len(r.names) for f in universe.facts for r in f.registrations)
-    print(f"wrote {out}: {names} registrations in {len(universe.facts)} files of {snapshot.label}")
+    print(f"wrote {out}: {names} registrations in {len(universe.facts)} files and {len(snapshot.lists)} lists of "
+          f"{snapshot.label}")
     return 0
+
+
+def host_lists(root: Path) -> Tuple[HostList, ...]:
+    """The host's lists holding `LISTED` registered names or more, as a check of the host with no
+    configuration reads them (its own `[tool.archsync]`, if it has one, is not the plugin's business)."""
+    model = run_with(config_from_text(root, ""), Request(use_cache=False)).model
+    return tuple(HostList(c.path, c.subject, c.line, tuple(sorted(names)), c.keyed)
+                 for c in model.collections for names in (c.members.names & model.registered.keys(),)
+                 if len(names) >= LISTED)
 
 
 if __name__ == "__main__":

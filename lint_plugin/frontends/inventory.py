@@ -18,6 +18,7 @@ from ..resolve import Collection, Model, Registration
 from ..resolve.consumers import CLASS_NAME
 from ..resolve.lineage import lineage_words, names_lineage, outside_lineage
 from ..resolve.values import MODEL_TYPE
+from ..rules.arc106_host_copy_behind import copy_of
 
 
 def _shape(registration: Registration, config: Config) -> str:
@@ -57,7 +58,7 @@ def inventory(model: Model) -> Dict[str, Any]:
         "subjects": [
             {"name": c.subject, "path": c.path, "line": c.line, "scope": c.scope, "declared": c.declared,
              "names": len(c.members.names), "partly_analysed": bool(c.members.unknown),
-             "read": _how_read(c)}
+             "read": _how_read(c), "copies": _copies(model, c)}
             for c in sorted(model.collections, key=lambda c: (c.path, c.line, c.subject))
         ],
         "families": [
@@ -76,6 +77,12 @@ def _model_types(model: Model) -> Dict[str, List[str]]:
     one that names none): what those lists are read as (`resolve/model_types.py`)."""
     written = sorted({t for c in model.collections if c.keyed == MODEL_TYPE for t in c.written})
     return {t: sorted(model.model_types.names.get(t, ())) for t in written}
+
+
+def _copies(model: Model, collection: Collection) -> str:
+    """The host's list a plugin's subject copies (ARC106), as `subject at path:line`, or ""."""
+    copied = copy_of(collection, model.host_lists) if model.host_lists and collection.completable else None
+    return "" if copied is None else f"{copied[1].subject} at {copied[1].path}:{copied[1].line}"
 
 
 def _how_read(collection: Collection) -> str:
@@ -158,7 +165,8 @@ def render_text(model: Model, where: Callable[[str], str] = str) -> str:
     found = len(subjects) - declared
     lines.append(f"Subjects: {len(subjects)} ({declared} declared, {found} found by shape{by_scope})")
     for subject in subjects:
-        mark = ("" if subject["declared"] else " (by shape)") + (f": {subject['read']}" if subject["read"] else "")
+        mark = ("" if subject["declared"] else " (by shape)") + (f": {subject['read']}" if subject["read"] else "") \
+            + (f"; a copy of the host's {subject['copies']}" if subject["copies"] else "")
         lines.append(f"  {subject['path']}:{subject['line']}: {subject['name']} [{subject['scope']}, "
                      f"{subject['names']} names]{mark}")
     lines.append(f"Families: {len(document['families'])}")

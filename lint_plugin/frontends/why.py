@@ -18,6 +18,7 @@ from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
 from ..resolve.values import MODEL_TYPE
 from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
+from ..rules.arc106_host_copy_behind import copy_of
 from ..rules.evidence_rates import evidence_rates, pattern_of
 from ..rules.kinds import accepts
 
@@ -68,6 +69,12 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
              f"{len(held)} registered name{'s' if len(held) != 1 else ''}"
              + (f" ({', '.join(held[:6])}{', ...' if len(held) > 6 else ''})" if held else "")]
     lines.append(f"read: {readers(collection)}")
+    copied = copy_of(collection, model.host_lists) if collection.completable else None
+    if copied is not None:
+        label, listed = copied
+        lines.append(f"a copy of the host's list {listed.subject} at {listed.path}:{listed.line}, which "
+                     f"{'holds' if name in listed.names else 'does not hold'} '{name}' (ARC106; archsync's snapshot "
+                     f"of {label})")
     if name not in model.registered:
         lines.append(f"'{name}' is not a registered architecture: kinship is read between registered names only")
     declared = model.kinship.declared(name, held) if name not in collection.members.names else []

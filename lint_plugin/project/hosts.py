@@ -10,6 +10,10 @@ sound, and a run needs neither the host installed (pre-commit's environments hol
 nor the second it takes to read it. A snapshot can be older than the host a plugin runs on: a
 name it lacks is unknown, not misspelt, so ARC201 stays off (`universe-from` reads the installed
 host, exactly).
+
+A snapshot also holds the host's own lists of three names or more (`HostList`): a plugin that keeps
+a copy of one (vllm-ascend's image-token list in its speculative-decoding proposer) is told what the
+host's copy holds and its own lacks (ARC106).
 """
 from __future__ import annotations
 
@@ -28,12 +32,24 @@ PACKAGING = ("setup.py", "pyproject.toml")
 # An entry-point group of a host's plugins, as written in either file: `"vllm.general_plugins"`.
 _GROUP = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)\.\w*plugins\b")
 _LARGEST = 1 << 20  # a packaging file is small; a larger one is not read
-FORMAT = 1
+FORMAT = 2  # 2 added `lists`; a format-1 snapshot is read as holding none
+_FORMATS = (1, FORMAT)
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "hosts"
 
 
 class SnapshotError(Exception):
     """A snapshot that cannot be read as written: its host's names count as unknown, and a warning says why."""
+
+
+@dataclass(frozen=True)
+class HostList:
+    """One of the host's lists, as the snapshot holds it: the registered names it holds, and where it is."""
+
+    path: str  # `<host>/...`
+    subject: str
+    line: int
+    names: Tuple[str, ...]  # registered architectures, sorted (a list of model types: the ones they name)
+    keyed: str = ""  # what it is looked up with, as `Collection.keyed` says
 
 
 @dataclass(frozen=True)
@@ -45,6 +61,7 @@ class Snapshot:
     commit: str
     date: str  # of the commit, YYYY-MM-DD
     facts: Tuple[FileFacts, ...]  # registrations only; paths are `<host>/...`
+    lists: Tuple[HostList, ...] = ()
 
     @property
     def label(self) -> str:
@@ -88,7 +105,7 @@ def load_snapshot(host: str, directory: Path = SNAPSHOTS) -> Snapshot:
 
 def snapshot_from(data: Any, host: str) -> Snapshot:
     """A snapshot document, validated field by field (`ValueError` on anything else)."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("host") != host:
+    if not isinstance(data, dict) or data.get("format") not in _FORMATS or data.get("host") != host:
         raise ValueError(f"not a format-{FORMAT} snapshot of {host}")
     facts = []
     for entry in as_list(data["files"]):
@@ -101,16 +118,23 @@ def snapshot_from(data: Any, host: str) -> Snapshot:
             served_by = tuple(as_str(i) for i in as_list(implementations))
             found.append(RegistrationFact(as_str(registry), members, served_by))
         facts.append(FileFacts(as_str(path), as_str(module), registrations=tuple(found)))
-    return Snapshot(host, as_str(data["repository"]), as_str(data["commit"]), as_str(data["date"]), tuple(facts))
+    lists = tuple(HostList(as_str(path), as_str(subject), as_int(line), tuple(as_str(n) for n in as_list(names)),
+                           as_str(keyed))
+                  for path, subject, line, names, keyed in (as_list(raw, 5) for raw in as_list(data.get("lists", []))))
+    return Snapshot(host, as_str(data["repository"]), as_str(data["commit"]), as_str(data["date"]), tuple(facts),
+                    lists)
 
 
 def snapshot_document(snapshot: Snapshot) -> bytes:
     """The document `snapshot_from` reads: sorted, one file per line, so a new snapshot diffs by file."""
     files = [[f.path, f.module, [[r.registry, [[m.name, m.line, m.column] for m in r.names], list(r.implementations)]
                                  for r in f.registrations]] for f in sorted(snapshot.facts, key=lambda f: f.path)]
+    lists = [[h.path, h.subject, h.line, list(h.names), h.keyed]
+             for h in sorted(snapshot.lists, key=lambda h: (h.path, h.line, h.subject))]
     head = {"format": FORMAT, "host": snapshot.host, "repository": snapshot.repository, "commit": snapshot.commit,
             "date": snapshot.date}
     lines = [json.dumps(head, sort_keys=True)[:-1] + ', "files": ['] + \
-        [f"  {json.dumps(f)}{',' if i < len(files) - 1 else ''}" for i, f in enumerate(files)] + ["]}"]
+        [f"  {json.dumps(f)}{',' if i < len(files) - 1 else ''}" for i, f in enumerate(files)] + ['], "lists": ['] + \
+        [f"  {json.dumps(h)}{',' if i < len(lists) - 1 else ''}" for i, h in enumerate(lists)] + ["]}"]
     return ("\n".join(lines) + "\n").encode()
 

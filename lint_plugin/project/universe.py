@@ -20,7 +20,7 @@ from ..extract.facts import FileFacts
 from ..extract.from_bytes import extract_file
 from .discovery import discover_under
 from .files import Unreadable, read_file
-from .hosts import SnapshotError, declared_hosts, load_snapshot
+from .hosts import HostList, SnapshotError, declared_hosts, load_snapshot
 from .model_types import ModelTypeTable, load_table
 from .prefilter import Prefilter
 
@@ -37,6 +37,8 @@ class Universe:
     snapshots: Tuple[Tuple[str, str], ...] = ()
     # which architectures each model type names, from the `transformers` table archsync ships (`model_types.py`)
     model_types: ModelTypeTable = field(default_factory=lambda: ModelTypeTable("", {}))
+    # (`Snapshot.label`, list) of each list a snapshot holds: the host's own lists, which a plugin may copy
+    host_lists: Tuple[Tuple[str, HostList], ...] = ()
 
     @property
     def installed(self) -> Tuple[str, ...]:
@@ -75,6 +77,7 @@ def _from_snapshots(config: Config) -> Universe:
     facts: List[FileFacts] = []
     packages: List[str] = []
     labels: List[Tuple[str, str]] = []
+    lists: List[Tuple[str, HostList]] = []
     warnings: List[str] = []
     for host in declared_hosts(config.root):
         try:
@@ -85,7 +88,8 @@ def _from_snapshots(config: Config) -> Universe:
         facts += snapshot.facts
         packages.append(host)
         labels.append((host, snapshot.label))
-    return Universe(tuple(facts), tuple(packages), tuple(warnings), tuple(labels), load_table())
+        lists += [(snapshot.label, listed) for listed in snapshot.lists]
+    return Universe(tuple(facts), tuple(packages), tuple(warnings), tuple(labels), load_table(), tuple(lists))
 
 
 def locate_package(config: Config, entry: str) -> Optional[str]:

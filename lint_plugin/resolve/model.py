@@ -16,6 +16,7 @@ from ..config import Config, UnresolvedName, matches_pattern
 from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..extract.model_chains import is_chain_registry
+from ..project.hosts import HostList
 from ..project.index import ProjectIndex
 from ..project.model_types import ModelTypeTable
 from ..project.universe import Universe
@@ -73,6 +74,8 @@ class Model:
     served: FrozenSet[str] = frozenset()
     # the model types the registered architectures have: how a list of model types is read and written
     model_types: ModelTypes = ModelTypes()
+    # (snapshot label, list) of the lists of the hosts read from archsync's snapshots: what a plugin's copy follows
+    host_lists: Tuple[Tuple[str, HostList], ...] = ()
 
     @functools.cached_property
     def registered_in(self) -> Dict[str, FrozenSet[str]]:
@@ -153,7 +156,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   unanalysed, external, registrations, universe.installed,
                   multimodal, _unregistered_classes(index, registered), kinship,
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
-                  _served(support, registered), types)
+                  _served(support, registered), types, universe.host_lists)
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
