@@ -18,6 +18,8 @@ import tarfile
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from lint_plugin.project.hosts import declared_hosts
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -37,9 +39,6 @@ def archsync_as_of(tree: Path, parent_git: Path, parent: str, hosts: Dict[str, P
                    ) -> Optional[List[str]]:
     """The archsync command for `tree` with its declared host as of the parent's date; None if it declares none
     of `hosts` (the case runs with the shipped snapshot, or none)."""
-    sys.path.insert(0, str(REPO))
-    from lint_plugin.project.hosts import declared_hosts
-
     declared = [h for h in declared_hosts(tree) if h in hosts]
     if not declared:
         return None
