@@ -116,7 +116,8 @@ RULE = Rule(
          "a function or variable of the same name other than a dunder) and more than half of its names, three "
          "at least, are in the host's list. A name the host's list holds and the copy lacks is reported at the "
          "copy. The snapshot is dated, and may be older or newer than the host the plugin runs on (`archsync "
-         "inventory` says which).",
+         "inventory` says which). `universe-from` reads the installed host's registrations alone, so with it "
+         "there is no host list to compare a copy with.",
     why="A plugin that overrides a piece of its host keeps a copy of the list that piece tests, and the host "
         "keeps adding models to its own: vllm-ascend added `Gemma4ForConditionalGeneration` to its copy of vLLM's "
         "image-token list four months after vLLM had (its pull request 12948 says it aligns with upstream).",
@@ -136,6 +137,6 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
-    settings=("exempt",),
+    settings=("universe-from", "exempt"),
     severity="warning",
 )
