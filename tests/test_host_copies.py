@@ -3,8 +3,8 @@
 The host's lists are those of archsync's shipped snapshot of vLLM; the one these tests copy is its
 list of multimodal targets whose `image_token_id` the draft model takes (11 registered names, in
 `SpecDecodeBaseProposer.load_model` at vllm/v1/spec_decode/llm_base_proposer.py:1301). A copy sits
-in a file or a function of the same name, and more than half of its names, three at least, are the
-host's: these tests stand at each side of each condition.
+in a function of the same name, or in a file of the same name holding most of the host's list, and more
+than half of its names, three at least, are the host's: these tests stand at each side of each condition.
 """
 from __future__ import annotations
 
@@ -59,6 +59,12 @@ def test_a_copy_in_a_function_of_the_same_name_is_told_the_rest(tmp_path):
 
 def test_a_copy_in_a_file_of_the_same_name_is_told_the_rest(tmp_path):
     assert check(tmp_path, HOST_LIST[:6], where="llm_base_proposer.py", method="image_token_index") == REST
+
+
+def test_a_file_of_the_same_name_alone_needs_most_of_the_hosts_list_too(tmp_path):
+    """A file's name is a weaker tie than a function's: a small list in a `config.py` is no copy of the large
+    table in the host's `config.py` it shares three names with."""
+    assert check(tmp_path, HOST_LIST[:5], where="llm_base_proposer.py", method="image_token_index") == []
 
 
 def test_the_same_names_elsewhere_are_no_copy(tmp_path):

@@ -5,14 +5,16 @@ keeps vLLM's list of multimodal targets whose `image_token_id` the draft model t
 adds a model to its list; the copy does not follow, and the plugin runs the new model down the
 other branch. The host's lists come from archsync's snapshot of the host (`project/hosts.py`).
 
-A copy sits where the host's list does and holds mostly the host's names: it is in a file of the
-same name (`llm_base_proposer.py`) or in a function or variable of the same name (`load_model`;
-not a dunder such as `__init__`, which every class has), and more than half of its names, three at
-least, are in the host's list. Names alone do not make a copy: lists of popular models share three
-of them by chance (`["llama", "qwen2", "qwen3", "qwen3_moe"]` and a vision model's table of
-`gemma2`, `llama`, `qwen2`, `qwen3`). A copy may lag far behind the host's list. Each list of the
-plugin is compared with the host's list it shares the most with; a list of model types with the
-host's lists of model types.
+A copy holds mostly the host's names (more than half of its names, three at least, are in the
+host's list) and sits where the host's list does. In a function or variable of the same name
+(`load_model`; not a dunder such as `__init__`, which every class has) that is enough, and the copy
+may lag far behind. In a file of the same name alone (`llm_base_proposer.py`: a plugin moves and
+renames what it overrides), a weaker tie, the host's list must also be mostly in the copy, so a
+small list of a file named like the host's large table (`config.py`) copies nothing. Names alone
+do not make a copy: lists of popular models share three of them by chance (`["llama", "qwen2",
+"qwen3", "qwen3_moe"]` and a vision model's table of `gemma2`, `llama`, `qwen2`, `qwen3`). Each
+list of the plugin is compared with the host's list it shares the most with; a list of model types
+with the host's lists of model types.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from .fixes import add_to
 from .rule import Example, Rule
 
 SHARED = 3  # names a copy shares with the host's list at the least
+NAME, FILE = "name", "file"  # how a copy's place ties to the host list's (`place_tie`)
 
 
 def check(model: Model) -> List[Diagnostic]:
@@ -57,8 +60,10 @@ def copy_of(collection: Collection, host_lists: Tuple[Tuple[str, HostList], ...]
         if listed.keyed != collection.keyed:
             continue
         shared = len(held.intersection(listed.names))
-        if shared < SHARED or 2 * shared <= len(held) or not same_place(collection.path, collection.subject,
-                                                                       listed.path, listed.subject):
+        if shared < SHARED or 2 * shared <= len(held):
+            continue
+        tie = place_tie(collection.path, collection.subject, listed.path, listed.subject)
+        if tie is None or (tie == FILE and 2 * shared <= len(listed.names)):
             continue
         rank = (-shared, len(listed.names) - shared, listed.path, listed.line)
         if best is None or rank < best[0]:
@@ -66,13 +71,14 @@ def copy_of(collection: Collection, host_lists: Tuple[Tuple[str, HostList], ...]
     return None if best is None else best[1]
 
 
-def same_place(path: str, subject: str, host_path: str, host_subject: str) -> bool:
-    """Does a list sit where the host's does: a file of the same name, or a function or variable of the same
-    name (`AscendEagleProposer.load_model#1` and `SpecDecodeBaseProposer.load_model#1`), a dunder aside?"""
-    if path.rpartition("/")[2] == host_path.rpartition("/")[2]:
-        return True
+def place_tie(path: str, subject: str, host_path: str, host_subject: str) -> Optional[str]:
+    """How a list sits where the host's does: NAME, in a function or variable of the same name
+    (`AscendEagleProposer.load_model#1` and `SpecDecodeBaseProposer.load_model#1`, a dunder aside), else
+    FILE, in a file of the same name; None if neither."""
     own, host_own = (s.partition("#")[0].rpartition(".")[2] for s in (subject, host_subject))
-    return own == host_own and not own.startswith("__")
+    if own == host_own and not own.startswith("__"):
+        return NAME
+    return FILE if path.rpartition("/")[2] == host_path.rpartition("/")[2] else None
 
 
 def diagnostic(collection: Collection, label: str, listed: HostList, name: str, shared: int,
@@ -112,12 +118,12 @@ RULE = Rule(
     summary="a plugin's copy of a list of its host's lacks names the host's list holds",
     what="A project that declares a host's plugin entry points (a vLLM plugin) is compared with archsync's "
          "snapshot of the host, which holds the host's lists of three registered names or more. A list of the "
-         "plugin is a copy of one of the host's when it sits where the host's does (a file of the same name, or "
-         "a function or variable of the same name other than a dunder) and more than half of its names, three "
-         "at least, are in the host's list. A name the host's list holds and the copy lacks is reported at the "
-         "copy. The snapshot is dated, and may be older or newer than the host the plugin runs on (`archsync "
-         "inventory` says which). `universe-from` reads the installed host's registrations alone, so with it "
-         "there is no host list to compare a copy with.",
+         "plugin is a copy of one of the host's when more than half of its names, three at least, are in the "
+         "host's list and it sits where the host's does: in a function or variable of the same name (a dunder "
+         "aside), or in a file of the same name with the host's list also mostly in the copy. A name the host's "
+         "list holds and the copy lacks is reported at the copy. The snapshot is dated, and may be older or "
+         "newer than the host the plugin runs on (`archsync inventory` says which). `universe-from` reads the "
+         "installed host's registrations alone, so with it there is no host list to compare a copy with.",
     why="A plugin that overrides a piece of its host keeps a copy of the list that piece tests, and the host "
         "keeps adding models to its own: vllm-ascend added `Gemma4ForConditionalGeneration` to its copy of vLLM's "
         "image-token list four months after vLLM had (its pull request 12948 says it aligns with upstream).",
