@@ -31,6 +31,7 @@ NAME, FILE = "name", "file"  # how a copy's place ties to the host list's (`plac
 
 
 def check(model: Model) -> List[Diagnostic]:
+    """Each list the completion rules may complete, against the host's list it copies, if any."""
     if not model.host_lists:
         return []
     found: List[Diagnostic] = []
