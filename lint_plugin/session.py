@@ -36,14 +36,16 @@ from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Tuple
 
 from .config import Config, load_config
+from .extract.facts import FileFacts
 from .pipeline import Inputs, OnDisk, Report, RunMemory, analyse
 from .project.cache import CachedFile, IndexCache
 from .project.discovery import SourceFile, discover, with_unsaved
-from .project.file_facts import JobState, facts_for
+from .project.file_facts import JobState, facts_for, model_type_facts
 from .project.files import Unreadable, digest, read_file
 from .project.listing import shared
 from .project.memory import RecordMemory
 from .project.prefilter import Prefilter
+from .project.results import TYPED, TYPED_REGISTERED
 from .project.stamps import PYPROJECT, Stamp, stamp
 from .project.universe import read_universe
 from .report.stage import report_again
@@ -163,7 +165,8 @@ def _again(inputs: Inputs, memory: RunMemory, known: Dict[str, CachedFile]) -> O
         if data_digest == before.digest:
             continue  # the bytes the run read (a file touched, an edit undone)
         prefilter = prefilter or Prefilter(config)
-        record, same = _record_again(config, prefilter, source, data, data_digest, before, last.levels[source.rel])
+        record, same = _record_again(config, prefilter, source, data, data_digest, before, last.levels[source.rel],
+                                     last.typed.get(source.rel))
         if not same:
             known[source.rel] = record  # the run that follows need not read it again
             return None
@@ -180,11 +183,14 @@ def _again(inputs: Inputs, memory: RunMemory, known: Dict[str, CachedFile]) -> O
 
 
 def _record_again(config: Config, prefilter: Prefilter, source: SourceFile, data: bytes, data_digest: str,
-                  before: CachedFile, level: int) -> Tuple[CachedFile, bool]:
-    """The record of `data` as far as `level` reads it (signals, then registrations or all facts), and
-    whether it is `before`'s that far: then the run that read `before` would read this one alike."""
+                  before: CachedFile, level: int, typed: Optional[FileFacts] = None) -> Tuple[CachedFile, bool]:
+    """The record of `data` as far as `level` reads it (signals, then registrations or all facts, and the
+    lists of model types the last run read in part, `typed`), and whether it is `before`'s that far: then the
+    run that read `before` would read this one alike."""
     signals = prefilter.signals(data)
-    if level == 0:
+    if level in (TYPED, TYPED_REGISTERED) and model_type_facts(config, source, data) != typed:
+        return CachedFile(len(data), 0, data_digest, signals), False
+    if level in (0, TYPED):
         return CachedFile(len(data), 0, data_digest, signals), signals == before.signals
     facts, partial = facts_for(JobState(config, prefilter), source, data, full=level == 2)
     old = before.decoded(source.rel)

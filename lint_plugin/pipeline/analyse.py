@@ -109,6 +109,6 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         by_path[rel], levels[rel] = record, level
     assert records is not None
     # the last run, as its findings would be reported again: without what the caches said this time
-    last = LastRun(tuple(f.rel for f in files), universe, by_path, levels, tuple(found), done)
+    last = LastRun(tuple(f.rel for f in files), universe, by_path, levels, tuple(found), done, index.typed_facts())
     left = RunMemory(records.after(by_path.items(), overrides, stamps), resolve, rule_memory, noqa, last)
     return Analysis(shown, tuple(found), index, left)

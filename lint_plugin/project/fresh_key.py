@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..config import Config
 from .discovery import SourceFile
 from .prefilter import Prefilter, stored_signals
-from .results import record_key
+from .results import TYPED, TYPED_REGISTERED, record_key
 
 
 def fresh_key(config: Config, prefilter: Prefilter, source: SourceFile, data: bytes, level: int) -> str:
@@ -22,7 +22,16 @@ def fresh_key(config: Config, prefilter: Prefilter, source: SourceFile, data: by
 
         return record_key(3, signals, False, [digest(data)])
     from .codec import encode_facts
-    from .file_facts import JobState, facts_for
+    from .file_facts import JobState, facts_for, model_type_facts
 
+    if level in (TYPED, TYPED_REGISTERED):  # read in part for its lists of model types: keyed by those
+        typed = model_type_facts(config, source, data)
+        if typed is None:
+            return ""  # the part does not parse now: the run reads the whole file, so no stored key holds
+        registered, partial = None, False
+        if level == TYPED_REGISTERED:
+            facts, partial = facts_for(JobState(config, prefilter), source, data, full=False)
+            registered = encode_facts(facts)
+        return record_key(level, signals, partial, [registered, encode_facts(typed)])
     facts, partial = facts_for(JobState(config, prefilter), source, data, full=level == 2)
     return record_key(level, signals, partial, encode_facts(facts))

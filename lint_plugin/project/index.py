@@ -23,7 +23,7 @@ from .file_facts import JobState, complete_facts, facts_for, model_type_facts, r
 from .file_stamp import file_stamp
 from .files import Unreadable, digest, read_file
 from .prefilter import Prefilter, Signals, stored_signals
-from .results import RecordState, record_key
+from .results import TYPED, TYPED_REGISTERED, RecordState, record_key
 from .workers import PARSE_WEIGHT, WorkPool, state
 
 _ScanJob = Tuple[SourceFile, int, int, Optional[CachedFile]]
@@ -237,7 +237,8 @@ class ProjectIndex:
     def model_typed(self, name: str) -> Optional[FileFacts]:
         """Facts of a module not chosen whole, read for its lists of model types alone (`resolve/model_types.py`):
         from its module-level statements and the functions that spell `model_type`, a quarter of the bytes
-        of such files, unless all its facts are at hand. Not stored: such a module is keyed by its bytes."""
+        of such files, unless all its facts are at hand. Not stored in the index cache; the result cache keys
+        such a module by these facts (`record_states`), so a comment appended leaves the stored run standing."""
         source = self._files.get(name)
         if source is None or name not in self._records:
             return None
@@ -250,7 +251,6 @@ class ProjectIndex:
             if typed is None:
                 return self.module(name)
             self._typed[name] = typed
-            self._consulted.add(name)
         return self._typed[name]
 
     def lookup(self, module: str, name: str) -> Optional[FileFacts]:
@@ -302,14 +302,17 @@ class ProjectIndex:
             facts: Optional[List[Any]] = None
             if level == 3:  # read by its bytes: keyed by them (as `fresh_key` keys them)
                 facts = [record.digest]
+            elif level in (TYPED, TYPED_REGISTERED):  # read in part for its lists of model types: keyed by those
+                registered = self._encoded(record) if level == TYPED_REGISTERED else None
+                if level == TYPED_REGISTERED and registered is None:
+                    continue
+                facts = [registered, encode_facts(self._typed[module])]
             elif level:
-                if record.encoded is not None:
-                    facts = record.encoded
-                elif record.facts is not None:
-                    facts = encode_facts(record.facts)
+                facts = self._encoded(record)
                 if facts is None or (level == 2 and record.partial):
                     continue  # asked for and not there: nothing to key it by, so never reused
-            key = record_key(level, stored_signals(record.signals), record.partial and level != 3, facts)
+            partial = record.partial and level not in (3, TYPED)  # 5: partial as its registrations are (1)
+            key = record_key(level, stored_signals(record.signals), partial, facts)
             states[source.rel] = RecordState(record.size, record.stamp, record.digest, level, key)
         return states
 
@@ -323,10 +326,26 @@ class ProjectIndex:
 
     def _level(self, module: str) -> int:
         """What this run asked of a module: its signals (0), its registrations (1), all its facts (2), or,
-        beside at most its registrations, whether its bytes bind a name (3: keyed by its bytes)."""
+        beside at most its registrations, whether its bytes bind a name (3: keyed by its bytes), or its lists
+        of model types, read in part (4, and 5 with its registrations)."""
         if self._chosen.get(module) or module in self._completed:
             return 2
-        return 3 if module in self._consulted else 1 if module in self._chosen else 0
+        if module in self._consulted:
+            return 3
+        if module in self._typed:
+            return TYPED_REGISTERED if module in self._chosen else TYPED
+        return 1 if module in self._chosen else 0
+
+    def typed_facts(self) -> Dict[str, FileFacts]:
+        """By path, the facts of each module read in part for its lists of model types (`model_typed`)."""
+        return {self._files[module].rel: facts for module, facts in self._typed.items()}
+
+    @staticmethod
+    def _encoded(record: CachedFile) -> Optional[List[Any]]:
+        """A record's facts as the result cache keys them, or None when it holds none."""
+        if record.encoded is not None:
+            return record.encoded
+        return encode_facts(record.facts) if record.facts is not None else None
 
     def dotted_paths(self, module: str, head: str) -> FrozenSet[str]:
         """The dotted paths a module's bytes write from its plain import of the top package `head`."""

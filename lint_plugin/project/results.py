@@ -44,13 +44,15 @@ from .sealed import opened, seal
 from .writer import WriteRefused, read_private, write_private
 
 SCHEMA = 2  # the code by stamps and content; the index cache by its write time
+TYPED, TYPED_REGISTERED = 4, 5  # levels of a file read in part for its lists of model types (`RecordState`)
 
 
 class RecordState(NamedTuple):
     """What one run read from one file: its bytes' identity and its record's key.
 
     `level` is what the run asked of the file: 0 its byte signals only, 1 its registrations,
-    2 all its facts, 3 whether its bytes bind a name (keyed by the bytes). `record` digests the
+    2 all its facts, 3 whether its bytes bind a name (keyed by the bytes), 4 its lists of model types
+    (read in part: `ProjectIndex.model_typed`), 5 its registrations and its lists of model types. `record` digests the
     signals and those facts (`record_key`). An immutable
     tuple rather than a frozen dataclass: a warm run builds one per file, and builds nothing else.
     """
@@ -143,7 +145,7 @@ class ResultCache:
                 raise ValueError("bad file entry")
             rel, size, stamp, file_digest, level, record = item
             if not (type(rel) is str and type(size) is int and type(stamp) is int and type(file_digest) is str
-                    and type(level) is int and 0 <= level <= 3 and type(record) is str):
+                    and type(level) is int and 0 <= level <= TYPED_REGISTERED and type(record) is str):
                 raise ValueError("bad file entry")
             files[rel] = RecordState(size, stamp, file_digest, level, record)
         report = document["report"]
