@@ -148,6 +148,7 @@ def _again(inputs: Inputs, memory: RunMemory, known: Dict[str, CachedFile]) -> O
         return None
     prefilter: Optional[Prefilter] = None
     records = dict(last.records)
+    typed = dict(memory.records.typed) if memory.records is not None else {}
     for source in inputs.files:
         before = records.get(source.rel)
         if before is None:
@@ -165,19 +166,22 @@ def _again(inputs: Inputs, memory: RunMemory, known: Dict[str, CachedFile]) -> O
         if data_digest == before.digest:
             continue  # the bytes the run read (a file touched, an edit undone)
         prefilter = prefilter or Prefilter(config)
+        kept = typed.get(source.rel)
         record, same = _record_again(config, prefilter, source, data, data_digest, before, last.levels[source.rel],
-                                     last.typed.get(source.rel))
+                                     kept[1] if kept is not None else None)
         if not same:
             known[source.rel] = record  # the run that follows need not read it again
             return None
         records[source.rel] = record
+        if kept is not None:
+            typed[source.rel] = (data_digest, kept[1])  # these bytes read as those did
     # it reads the buffers' noqa comments again (the other files' as the last report left them)
     from .report.memory_noqa import NoqaMemory
 
     diagnostics, noqa = report_again(last.found, config, overrides, True, memory.noqa or NoqaMemory())
     stamps = inputs.stamps or {}
     left = dataclasses.replace(memory, records=(memory.records or RecordMemory()).after(records.items(), overrides,
-                                                                                         stamps),
+                                                                                         stamps, typed),
                                noqa=noqa, last=dataclasses.replace(last, records=records))
     return dataclasses.replace(last.report, config=config, diagnostics=diagnostics, reused=True), left
 

@@ -81,7 +81,8 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
     known = records.known(files, overrides, stamps) if records is not None else None
     with paused():  # a run builds acyclic values only: the cyclic collector would walk them over and over
         # byte prefilter, facts of what may matter
-        with ProjectIndex(config, files, overrides, disk.index, known) as index:
+        typed = records.typed if records is not None else None
+        with ProjectIndex(config, files, overrides, disk.index, known, typed) as index:
             resolve = choose_files(index, (memory.resolve or ResolveMemory()) if memory is not None else None)
         # names resolved across modules (and what dependencies register)
         model, resolve = build_model(index, universe, resolve)
@@ -109,6 +110,7 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         by_path[rel], levels[rel] = record, level
     assert records is not None
     # the last run, as its findings would be reported again: without what the caches said this time
-    last = LastRun(tuple(f.rel for f in files), universe, by_path, levels, tuple(found), done, index.typed_facts())
-    left = RunMemory(records.after(by_path.items(), overrides, stamps), resolve, rule_memory, noqa, last)
+    last = LastRun(tuple(f.rel for f in files), universe, by_path, levels, tuple(found), done)
+    left = RunMemory(records.after(by_path.items(), overrides, stamps, index.typed_facts()), resolve, rule_memory,
+                     noqa, last)
     return Analysis(shown, tuple(found), index, left)

@@ -20,13 +20,12 @@ outlives it: no module keeps run state.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Optional, Tuple
 
 from ..diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # a warm check that replays the result cache imports none of the stages
-    from ..extract.facts import FileFacts
     from ..project.cache import CachedFile
     from ..project.memory import RecordMemory
     from ..project.universe import Universe
@@ -46,8 +45,6 @@ class LastRun:
     levels: Mapping[str, int]  # by path: what the run asked of each file (`ProjectIndex.records`)
     found: Tuple[Diagnostic, ...]  # what the rules found, before the report stage
     report: "Report"
-    # by path, the facts of each file read in part for its lists of model types (`ProjectIndex.model_typed`)
-    typed: Mapping[str, "FileFacts"] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,8 @@ class ProjectIndex:
 
     def __init__(self, config: Config, files: Iterable[SourceFile],
                  overrides: Optional[Mapping[str, bytes]] = None, cache: Optional[IndexCache] = None,
-                 known: Optional[Mapping[str, CachedFile]] = None) -> None:
+                 known: Optional[Mapping[str, CachedFile]] = None,
+                 known_typed: Optional[Mapping[str, Tuple[str, FileFacts]]] = None) -> None:
         self.config = config
         self.overrides = dict(overrides or {})
         self.cache = cache
@@ -66,6 +67,8 @@ class ProjectIndex:
         self._job = JobState(config, self._prefilter, digests=cache is not None or known is not None)
         self._pool = WorkPool(self._job)
         self._known = known or {}
+        # by path, (digest, facts) of the files a kept run read in part for their lists of model types
+        self._known_typed = known_typed or {}
         # the modules not chosen, by what their imports reach, when this run's selection built it (not replayed)
         self.reachers: Optional[Reachers] = None
         try:  # before `with` takes over: an error or Ctrl-C in the scan must not leave workers behind
@@ -246,8 +249,12 @@ class ProjectIndex:
         if facts is not None and not self._records[name].partial:
             return facts
         if name not in self._typed:
-            data = self._bytes_of(source)
-            typed = None if isinstance(data, Unreadable) else model_type_facts(self.config, source, data)
+            kept = self._known_typed.get(source.rel)
+            if kept is not None and kept[0] and kept[0] == self._records[name].digest:
+                typed: Optional[FileFacts] = kept[1]  # the same bytes a kept run read so: the same facts
+            else:
+                data = self._bytes_of(source)
+                typed = None if isinstance(data, Unreadable) else model_type_facts(self.config, source, data)
             if typed is None:
                 return self.module(name)
             self._typed[name] = typed
@@ -336,9 +343,10 @@ class ProjectIndex:
             return TYPED_REGISTERED if module in self._chosen else TYPED
         return 1 if module in self._chosen else 0
 
-    def typed_facts(self) -> Dict[str, FileFacts]:
-        """By path, the facts of each module read in part for its lists of model types (`model_typed`)."""
-        return {self._files[module].rel: facts for module, facts in self._typed.items()}
+    def typed_facts(self) -> Dict[str, Tuple[str, FileFacts]]:
+        """By path, the digest and facts of each module read in part for its lists of model types
+        (`model_typed`): what a caller that keeps its runs gives the next one (`known_typed`)."""
+        return {self._files[module].rel: (self._records[module].digest, facts) for module, facts in self._typed.items()}
 
     @staticmethod
     def _encoded(record: CachedFile) -> Optional[List[Any]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Mapping, Optional, Tuple
 
+from ..extract.facts import FileFacts
 from .cache import CachedFile
 from .discovery import SourceFile
 from .stamps import Stamp
@@ -23,6 +24,9 @@ class RecordMemory:
 
     files: Mapping[str, Tuple[Stamp, CachedFile]] = field(default_factory=dict)  # as on disk, with their stamp
     buffers: Mapping[str, CachedFile] = field(default_factory=dict)  # open buffers', checked by digest when reused
+    # (digest, facts) of the files the run read in part for their lists of model types: the same bytes again
+    # read alike (`ProjectIndex.model_typed`), and what an edit is compared with (`session._again`)
+    typed: Mapping[str, Tuple[str, FileFacts]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.files or self.buffers)
@@ -47,7 +51,8 @@ class RecordMemory:
         return found
 
     def after(self, records: Iterable[Tuple[str, CachedFile]], overrides: Mapping[str, bytes],
-              stamps: Mapping[str, Stamp]) -> "RecordMemory":
+              stamps: Mapping[str, Stamp], typed: Optional[Mapping[str, Tuple[str, FileFacts]]] = None
+              ) -> "RecordMemory":
         """What a run leaves (every readable file's record): files under the stamps taken before the
         run read them, buffers by content. A file the stamps do not hold (created since they were
         taken) is not kept, nor is one the run no longer reads: the next run reads it.
@@ -64,4 +69,4 @@ class RecordMemory:
             stamp: Optional[Stamp] = stamps.get(rel)
             if stamp is not None:
                 files[rel] = (stamp, record)
-        return RecordMemory(files, buffers)  # a closed buffer's record is of no more use
+        return RecordMemory(files, buffers, dict(typed or {}))  # a closed buffer's record is of no more use
