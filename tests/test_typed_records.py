@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import age_files, write
 from lint_plugin import pipeline
 from lint_plugin.config import load_config
 from lint_plugin.project.discovery import discover
@@ -58,12 +59,9 @@ NOW_FOUND = FOUND + [
 
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
-    then = time.time() - 86_400  # a checkout is not seconds old: files are trusted by size and mtime
     for rel, text in FILES.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        os.utime(path, (then, then))
+        write(tmp_path / rel, text)
+    age_files(tmp_path)  # a checkout is not seconds old: files are trusted by size and mtime
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
