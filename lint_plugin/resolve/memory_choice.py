@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import AbstractSet, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..config import Config
+from ..extract.bindings import Reachers
 from ..extract.facts import FileFacts, Literal, Part, Pattern, PatternRef, Ref
 from ..project.index import ProjectIndex
 from ..project.prefilter import Signals
@@ -38,6 +39,9 @@ class Choice:
     reads: Tuple[Read, ...]  # after each batch, the facts read to decide the next
     # the dotted paths read from the bytes of files that plainly import a top package of the project
     paths: Tuple[PathsRead, ...] = ()
+    # the unchosen modules by what their imports reach (`bindings.Reachers`): built from the signals and paths
+    # above, so a replay that holds has them as they were; who reads a subject asks them (`consumers.py`)
+    reachers: Optional[Reachers] = None
 
 
 def replay(last: Optional[Choice], index: ProjectIndex, universe: FrozenSet[str],
@@ -70,7 +74,7 @@ def replay(last: Optional[Choice], index: ProjectIndex, universe: FrozenSet[str]
         reads.append(again)
     # the same choice, with this run's objects, which the next run's will be compared to
     return Choice(last.config, last.modules, tuple(signals), universe, last.initial, last.batches, tuple(reads),
-                  last.paths)
+                  last.paths, last.reachers)
 
 
 def signal_view(signals: Signals) -> Tuple[object, ...]:

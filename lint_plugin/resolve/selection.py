@@ -48,6 +48,7 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
     if memory is not None and not index.config.qualified_registries:
         again = replay(memory.choice, index, universe, initial)
         if again is not None:
+            index.reachers = again.reachers
             return dataclasses.replace(memory, choice=again)
     tests_a_piece = _PieceTest(universe)
     batches: List[Tuple[str, ...]] = []
@@ -99,7 +100,7 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
     every = list(index.signals())
     return dataclasses.replace(memory, choice=Choice(index.config, tuple(m for m, _ in every),
                                                      tuple(s for _, s in every), universe, initial, tuple(batches),
-                                                     tuple(reads), tuple(paths_read)))
+                                                     tuple(reads), tuple(paths_read), reachers))
 
 
 class _PieceTest:
