@@ -13,7 +13,7 @@ from .commands import EXIT_ERROR, EXIT_INTERRUPTED
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a replayed check never needs
 # (mypy reads the name as True)
 if TYPE_CHECKING:
-    from typing import Dict, List, Optional, Sequence, Tuple
+    from typing import Dict, List, NoReturn, Optional, Sequence, Tuple
 
 FORMATS = ("text", "json", "github", "sarif")  # as lint_plugin.formats renders them
 
@@ -39,6 +39,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     try:  # Ctrl-C while the options are read is as quiet as during the run
+        alone = _check_alone(sys.argv[1:] if argv is None else list(argv))
+        if alone is not None:  # a warm check, answered before the other commands' parsers are built
+            from .replay import replayed
+
+            code = replayed(alone)
+            if code is not None:
+                return code
         parser, subparsers = _parser()
         args, extra = parser.parse_known_args(argv)
         if extra and getattr(args, "paths", None) is not None:
@@ -154,17 +161,8 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **options)
 
 
-def _parser() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParser]]:
-    """The command line's parser, and each subcommand's by name."""
-    parser = _Parser(
-        prog="archsync", allow_abbrev=False,
-        description="Keep architecture registries, whitelists and family predicates in sync.",
-    )
-    parser.add_argument("--version", action="version", version=f"archsync {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    check = commands.add_parser("check", help="report drift between registries, whitelists and families",
-                                allow_abbrev=False)
+def _check_arguments(check: argparse.ArgumentParser) -> None:
+    """`check`'s options: on its subparser, and on the parser a warm check is read with (`_check_alone`)."""
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                        help="project directories or paths inside one project (default: .): the whole project is "
                             "analysed, what is printed is limited to the paths; '-' reads one file from stdin")
@@ -189,6 +187,48 @@ def _parser() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParse
                                "same way, with this configuration)")
     adoption.add_argument("--add-exemptions", action="store_true",
                           help="record every finding reported as an exemption in pyproject.toml, to review")
+
+
+class _NotAlone(Exception):
+    """`check`'s own parser cannot read this command line as the full one does: the full one reads it."""
+
+
+class _CheckAlone(_Parser):
+    def error(self, message: str) -> "NoReturn":
+        raise _NotAlone(message)  # the full parser says what is wrong, once
+
+
+def _check_alone(argv: Sequence[str]) -> Optional[argparse.Namespace]:
+    """A `check` command line read by `check`'s parser alone, as the full parser reads it (the same
+    namespace, so the same record key); None for any other command line, help, or one it cannot read.
+    Building every subcommand's parser is a tenth of a warm check."""
+    if not argv or argv[0] != "check" or any(a in ("-h", "--help") or a.startswith("--help") for a in argv[1:]):
+        return None
+    parser = _CheckAlone(prog="archsync check", allow_abbrev=False, add_help=False)
+    _check_arguments(parser)
+    parser.set_defaults(command="check", several_projects=True)
+    try:
+        args, extra = parser.parse_known_args(argv[1:])
+    except _NotAlone:
+        return None
+    if extra:
+        return None
+    args.path = args.paths[0]
+    return args
+
+
+def _parser() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParser]]:
+    """The command line's parser, and each subcommand's by name."""
+    parser = _Parser(
+        prog="archsync", allow_abbrev=False,
+        description="Keep architecture registries, whitelists and family predicates in sync.",
+    )
+    parser.add_argument("--version", action="version", version=f"archsync {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser("check", help="report drift between registries, whitelists and families",
+                                allow_abbrev=False)
+    _check_arguments(check)
     check.set_defaults(handler=_handler("check", "run_check"), several_projects=True)
 
     fix = commands.add_parser("fix", help="add missing names and remove duplicates where archsync can edit",
