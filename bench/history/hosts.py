@@ -9,6 +9,7 @@ before the parent's commit date. Copies are kept under `--work`, one per host co
 """
 from __future__ import annotations
 
+import functools
 import io
 import os
 import shutil
@@ -66,6 +67,7 @@ def archsync_as_of(tree: Path, parent_git: Path, parent: str, hosts: Dict[str, P
     return ["env", f"PYTHONPATH={tool}", sys.executable, "-m", "lint_plugin.frontends.cli"]
 
 
+@functools.lru_cache(maxsize=None)  # the checkout does not change during a replay: hashed once
 def _code_digest() -> str:
     """This checkout's `lint_plugin`, as a short digest: a copy made by other code is made again."""
     import hashlib

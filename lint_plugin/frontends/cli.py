@@ -202,9 +202,9 @@ def _check_alone(argv: Sequence[str]) -> Optional[argparse.Namespace]:
     """A `check` command line read by `check`'s parser alone, as the full parser reads it (the same
     namespace, so the same record key); None for any other command line, help, or one it cannot read.
     Building every subcommand's parser is a tenth of a warm check."""
-    if not argv or argv[0] != "check" or any(a in ("-h", "--help") or a.startswith("--help") for a in argv[1:]):
+    if not argv or argv[0] != "check":
         return None
-    parser = _CheckAlone(prog="archsync check", allow_abbrev=False, add_help=False)
+    parser = _CheckAlone(prog="archsync check", allow_abbrev=False, add_help=False)  # `-h` is left over: not read
     _check_arguments(parser)
     parser.set_defaults(command="check", several_projects=True)
     try:

@@ -81,7 +81,7 @@ def _model_types(model: Model) -> Dict[str, List[str]]:
 
 def _copies(model: Model, collection: Collection) -> str:
     """The host's list a plugin's subject copies (ARC106), as `subject at path:line`, or ""."""
-    copied = copy_of(collection, model.host_lists) if model.host_lists and collection.completable else None
+    copied = copy_of(collection, model.host_lists)
     return "" if copied is None else f"{copied[1].subject} at {copied[1].path}:{copied[1].line}"
 
 

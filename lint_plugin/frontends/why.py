@@ -69,7 +69,7 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
              f"{len(held)} registered name{'s' if len(held) != 1 else ''}"
              + (f" ({', '.join(held[:6])}{', ...' if len(held) > 6 else ''})" if held else "")]
     lines.append(f"read: {readers(collection)}")
-    copied = copy_of(collection, model.host_lists) if collection.completable else None
+    copied = copy_of(collection, model.host_lists)
     if copied is not None:
         label, listed = copied
         lines.append(f"a copy of the host's list {listed.subject} at {listed.path}:{listed.line}, which "

@@ -36,8 +36,6 @@ def check(model: Model) -> List[Diagnostic]:
         return []
     found: List[Diagnostic] = []
     for collection in model.collections:
-        if not collection.completable:
-            continue
         copied = copy_of(collection, model.host_lists)
         if copied is None:
             continue
@@ -54,7 +52,10 @@ def check(model: Model) -> List[Diagnostic]:
 def copy_of(collection: Collection, host_lists: Tuple[Tuple[str, HostList], ...]
             ) -> Optional[Tuple[str, HostList]]:
     """The host's list `collection` copies: of those in its place holding most of its names, the one
-    sharing the most (then the one it lacks the fewest of); None if there is none."""
+    sharing the most (then the one it lacks the fewest of); None if there is none, or if `collection` is no
+    list the completion rules may complete."""
+    if not collection.completable:
+        return None
     held = collection.members.names
     best: Optional[Tuple[Tuple[int, int, str, int], Tuple[str, HostList]]] = None
     for label, listed in host_lists:
