@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
     Answer = Tuple[List[Tuple[int, str]], Optional[Tuple[str, str]], int]  # (streams, output file, exit code)
 
-SCHEMA = 1
+SCHEMA = 2  # a file counts as its size and git blob id (`tree_content.py`)
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._~-")
 _HEAD = 128  # bytes of a cache file's head that identify it (the index's write time, the result's seal)
 

@@ -25,7 +25,7 @@ from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 14  # model types read in part: a file testing one is no longer extracted whole (its facts changed)
+SCHEMA = 15  # a file's content key is its git blob id (`files.digest`), no longer BLAKE2b
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from .discovery import SourceFile
 from .file_facts import JobState, complete_facts, facts_for, model_type_facts, registrations_alone
 from .file_stamp import file_stamp
 from .files import Unreadable, digest, read_file
+from .git_blobs import WORTH_ASKING, git_index, same_bytes
 from .prefilter import Prefilter, Signals, stored_signals
 from .results import TYPED, TYPED_REGISTERED, RecordState, record_key
 from .workers import PARSE_WEIGHT, WorkPool, state
@@ -88,6 +89,7 @@ class ProjectIndex:
     def _scan(self, files: Iterable[SourceFile], cached: Dict[str, CachedFile]) -> None:
         """Records for every file (from the cache when fresh); parse what may hold guarded collections."""
         stale: List[_ScanJob] = []
+        stats: Dict[str, os.stat_result] = {}
         for source in files:
             if source.module in self._files:
                 continue
@@ -110,6 +112,8 @@ class ProjectIndex:
                 self._records[source.module] = entry
             else:
                 stale.append((source, stat.st_size, file_stamp(stat), entry))
+                stats[source.rel] = stat
+        stale = self._read_unless_git_holds(stale, stats)
         for (source, _, _, entry), result in zip(stale, self._pool.map(_scan_worker, stale, [j[1] for j in stale])):
             if isinstance(result, Unreadable):
                 self.unreadable[source.rel] = result.reason
@@ -126,6 +130,26 @@ class ProjectIndex:
                 self._candidates.setdefault(module, False)
         self._chosen = dict(self._candidates) if self.config.prefilter else dict.fromkeys(self._records, True)
         self._parse_missing()
+
+    def _read_unless_git_holds(self, stale: List[_ScanJob], stats: Dict[str, os.stat_result]) -> List[_ScanJob]:
+        """The stale files to read: those git does not hold as the bytes their entry was made from (a fresh
+        checkout with the cache restored: `git_blobs.py`); the others take their entry under the new stamp."""
+        if self.cache is None or len(stale) < WORTH_ASKING:
+            return stale
+        index = git_index(str(self.config.root))
+        if index is None:
+            return stale
+        unread = []
+        for job in stale:
+            source, size, stamp, entry = job
+            if entry is not None and same_bytes(index.blob(source.rel, stats[source.rel]), entry.digest, size,
+                                                entry.size):
+                self._records[source.module] = CachedFile(size, stamp, entry.digest, entry.signals, entry.facts,
+                                                          entry.partial, entry.encoded)
+                self._dirty = True  # stored under the new stamp, so the next run trusts it unread
+            else:
+                unread.append(job)
+        return unread
 
     def choose(self, modules: Iterable[str]) -> None:
         """Read the full facts of these modules (in parallel) and let the rules scan them."""

@@ -40,10 +40,11 @@ from .code_identity import code_content, code_stamps
 from .discovery import SourceFile
 from .file_stamp import file_stamp, trusted
 from .files import Unreadable, digest, read_file
+from .git_blobs import WORTH_ASKING, git_index, same_bytes
 from .sealed import opened, seal
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 2  # the code by stamps and content; the index cache by its write time
+SCHEMA = 3  # files by git blob id (`files.digest`); the code by stamps and content; the index cache by its write time
 TYPED, TYPED_REGISTERED = 4, 5  # levels of a file read in part for its lists of model types (`RecordState`)
 
 
@@ -185,8 +186,17 @@ class ResultCache:
                 return None
             if not trusted(state.size, state.stamp, st, stored.written_ns):
                 stale.append((source, state, st))
-        compared = _compared([(source.path, state.size, state.digest) for source, state, _ in stale])
         changed: List[Changed] = []
+        index = git_index(str(self.root)) if len(stale) >= WORTH_ASKING else None
+        if index is not None:  # a fresh checkout: what git holds as it wrote it is not read (`git_blobs.py`)
+            unread = []
+            for source, state, st in stale:
+                if same_bytes(index.blob(source.rel, st), state.digest, st.st_size, state.size):
+                    changed.append(Changed(source, b"", st.st_size, file_stamp(st), True))
+                else:
+                    unread.append((source, state, st))
+            stale = unread
+        compared = _compared([(source.path, state.size, state.digest) for source, state, _ in stale])
         for (source, _, st), found in zip(stale, compared):
             if isinstance(found, Unreadable):
                 return None

@@ -1,0 +1,135 @@
+"""What git's index already knows of a fresh checkout's files, so a restored cache need not read them.
+
+A CI job restores the cache directory into a fresh clone: every file has a new mtime, so none is
+trusted by its stamp, and each would be read and hashed only to learn that it is unchanged. A file's
+content key is git's blob id (`files.digest`), and git's index holds, for every tracked file, the blob
+id and the stat data of the file git wrote. Where the file's stat data now is that stat data, it still
+holds that blob, by the rule git itself follows (`git status` reads no such file):
+
+- a regular file (not a link, not a submodule) at stage 0;
+- its mtime, ctime, size and inode as the index has them, to the nanosecond;
+- its mtime before the index was written: a file written in the same instant as the index could have
+  changed after git looked at it ("racy git"); git then compares contents, and so do we, by reading it.
+
+And its blob id must be the digest a cache recorded, over the same size (`same_bytes`). Anything else,
+or no git, and the file is read as before: the answer is the same either way, only slower
+(`tests/test_git_blobs.py`). Git is asked once per run, and only where enough files would be read.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
+if TYPE_CHECKING:
+    from typing import Dict, Optional
+
+# Below this many files to read, reading costs less than asking git (a process, ~10 ms).
+WORTH_ASKING = 64
+_TIMEOUT = 30.0  # seconds; a git that hangs (a lock, a network file system) is not waited for longer
+_NS = 1_000_000_000
+_WORD = 0xFFFFFFFF  # the index keeps sizes and inodes in 32 bits
+# one entry of `git ls-files --stage --debug -z`
+_ENTRY = re.compile(rb"(\d+) ([0-9a-f]+) (\d)\t([^\0]*)\0  ctime: (\d+):(\d+)\n  mtime: (\d+):(\d+)\n"
+                    rb"  dev: \d+\tino: (\d+)\n  uid: \d+\tgid: \d+\n  size: (\d+)\tflags: [0-9a-f]+\n")
+_REGULAR = (b"100644", b"100755")
+
+
+@dataclass(frozen=True)
+class Tracked:
+    """A tracked file as git's index holds it: its blob id and the stat data of the file git wrote."""
+
+    blob: str
+    mtime_ns: int
+    ctime_ns: int
+    size: int
+    inode: int
+
+
+@dataclass(frozen=True)
+class GitIndex:
+    """The tracked regular files under a root (root-relative paths with `/`), and when the index was written."""
+
+    files: Dict[str, Tracked]
+    written_ns: int
+
+    def blob(self, rel: str, st: os.stat_result) -> Optional[str]:
+        """The blob id the file holds if its stat data says it is as git wrote it; else None (read it)."""
+        tracked = self.files.get(rel)
+        if tracked is None or st.st_mtime_ns >= self.written_ns or tracked.mtime_ns != st.st_mtime_ns \
+                or tracked.ctime_ns != st.st_ctime_ns or tracked.size != st.st_size & _WORD \
+                or tracked.inode != st.st_ino & _WORD:
+            return None
+        return tracked.blob
+
+
+def same_bytes(blob: Optional[str], recorded_digest: str, size: int, recorded_size: int) -> bool:
+    """Does a file git holds as `blob`, `size` bytes now, hold the bytes recorded (their digest and size)?"""
+    return blob is not None and blob == recorded_digest and size == recorded_size
+
+
+def git_index(root: str) -> Optional[GitIndex]:
+    """What git's index says of the files under `root`; None where it says nothing to rely on: no work
+    tree, no git, a repository placed by environment variables, an index rewritten while it was read."""
+    if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")):
+        return None
+    index = _index_path(root)
+    if index is None:
+        return None
+    before = _mtime_ns(index)
+    listed = _git(root, "ls-files", "--stage", "--debug", "-z", "--", ".")
+    if listed is None or before is None or _mtime_ns(index) != before:
+        return None
+    files: Dict[str, Tracked] = {}
+    for m in _ENTRY.finditer(listed):
+        if m.group(1) in _REGULAR and m.group(3) == b"0":
+            files[m.group(4).decode("utf-8", "surrogateescape")] = Tracked(
+                m.group(2).decode("ascii"), int(m.group(7)) * _NS + int(m.group(8)),
+                int(m.group(5)) * _NS + int(m.group(6)), int(m.group(10)), int(m.group(9)))
+    return GitIndex(files, before)
+
+
+def _index_path(root: str) -> Optional[str]:
+    """The index file of the work tree holding `root`: `.git/index`, or where a `.git` file points (a
+    linked work tree, a submodule); None outside a work tree."""
+    directory = os.path.abspath(root)
+    while True:
+        dot_git = os.path.join(directory, ".git")
+        if os.path.isdir(dot_git):
+            return os.path.join(dot_git, "index")
+        if os.path.isfile(dot_git):
+            try:
+                with open(dot_git, "rb") as handle:
+                    line = handle.readline().strip()
+            except OSError:
+                return None
+            if not line.startswith(b"gitdir: "):
+                return None
+            target = os.fsdecode(line[len(b"gitdir: "):])
+            return os.path.join(target if os.path.isabs(target) else os.path.join(directory, target), "index")
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def _mtime_ns(path: str) -> Optional[int]:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _git(root: str, *arguments: str) -> Optional[bytes]:
+    """git's output, run in `root`; None if git is missing, fails or takes too long."""
+    import subprocess
+
+    # no optional locks: a question that only reads must not write the index (or race another git for it)
+    environment = dict(os.environ, GIT_OPTIONAL_LOCKS="0")
+    try:
+        done = subprocess.run(["git", "-C", root, *arguments], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, env=environment, timeout=_TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
