@@ -5,13 +5,14 @@ front ends) calls `read_file`; every write goes through `writer` (the guarded wr
 """
 from __future__ import annotations
 
-import functools
 import io
 import os
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, List, Union
+from typing import List, Union
+
+from .blob_id import blob_id
 
 
 @dataclass(frozen=True)
@@ -50,21 +51,7 @@ def digest(data: bytes) -> str:
     git holds unchanged). OpenSSL computes it at about 1.7 GB/s here (SGLang's 48 MB in 29 ms, against
     55 ms for BLAKE2b); `hashlib` answers the same where Python has no OpenSSL.
     """
-    hashed = _sha1()(b"blob %d\0" % len(data))
-    hashed.update(data)
-    return str(hashed.hexdigest())
-
-
-@functools.lru_cache(maxsize=1)
-def _sha1() -> Callable[[bytes], Any]:
-    """OpenSSL's SHA-1, loaded on the first digest: a run that writes no cache never loads OpenSSL."""
-    try:
-        from _hashlib import openssl_sha1
-    except ImportError:  # pragma: no cover - an interpreter without OpenSSL, or not CPython
-        from hashlib import sha1
-
-        return sha1
-    return openssl_sha1
+    return blob_id(data)
 
 
 def encode_as_source(text: str) -> bytes:

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
 if TYPE_CHECKING:
-    from typing import Dict, Optional
+    from typing import Dict, Optional, Tuple
+
+    Tracked = Tuple[str, int, int, int, int]
 
 # Below this many files to read, reading costs less than asking git (a process, ~10 ms).
 WORTH_ASKING = 64
@@ -36,32 +37,27 @@ _ENTRY = re.compile(rb"(\d+) ([0-9a-f]+) (\d)\t([^\0]*)\0  ctime: (\d+):(\d+)\n 
 _REGULAR = (b"100644", b"100755")
 
 
-@dataclass(frozen=True)
-class Tracked:
-    """A tracked file as git's index holds it: its blob id and the stat data of the file git wrote."""
-
-    blob: str
-    mtime_ns: int
-    ctime_ns: int
-    size: int
-    inode: int
+# A tracked file as git's index holds it (`Tracked`): (blob id, mtime ns, ctime ns, size, inode) of the file
+# git wrote. Plain tuples and a slotted class: the check answered from a record by content imports no
+# `typing` or `dataclasses` (`tests/test_startup.py`).
 
 
-@dataclass(frozen=True)
 class GitIndex:
     """The tracked regular files under a root (root-relative paths with `/`), and when the index was written."""
 
-    files: Dict[str, Tracked]
-    written_ns: int
+    __slots__ = ("files", "written_ns")
+
+    def __init__(self, files: Dict[str, Tracked], written_ns: int) -> None:
+        self.files = files
+        self.written_ns = written_ns
 
     def blob(self, rel: str, st: os.stat_result) -> Optional[str]:
         """The blob id the file holds if its stat data says it is as git wrote it; else None (read it)."""
         tracked = self.files.get(rel)
-        if tracked is None or st.st_mtime_ns >= self.written_ns or tracked.mtime_ns != st.st_mtime_ns \
-                or tracked.ctime_ns != st.st_ctime_ns or tracked.size != st.st_size & _WORD \
-                or tracked.inode != st.st_ino & _WORD:
+        if tracked is None or st.st_mtime_ns >= self.written_ns or tracked[1] != st.st_mtime_ns \
+                or tracked[2] != st.st_ctime_ns or tracked[3] != st.st_size & _WORD or tracked[4] != st.st_ino & _WORD:
             return None
-        return tracked.blob
+        return str(tracked[0])
 
 
 def same_bytes(blob: Optional[str], recorded_digest: str, size: int, recorded_size: int) -> bool:
@@ -84,7 +80,7 @@ def git_index(root: str) -> Optional[GitIndex]:
     files: Dict[str, Tracked] = {}
     for m in _ENTRY.finditer(listed):
         if m.group(1) in _REGULAR and m.group(3) == b"0":
-            files[m.group(4).decode("utf-8", "surrogateescape")] = Tracked(
+            files[m.group(4).decode("utf-8", "surrogateescape")] = (
                 m.group(2).decode("ascii"), int(m.group(7)) * _NS + int(m.group(8)),
                 int(m.group(5)) * _NS + int(m.group(6)), int(m.group(10)), int(m.group(9)))
     return GitIndex(files, before)

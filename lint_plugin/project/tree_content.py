@@ -39,7 +39,7 @@ def tree_digest(root: str, directories: Sequence[str]) -> Optional[str]:
     import threading
     from _queue import SimpleQueue
 
-    from .files import digest
+    from .blob_id import blob_id as digest
 
     listed = _listings(root, directories)
     if listed is None:
