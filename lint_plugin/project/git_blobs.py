@@ -11,9 +11,11 @@ holds that blob, by the rule git itself follows (`git status` reads no such file
 - its mtime before the index was written: a file written in the same instant as the index could have
   changed after git looked at it ("racy git"); git then compares contents, and so do we, by reading it.
 
-And its blob id must be the digest a cache recorded, over the same size (`same_bytes`). Anything else,
+And its blob id must be the digest a cache recorded, over the same size (`GitIndex.holds`). Anything else,
 or no git, and the file is read as before: the answer is the same either way, only slower
-(`tests/test_git_blobs.py`). Git is asked once per run, and only where enough files would be read.
+(`tests/test_git_blobs.py`). Git is asked only where enough files would be read: by the record by
+content, else by the result cache, and by the index cache when the stored report does not stand
+(then twice in one run, about 10 ms more, on a run that redoes the analysis anyway).
 """
 from __future__ import annotations
 
@@ -24,6 +26,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy rea
 if TYPE_CHECKING:
     from typing import Dict, Optional, Tuple
 
+    # a tracked file as the index holds it: (blob id, mtime ns, ctime ns, size, inode) of the file git wrote;
+    # plain tuples and a slotted class, so the check answered from a record by content imports neither
+    # `typing` nor `dataclasses` (`tests/test_startup.py`)
     Tracked = Tuple[str, int, int, int, int]
 
 # Below this many files to read, reading costs less than asking git (a process, ~10 ms).
@@ -35,11 +40,6 @@ _WORD = 0xFFFFFFFF  # the index keeps sizes and inodes in 32 bits
 _ENTRY = re.compile(rb"(\d+) ([0-9a-f]+) (\d)\t([^\0]*)\0  ctime: (\d+):(\d+)\n  mtime: (\d+):(\d+)\n"
                     rb"  dev: \d+\tino: (\d+)\n  uid: \d+\tgid: \d+\n  size: (\d+)\tflags: [0-9a-f]+\n")
 _REGULAR = (b"100644", b"100755")
-
-
-# A tracked file as git's index holds it (`Tracked`): (blob id, mtime ns, ctime ns, size, inode) of the file
-# git wrote. Plain tuples and a slotted class: the check answered from a record by content imports no
-# `typing` or `dataclasses` (`tests/test_startup.py`).
 
 
 class GitIndex:
@@ -59,10 +59,11 @@ class GitIndex:
             return None
         return str(tracked[0])
 
-
-def same_bytes(blob: Optional[str], recorded_digest: str, size: int, recorded_size: int) -> bool:
-    """Does a file git holds as `blob`, `size` bytes now, hold the bytes recorded (their digest and size)?"""
-    return blob is not None and blob == recorded_digest and size == recorded_size
+    def holds(self, rel: str, st: os.stat_result, recorded_digest: str, recorded_size: int) -> bool:
+        """Does the file hold the bytes a cache recorded (their digest and size), by git's word alone? The
+        blob id covers the blob's size, so a conversion that changed the bytes (line endings, a smudge
+        filter) shows as another size."""
+        return st.st_size == recorded_size and self.blob(rel, st) == recorded_digest
 
 
 def git_index(root: str) -> Optional[GitIndex]:

@@ -22,7 +22,7 @@ from .discovery import SourceFile
 from .file_facts import JobState, complete_facts, facts_for, model_type_facts, registrations_alone
 from .file_stamp import file_stamp
 from .files import Unreadable, digest, read_file
-from .git_blobs import WORTH_ASKING, git_index, same_bytes
+from .git_blobs import WORTH_ASKING, git_index
 from .prefilter import Prefilter, Signals, stored_signals
 from .results import TYPED, TYPED_REGISTERED, RecordState, record_key
 from .workers import PARSE_WEIGHT, WorkPool, state
@@ -142,8 +142,7 @@ class ProjectIndex:
         unread = []
         for job in stale:
             source, size, stamp, entry = job
-            if entry is not None and same_bytes(index.blob(source.rel, stats[source.rel]), entry.digest, size,
-                                                entry.size):
+            if entry is not None and index.holds(source.rel, stats[source.rel], entry.digest, entry.size):
                 self._records[source.module] = CachedFile(size, stamp, entry.digest, entry.signals, entry.facts,
                                                           entry.partial, entry.encoded)
                 self._dirty = True  # stored under the new stamp, so the next run trusts it unread

@@ -40,7 +40,7 @@ from .code_identity import code_content, code_stamps
 from .discovery import SourceFile
 from .file_stamp import file_stamp, trusted
 from .files import Unreadable, digest, read_file
-from .git_blobs import WORTH_ASKING, git_index, same_bytes
+from .git_blobs import WORTH_ASKING, git_index
 from .sealed import opened, seal
 from .writer import WriteRefused, read_private, write_private
 
@@ -191,7 +191,7 @@ class ResultCache:
         if index is not None:  # a fresh checkout: what git holds as it wrote it is not read (`git_blobs.py`)
             unread = []
             for source, state, st in stale:
-                if same_bytes(index.blob(source.rel, st), state.digest, st.st_size, state.size):
+                if index.holds(source.rel, st, state.digest, state.size):
                     changed.append(Changed(source, b"", st.st_size, file_stamp(st), True))
                 else:
                     unread.append((source, state, st))

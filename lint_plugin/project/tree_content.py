@@ -9,8 +9,8 @@ cannot disagree on what is compared.
 
 A file counts as its size and its content key (`files.digest`, git's blob id). In a git checkout,
 git's index gives the key of every tracked file whose stat data is as git wrote it (`git_blobs.py`);
-the others are read and hashed, reading and hashing overlapping (both release
-the GIL). The same file gives the same pair either way.
+the others are read and hashed, reading and hashing overlapping (both release the GIL). The same
+file gives the same pair either way.
 """
 from __future__ import annotations
 
