@@ -34,12 +34,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_bindings import assert_bindings_cover_the_tree
+from test_bodies import assert_stubbing_changes_no_fact
 from test_extract_walk import assert_same_walk_of_a_body
 from test_noqa_ranges import assert_same_ranges
 
 from conftest import grammatical_python
 from lint_plugin.config import Config
-from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.pipeline import Request, run_with
 
 try:  # optional: grammatical Python from the CPython grammar
@@ -84,7 +84,8 @@ def pick(draw, options: Sequence[T]) -> T:
 
 
 def extract(source: bytes):
-    return extract_file(source, "m.py", "m", ["EntryClass"], False, NAME_PATTERN)
+    """The facts, asserted to be those of the whole parse: the bodies stubbed change none (`bodies.py`)."""
+    return assert_stubbing_changes_no_fact(source, ["EntryClass"], NAME_PATTERN)
 
 
 # -- archsync-shaped Python ---------------------------------------------------------------------
@@ -173,6 +174,17 @@ def statement(draw, modules: Tuple[str, ...] = ("pkg.m0", "pkg.m1")) -> str:
         lambda: (f"def {fn}(config):\n    for a in {expr()}:\n        if a == config:\n            return True\n"
                  "    return False"),
         lambda: f"async def {fn}(config):\n    return await config in {expr()}",
+        # bodies stubbed or kept (`bodies.py`): plain returns, nested ones, code in strings, module names
+        lambda: f'def {fn}(config):\n    """Example:\n    return config\n    """\n    return {expr()}',
+        lambda: f"def {fn}(config):\n    def inner():\n        return config\n    return config in {expr()}",
+        lambda: f"def {fn}(config):\n    if config:\n        return {pick(draw, ['0', '0.0', '1', 'None', 'x'])}\n"
+                f"    return {draw(IDENTS)}(config)",
+        lambda: f'HELP = """\ndef {fn}(c):\n    return c\n"""',
+        lambda: f"def {fn}():\n    {name}[{draw(STRINGS)!r}] = 1\n    return",
+        lambda: f"{name}: dict[\n    str, int\n] = {expr()}",
+        lambda: (f"class Cls:\n    def m(self):\n        return self.x\n\n    def {fn}(self, c):\n"
+                 f"        return c in {name}  # {draw(STRINGS)!r}"),
+        lambda: f"def {fn}(c):\n    x = [\n1]\n    return c.x if isinstance(c.config, {draw(IDENTS)}) else x",
         lambda: (f"class Cls:\n    {name} = {expr()}\n\n    @staticmethod\n    def {fn}(c):\n"
                  f"        return c in {expr()}"),
         lambda: f"@register({repr(draw(STRINGS))})\nclass {pick(draw, ARCH_NAMES)}:\n    pass",

@@ -25,8 +25,9 @@ class ModuleContext:
         self._text: Optional[bytes] = None  # the lines joined, and where each starts in it: made on first use
         self._starts: List[int] = []
 
-    def mentions(self, first: int, last: int, needles: Iterable[bytes]) -> bool:
+    def mentions(self, first: int, last: int, needles: Iterable[bytes], words: bool = False) -> bool:
         """Do lines `first`..`last` (1-based, inclusive) hold any of `needles` (none holding a newline)?
+        `words`: as a whole word (`T` is not mentioned by `Tensor`).
 
         Searched in place in the joined text: slicing and joining a long function's lines for every
         question cost more than the questions."""
@@ -42,7 +43,9 @@ class ModuleContext:
         if first > last:
             return False
         start, end = self._starts[first - 1], self._starts[last] - 1
-        return any(self._text.find(needle, start, end) != -1 for needle in needles)
+        if not words:
+            return any(self._text.find(needle, start, end) != -1 for needle in needles)
+        return any(_word_at(self._text, needle, start, end) for needle in needles)
 
     def is_name(self, text: str) -> bool:
         """Does a string look like an architecture name (the configured shape)?"""
@@ -112,6 +115,22 @@ class ModuleContext:
             module = target[0] if target[1] is None else f"{target[0]}.{target[1]}"
             return Ref(f"{module}.{rest}" if rest else module, node.attr, node.lineno)
         return None
+
+
+def _word_at(text: bytes, word: bytes, start: int, end: int) -> bool:
+    """Does `text[start:end]` spell `word` with no name character on either side?"""
+    found = text.find(word, start, end)
+    while found != -1:
+        after = found + len(word)
+        if (found == 0 or not name_byte(text[found - 1])) and (after >= len(text) or not name_byte(text[after])):
+            return True
+        found = text.find(word, found + 1, end)
+    return False
+
+
+def name_byte(byte: int) -> bool:
+    """May this byte be part of a name (ASCII letters, digits, `_`, and any byte of a non-ASCII one)?"""
+    return byte == 95 or 48 <= byte <= 57 or 65 <= byte <= 90 or 97 <= byte <= 122 or byte >= 128
 
 
 def dotted_name(node: ast.expr) -> Optional[str]:

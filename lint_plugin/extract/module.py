@@ -42,6 +42,7 @@ from .values import collection_parts, operand
 from .walk import acted_on
 
 _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
+REGISTER_MODEL = b"register_model"
 _REGISTER_MODEL = re.compile(r"(?:^|\.)register_model\w*$")  # `ModelRegistry.register_model`, vLLM's plugin API
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -295,7 +296,9 @@ class ModuleReader:
             typed = read_type_predicate(self.ctx, node, qualname)
             if typed is not None:
                 self.type_predicates.append(typed)
-        if self._touches_quoted(node) or self._mentions_collections(node) or self._mentions(node, b"egist"):
+        # a registration in a body names what it registers in quotes, but `register_model(name, cls)`
+        # says the module registers into the registry it imported (`registers_into`)
+        if self._touches_quoted(node) or self._mentions_collections(node) or self._mentions(node, REGISTER_MODEL):
             self._function_body(node, qualname)
 
     def _function_body(self, node: ast.AST, qualname: str) -> None:
@@ -418,7 +421,7 @@ class ModuleReader:
             return False
         start = getattr(node, "lineno", 1)
         end = getattr(node, "end_lineno", start) or start
-        return self.ctx.mentions(start, end, (name.encode() for name in self.collections))
+        return self.ctx.mentions(start, end, (name.encode() for name in self.collections), words=True)
 
 
 def _registry_of(target: ast.Subscript) -> str:

@@ -10,8 +10,8 @@ from .values import collection_parts
 
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 _PATTERN_METHODS = {"startswith": "prefix", "endswith": "suffix"}
-# Calls that are never a delegation to another predicate.
-_BUILTIN_CALLS = frozenset({"isinstance", "issubclass", "hasattr", "getattr", "callable", "len", "all", "type",
+# Calls that are never a delegation to another predicate (`any(...)` and `bool(...)` are read inside).
+NEVER_DELEGATES = frozenset({"isinstance", "issubclass", "hasattr", "getattr", "callable", "len", "all", "type",
                             "str", "int", "float", "bool", "any", "sorted", "set", "frozenset", "list", "tuple"})
 
 
@@ -208,7 +208,7 @@ class _TestReader:
             return self.test(inner, into)
         if isinstance(func, ast.Attribute) and func.attr in _PATTERN_METHODS and len(node.args) == 1:
             return self._affix(node, _PATTERN_METHODS[func.attr], node.args[0], into)
-        if not node.args or node.keywords or (isinstance(func, ast.Name) and func.id in _BUILTIN_CALLS):
+        if not node.args or node.keywords or (isinstance(func, ast.Name) and func.id in NEVER_DELEGATES):
             return False
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and func.value.id in ("self", "cls") and self.class_name:

@@ -1,0 +1,329 @@
+"""A module's text with the bodies that cannot give a fact replaced by `pass`: parse less.
+
+Most of a large module's bytes are function and method bodies that hold no fact (SGLang's
+`server_args.py`: 450 KB, a few methods of interest), and building their syntax trees is most
+of what extraction costs. A body is kept when the reader might read something in it
+(`ModuleReader._function` and what it calls), each gate asked of the same lines or a superset:
+
+- its lines hold a quoted name, a model-type test or a class-name key (the reader walks a
+  function whose lines do, and reads the statements around such a key);
+- it spells `register_model` (a registration whose name is no string), `isinstance(` with
+  `config` after it (a type predicate tests a config's class), or a module-level name it may grow
+  or test as a word: a name the module's own statements assign a value that may be a collection
+  (the reader's collections, and more);
+- it may be a predicate: every value it returns may be a test. A function whose `return`s give
+  no value, or one of which returns what the reader never takes for a test (`return self.x`,
+  `return n + 1`, a display, a subscript, a tuple, a call with a keyword argument), is none.
+
+Everything else of the definition is kept (decorators, signature, the class around it), and the
+body's lines become one `pass` and blank lines, so what is kept stays at its line and column and
+its facts are the whole file's (`tests/test_bodies.py` asks that of every file of the fixtures, and
+`tests/test_fuzz.py` of generated Python). Strings and comments are found first, so a line inside a
+string is never taken for a statement or a `return`; a layout the bytes still misjudge leaves a text
+that does not parse, and the caller parses the whole file. A syntax error inside a stubbed body is
+not seen: no fact is read there (ruff and flake8 report it).
+"""
+from __future__ import annotations
+
+import bisect
+import functools
+import keyword
+import re
+from typing import List, Optional, Pattern, Sequence, Tuple
+
+from .context import name_byte
+from .module import REGISTER_MODEL
+from .predicates import NEVER_DELEGATES
+from .shapes import COLLECTION_CALLS, SET_METHODS
+
+# Strings and comments in the order the tokenizer meets them: a quote inside a comment or a `#`
+# inside a string is never the start of another. Loops unrolled (`[^"\\]*(?:\\.[^"\\]*)*`): no
+# alternation per character.
+_STRINGS = re.compile(
+    rb'#[^\r\n]*'
+    rb'|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    rb"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"
+    rb'|"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)'
+    rb"|'[^'\\\r\n]*(?:\\.[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)",
+    re.DOTALL)
+_DEFINITION = re.compile(rb"[ \t]*(?:(?:async[ \t]+)?(def)\b|class\b)")
+# a signature's end: `)`, a return annotation, `:`, the line's end (the body on the lines after)
+_SIGNATURE_END = re.compile(rb"\)[ \t]*(?:->[^\r\n]*?)?:[ \t]*(?:#[^\r\n]*)?\r?\n")
+_CLASS_HEADER_END = re.compile(rb":[ \t]*(?:#[^\r\n]*)?\r?\n")
+_BODY = re.compile(rb"(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*([ \t]+)[^ \t\r\n#]")  # a body's first statement
+# `NAME = `, `NAME: T = `, `A = B = `: the names bound, and where the value starts
+_ASSIGNED = re.compile(rb"^[ \t]*((?:[A-Za-z_]\w*[ \t]*=[ \t]*)*[A-Za-z_]\w*)[ \t]*(?::[^=]*?)?=(?!=)[ \t]*",
+                       re.MULTILINE)  # an annotation may span lines (`X: dict[\n ...\n] = {}`)
+_KEYWORDS = frozenset(word.encode() for word in keyword.kwlist)  # `else: x = 1` binds no `else`
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+_CONSTANT_NAME = re.compile(rb"_*[A-Z][A-Z0-9_]*")  # as `module._CONSTANT_NAME`: given a call, a collection
+# a value that is never a collection: a number, a string, a keyword, alone on its line
+_SCALAR = re.compile(rb"(?:-?\d[\w.]*|True|False|None|\"[^\"\\\r\n]*\"|'[^'\\\r\n]*')[ \t]*(?:#[^\r\n]*)?\r?$",
+                     re.MULTILINE)
+# a call alone on its line, no call inside it (`init_logger(__name__)`); group 1: the callee's last name
+_CALL = re.compile(rb"(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)[ \t]*\([^()\r\n]*\)[ \t]*(?:#[^\r\n]*)?\r?$", re.MULTILINE)
+_COLLECTING = frozenset(name.encode() for name in COLLECTION_CALLS + SET_METHODS + ("dict",))
+_ENVIRONMENT = (b"environ", b"getenv")  # a call reading one is a collection (`values._environment_read`)
+_TYPE_TEST = re.compile(rb"isinstance\(")
+_CONFIG = re.compile(rb"(?i)config")
+
+
+class Layout:
+    """Where a module's strings that span lines are: a line starting inside one is no statement."""
+
+    def __init__(self, source: bytes) -> None:
+        starts: List[int] = []
+        ends: List[int] = []
+        for match in _STRINGS.finditer(source):
+            start, end = match.span()
+            if source.find(b"\n", start, end) != -1:
+                starts.append(start)
+                ends.append(end)
+        self.starts, self.ends = starts, ends
+
+    def inside(self, position: int) -> bool:
+        at = bisect.bisect_right(self.starts, position) - 1
+        return at >= 0 and position < self.ends[at]
+
+
+class _Module:
+    """One module's bytes with what the gates ask of them."""
+
+    def __init__(self, source: bytes, interest: Sequence[int]) -> None:
+        self.source = source
+        self.layout = Layout(source)
+        self.interest = sorted(interest)  # offsets the reader reads around (quoted names, keys)
+        self.names: Optional[Pattern[bytes]] = None
+        self.stubbed = 0
+
+    def touches_interest(self, start: int, stop: int) -> bool:
+        at = bisect.bisect_left(self.interest, start)
+        return at < len(self.interest) and self.interest[at] < stop
+
+
+def stubbed(source: bytes, interest: Sequence[int]) -> Optional[bytes]:
+    """`source` with every body no fact can come from replaced by `pass`, or None when none is.
+    `interest`: the offsets of what the reader reads the statements around (a quoted name, a key)."""
+    module = _Module(source, interest)
+    top = _blocks(module, 0, len(source), b"")
+    module.names = _collection_names(module, [(start, stop) for start, definition, stop in top
+                                              if _DEFINITION.match(source, definition) is None])
+    pieces: List[bytes] = []
+    kept = _walk(module, top, 0, b"", pieces)
+    if not module.stubbed:
+        return None
+    pieces.append(source[kept:])
+    return b"".join(pieces)
+
+
+@functools.lru_cache(maxsize=None)
+def _statements(indent: bytes) -> Pattern[bytes]:
+    """Where a line at `indent` starts something that is no comment, blank or closing bracket (after
+    its newline: a literal first, which the engine searches for fast)."""
+    return re.compile(rb"\n%s[^ \t\r\n#)\]}]" % re.escape(indent))
+
+
+def _blocks(module: _Module, begin: int, end: int, indent: bytes) -> List[Tuple[int, int, int]]:
+    """(start, definition, stop) of each statement at `indent` in the bytes from `begin` (a line's start)
+    to `end`: `definition` is where the statement its decorators (from `start`) decorate starts, `stop`
+    where the next statement does."""
+    source, layout = module.source, module.layout
+    starts = [begin] if begin == 0 and source[:1] not in b" \t\r\n#)]}" else []
+    starts += [m.start() + 1 for m in _statements(indent).finditer(source, max(begin - 1, 0), end)]
+    if begin:
+        starts = [s for s in starts if s >= begin]
+    starts = [s for s in starts if not layout.inside(s) and not _continued(source, s)] + [end]
+    found = []
+    at = 0
+    while at < len(starts) - 1:
+        last = at
+        while source[starts[last] + len(indent):starts[last] + len(indent) + 1] == b"@" and last + 1 < len(starts) - 1:
+            last += 1
+        found.append((starts[at], starts[last], starts[last + 1]))
+        at = last + 1
+    return found
+
+
+def _walk(module: _Module, blocks: List[Tuple[int, int, int]], kept: int, indent: bytes, pieces: List[bytes]) -> int:
+    """Stub the bodies of the functions among `blocks` (and in their classes) that cannot give a fact,
+    appending what is kept before each to `pieces`; returns where the kept text resumes."""
+    source = module.source
+    for start, definition_at, stop in blocks:
+        definition = _DEFINITION.match(source, definition_at)
+        if definition is not None and definition.group(1):
+            kept = _function(module, start, definition_at, stop, kept, pieces)
+        elif definition is not None:
+            header = _CLASS_HEADER_END.search(source, definition_at, stop)
+            body = _BODY.match(source, header.end(), stop) if header is not None else None
+            if header is not None and body is not None and len(body.group(1)) > len(indent) \
+                    and not module.layout.inside(header.start()):
+                inner = _blocks(module, header.end(), stop, body.group(1))
+                kept = _walk(module, inner, kept, body.group(1), pieces)
+    return kept
+
+
+def _function(module: _Module, start: int, definition: int, stop: int, kept: int, pieces: List[bytes]) -> int:
+    """Stub the body of the function defined at `definition` (decorators from `start`) if it cannot give
+    a fact; returns where the kept text resumes."""
+    source = module.source
+    signature = _SIGNATURE_END.search(source, definition, stop)
+    if signature is None or module.layout.inside(signature.start()):
+        return kept  # a body on the signature's line, or a layout not read here: kept whole
+    body_start = signature.end()
+    body = _BODY.match(source, body_start, stop)
+    if body is None:
+        return kept
+    indent = body.group(1)
+    if _keeps(module, start, stop, body_start, indent):
+        return kept
+    pieces += [source[kept:body_start], indent + b"pass" + b"\n" * source.count(b"\n", body_start, stop)]
+    module.stubbed += 1
+    return stop
+
+
+def _keeps(module: _Module, start: int, stop: int, body_start: int, indent: bytes) -> bool:
+    source = module.source
+    if module.touches_interest(start, stop) or source.find(REGISTER_MODEL, start, stop) != -1:
+        return True
+    test = _TYPE_TEST.search(source, start, stop)
+    if test is not None and _CONFIG.search(source, test.end(), stop) is not None:
+        return True
+    if module.names is not None and module.names.search(source, start, stop) is not None:
+        return True
+    return _may_be_predicate(module, body_start, stop, indent)
+
+
+def _may_be_predicate(module: _Module, body_start: int, stop: int, indent: bytes) -> bool:
+    """May every value the function returns be a name test? Not when none returns a value the reader reads
+    (`return`, `return None`, `return False`: every `return` counted, in strings and comments too), or one
+    returns a value the reader never takes for a test (`_plain`, `_bracketed_no_test`). Its own returns are
+    those at its body's level, or at any depth when it defines no function or class inside (whose returns
+    are not its own)."""
+    source = module.source
+    nested = source.find(b"def ", body_start, stop) != -1 or source.find(b"class ", body_start, stop) != -1
+    valued = False
+    found = source.find(b"return", body_start, stop)
+    while found != -1:
+        after = found + 6
+        if name_byte(source[found - 1]) or (after < len(source) and name_byte(source[after])):
+            found = source.find(b"return", after, stop)
+            continue
+        if _NO_VALUE.match(source, after) is None:
+            valued = True
+            line = source.rfind(b"\n", 0, found) + 1
+            lead = source[line:found]
+            if (lead == indent or (not nested and len(lead) > len(indent) and not lead.strip(b" \t"))) \
+                    and not module.layout.inside(line) and _no_test(source, after, stop):
+                return False
+        found = source.find(b"return", after, stop)
+    return valued
+
+
+def _no_test(source: bytes, after: int, stop: int) -> bool:
+    """Is the value returned after `return` (at `after`) surely no test?"""
+    plain = _PLAIN_VALUE.match(source, after)
+    if plain is not None and _plain(plain.group(1)):
+        return True
+    bracketed = _BRACKETED_VALUE.match(source, after)
+    return bracketed is not None and _bracketed_no_test(source, bracketed, stop)
+
+
+_NO_VALUE = re.compile(rb"[ \t]*(?:(?:None|False|0)[ \t]*)?(?:#[^\r\n]*)?(?:\r?\n|$)")  # `0 in (False, None)`
+# a value alone on the `return`'s line without a call, `=`, `&`, quote, continuation or comment inside (one
+# simple string allowed), and not `True` or a number that may be 0 (the reader skips those)
+_PLAIN_VALUE = re.compile(rb"[ \t]+(?!(?:True|False|None)[ \t]*(?:#|\r|\n|$))(?!-?[0.])"
+                          rb"([^\r\n(&=#\\\"']*?|f?\"[^\"\\\r\n{}]*\"|f?'[^'\\\r\n{}]*')"
+                          rb"[ \t]*(?:#[^\r\n]*)?(?=\r?\n|$)")
+# a bracket, after a callee or a subscripted value or alone; group 1: the callee or value, 2: the bracket
+_BRACKETED_VALUE = re.compile(rb"[ \t]+(?:([A-Za-z_][\w.]*)[ \t]*)?([(\[{])")
+
+
+# what a bracketed value's shape is told by: brackets, commas, `**`, `name=` keywords, `lambda` (whose
+# defaults look like keywords), and the strings and comments skipped whole
+_BRACKET_TOKENS = re.compile(
+    rb"[][(){},]|\*\*|\blambda\b|[A-Za-z_]\w*[ \t]*=(?!=)|#[^\r\n]*"
+    rb'|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    rb"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"
+    rb'|"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)'
+    rb"|'[^'\\\r\n]*(?:\\.[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)", re.DOTALL)
+_LINE_END = re.compile(rb"[ \t]*(?:#[^\r\n]*)?(?:\r?\n|$)")
+_NO_DELEGATES = frozenset(name.encode() for name in NEVER_DELEGATES)
+
+
+def _bracketed_no_test(source: bytes, match: "re.Match[bytes]", stop: int) -> bool:
+    """Is the bracketed value returned, the last thing on its line once closed, surely no test: a list,
+    dict or set display (or comprehension), a subscript, a tuple, or a call with no argument, with a
+    keyword argument, or of a builtin (the reader takes none of those for a test, `any(...)` aside)?"""
+    callee, bracket = match.group(1), match.group(2)
+    depth, previous, comma, keyword = 0, b"", False, False
+    for token in _BRACKET_TOKENS.finditer(source, match.start(2), stop):
+        text = token.group()
+        if text in b"([{" and len(text) == 1:
+            depth += 1
+        elif text in b")]}" and len(text) == 1:
+            depth -= 1
+            if depth == 0:
+                if _LINE_END.match(source, token.end()) is None:
+                    return False  # more after it (`f(x) in S`, `f(x)(y)`): another expression
+                break
+        elif text == b"lambda":
+            return False
+        elif depth == 1 and text == b",":
+            comma = True
+        elif depth == 1 and (text == b"**" or (text[-1:] == b"=" and previous in (b"(", b","))):
+            keyword = True
+        if text[:1] != b"#":
+            previous = text if len(text) == 1 else b"x"
+    else:
+        return False  # not closed before the function ends
+    if callee is None:
+        return bracket != b"(" or comma
+    if bracket != b"(":
+        return True  # a subscript
+    name = callee.rpartition(b".")[2]
+    if callee in (b"any", b"bool") or name in (b"startswith", b"endswith"):
+        return False
+    return callee in _NO_DELEGATES or keyword or source[match.end(2):token.start()].strip() == b""
+
+
+_IN = re.compile(rb"\bin\b")
+
+
+def _plain(value: bytes) -> bool:
+    """Is a returned value (no call, `=` or `&` in it) surely no test: no `in`, brackets closed on the line?"""
+    if not value.strip() or _IN.search(value) is not None:
+        return False
+    return all(value.count(a) == value.count(b) for a, b in ((b"[", b"]"), (b"{", b"}"), (b"(", b")")))
+
+
+def _continued(source: bytes, position: int) -> bool:
+    """Does the line at `position` continue the one before (`\\` at its end)?"""
+    return source.endswith(b"\\\n", 0, position) or source.endswith(b"\\\r\n", 0, position)
+
+
+def _collection_names(module: _Module, regions: List[Tuple[int, int]]) -> Optional[Pattern[bytes]]:
+    """The names the module's own statements (`regions`: all but its functions and classes) assign a
+    value that may be a collection, as one expression of whole words; None when there are none.
+
+    A superset of the reader's collections: a value it never takes for one is a scalar alone on its
+    line, or, for a name not spelt as a constant, a call of no collection builder that reads no
+    environment variable (`logger = init_logger(__name__)`, `_is_cuda = is_cuda()`)."""
+    source = module.source
+    names = set()
+    for begin, end in regions:
+        for match in _ASSIGNED.finditer(source, begin, end):
+            if module.layout.inside(match.start()):
+                continue
+            targets = [t for t in _WORD.findall(match.group(1)) if t not in _KEYWORDS]
+            value = match.end()
+            if _SCALAR.match(source, value):
+                continue
+            callee = _CALL.match(source, value)
+            if callee is not None and callee.group(1) not in _COLLECTING \
+                    and not any(_CONSTANT_NAME.fullmatch(t) for t in targets) \
+                    and not any(source.find(word, begin, end) != -1 for word in _ENVIRONMENT):
+                continue
+            names.update(targets)
+    if not names:
+        return None
+    return re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
