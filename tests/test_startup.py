@@ -67,7 +67,7 @@ def test_a_cached_check_imports_the_digests_it_needs(tmp_path):
 NOT_FOR_A_REPLAY = ("typing", "tomllib", "tomli", "hashlib", "_hashlib", "lint_plugin.config", "lint_plugin.pipeline",
                     "lint_plugin.rules", "lint_plugin.report", "lint_plugin.extract", "lint_plugin.resolve",
                     "lint_plugin.project.results", "lint_plugin.project.discovery", "lint_plugin.frontends.formats",
-                    "lint_plugin.frontends.commands.check")
+                    "lint_plugin.frontends.commands.check", "argparse", "gettext", "lint_plugin.frontends.arguments")
 
 
 @pytest.fixture(scope="module")

@@ -39,8 +39,9 @@ from .record_values import read_record, record_name, string, zero_or_one
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
 if TYPE_CHECKING:
-    import argparse
     from typing import Any, Iterable, List, Optional, Sequence, Set, Tuple
+
+    from .invocation import Arguments
 
     Answer = Tuple[List[Tuple[int, str]], Optional[Tuple[str, str]], int]  # (streams, output file, exit code)
 
@@ -49,7 +50,7 @@ _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 _HEAD = 128  # bytes of a cache file's head that identify it (the index's write time, the result's seal)
 
 
-def key(args: "argparse.Namespace", root: str) -> Optional[str]:
+def key(args: "Arguments", root: str) -> Optional[str]:
     """The invocation as seen from the project root, as one string; None when it cannot be seen so
     (a check never recorded, a directory or path outside the root, an absolute or linked path)."""
     found = recordable(args)
@@ -67,7 +68,7 @@ def key(args: "argparse.Namespace", root: str) -> Optional[str]:
                       sort_keys=True, separators=(",", ":"))
 
 
-def answer(args: "argparse.Namespace", root: str, directory: str) -> Optional[Answer]:
+def answer(args: "Arguments", root: str, directory: str) -> Optional[Answer]:
     """The recorded answer to this check if this checkout holds what the recorded one did; else None."""
     invocation = key(args, root)
     if invocation is None:
@@ -87,7 +88,7 @@ def answer(args: "argparse.Namespace", root: str, directory: str) -> Optional[An
     return out, file, zero_or_one(record["exit"])
 
 
-def record(args: "argparse.Namespace", root: str, directory: str, parts: Sequence[Any], listed: Iterable[str],
+def record(args: "Arguments", root: str, directory: str, parts: Sequence[Any], listed: Iterable[str],
            out: Sequence[Sequence[Any]], file: Optional[Sequence[str]], code: int) -> Optional[Tuple[str, bytes]]:
     """(where, the sealed record) of this check by content, or None when it cannot be kept so. `listed`:
     every directory the run listed; the caller has checked that every file was settled before the run."""

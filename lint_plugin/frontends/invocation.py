@@ -9,10 +9,14 @@ import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads this name as True)
 if TYPE_CHECKING:
     import argparse
-    from typing import Any, Dict, Optional, Sequence, Tuple
+    import types
+    from typing import Any, Dict, Optional, Sequence, Tuple, Union
+
+    # a check's namespace: argparse's, or the one a check of paths alone is read into (`plain_check.py`)
+    Arguments = Union[argparse.Namespace, types.SimpleNamespace]
 
 
-def recordable(args: "argparse.Namespace") -> Optional[Tuple[Dict[str, Any], bool, str]]:
+def recordable(args: "Arguments") -> Optional[Tuple[Dict[str, Any], bool, str]]:
     """(options, stdout is a terminal, NO_COLOR) of a check; None for a check that is never recorded
     (stdin, no cache, adopting findings)."""
     paths: Sequence[str] = args.paths

@@ -49,11 +49,11 @@ from .record_values import read_record, record_name, string, zero_or_one
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a replayed check never needs
 # (mypy reads the name as True)
 if TYPE_CHECKING:
-    import argparse
     from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
     Stamp = Optional[Tuple[int, int]]  # (size, file_stamp) of a path; None: nothing there
     from .carried import Answer
+    from .invocation import Arguments
 
 SCHEMA = 1
 DEFAULT_CACHE_DIR = ".archsync_cache"  # `cache-dir`'s default; a record is written only where the run's cache is
@@ -63,7 +63,7 @@ _CACHE_KEYS = (b"cache-dir", b"cache_dir", b"\\u", b"\\U")  # how pyproject.toml
 
 # -- answering ----------------------------------------------------------------------------------
 
-def replayed(args: "argparse.Namespace") -> Optional[int]:
+def replayed(args: "Arguments") -> Optional[int]:
     """Print the recorded answer to this `check` and return its exit code; None if there is none to trust."""
     try:
         found = _answer(args)
@@ -82,7 +82,7 @@ def replayed(args: "argparse.Namespace") -> Optional[int]:
     return exit_code
 
 
-def _answer(args: "argparse.Namespace") -> Optional[Answer]:
+def _answer(args: "Arguments") -> Optional[Answer]:
     """The answer this checkout's record gives; when it has none, or nothing is as it recorded (a fresh
     checkout where the same check ran before), the answer the record by content gives (`carried.py`)."""
     where = location(args.paths)
@@ -103,7 +103,7 @@ def _answer(args: "argparse.Namespace") -> Optional[Answer]:
     return carried.answer(args, root, directory)
 
 
-def _record(args: "argparse.Namespace", root: str, directory: str) -> Optional[Dict[str, Any]]:
+def _record(args: "Arguments", root: str, directory: str) -> Optional[Dict[str, Any]]:
     """The record kept for this invocation, its seal and key checked; None if there is none."""
     key = invocation(args)
     if key is None:
@@ -139,7 +139,7 @@ def _stamp(path: str) -> "Stamp":
     return (st.st_size, file_stamp(st))
 
 
-def invocation(args: "argparse.Namespace") -> Optional[str]:
+def invocation(args: "Arguments") -> Optional[str]:
     """What a check's output depends on besides the files it reads, as one string; None for a check
     that is never recorded (`invocation.recordable`)."""
     recordable = _recordable(args)
@@ -213,7 +213,7 @@ class Recorder:
     changes what the check prints or returns: a record that cannot be written is no record.
     """
 
-    def __init__(self, args: "argparse.Namespace") -> None:
+    def __init__(self, args: "Arguments") -> None:
         self.args = args
         self.report: Any = None
         self.started = time.time_ns()  # before the run looks at anything: see the module's docstring
