@@ -12,7 +12,6 @@ quotes are too frequent for a pass that hands each hit to Python.
 """
 from __future__ import annotations
 
-import bisect
 import functools
 import importlib
 import re
@@ -77,15 +76,13 @@ class Anchors:
         if self._matcher is None:
             return Scan(data, None)
         literals, inside = self.literals, self._inside
-        matches = self._matcher.find_matches_as_indexes(data)
-        matches.sort()  # by literal, then position: each literal's starts are one slice
         found: Dict[int, List[int]] = {}
-        low = 0
-        while low < len(matches):
-            index = matches[low][0]
-            high = bisect.bisect_left(matches, (index + 1,), low)
-            found[index] = [match[1] for match in matches[low:high]]
-            low = high
+        for index, start, _ in self._matcher.find_matches_as_indexes(data):  # by position: each list ascends
+            starts = found.get(index)
+            if starts is None:
+                found[index] = [start]
+            else:
+                starts.append(start)
         stepped: Set[int] = set()
         reported = [(index, found[index][:]) for index in found if inside[index]]
         for index, starts in reported:  # never the occurrences added here: no match was reported there
