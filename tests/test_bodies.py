@@ -9,6 +9,7 @@ stubbed body is not seen (no fact is read there).
 """
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Sequence
 
 import pytest
 
-from lint_plugin.extract.bodies import stubbed
+from lint_plugin.extract.bodies import stubbed, verified
 from lint_plugin.extract.facts import FileFacts
 from lint_plugin.extract.from_bytes import NEVER, extract_file
 
@@ -77,6 +78,9 @@ class Runner(Base):
     def build(self, config):  # stubbed: a call with a keyword argument is no test
         return make_model(config, dtype=self.dtype)
 
+    def size(self, config):  # kept: `**` raises a power here, no keyword: may delegate
+        return round_up(config.size / 1024**3, 2)
+
     def registers(self, name):  # kept: may register into an imported registry
         ModelRegistry.register_model(name, self.model_class)
 
@@ -134,6 +138,9 @@ class Runner(Base):
     def build(self, config):  # stubbed: a call with a keyword argument is no test
         pass
 
+    def size(self, config):  # kept: `**` raises a power here, no keyword: may delegate
+        return round_up(config.size / 1024**3, 2)
+
     def registers(self, name):  # kept: may register into an imported registry
         ModelRegistry.register_model(name, self.model_class)
 
@@ -147,7 +154,10 @@ def _interest(source: bytes, name_pattern: str = NAME_PATTERN) -> list:
 
 
 def test_each_body_is_kept_or_stubbed_as_its_comment_says():
-    assert stubbed(SOURCE, _interest(SOURCE)) == EXPECTED
+    stub = stubbed(SOURCE, _interest(SOURCE))
+    assert stub is not None and stub.text == EXPECTED
+    assert stub.lines == (24, 33, 36, 44, 49)  # each `pass`
+    assert verified(ast.parse(stub.text), stub.lines)
 
 
 def test_the_example_gives_the_whole_files_facts():
@@ -159,6 +169,19 @@ def test_a_string_that_spells_a_function_is_left_as_written():
     assert stubbed(source, []) is None
 
 
+def test_a_class_whose_header_may_end_in_a_comment_is_left_whole():
+    """A header misread from a comment would make the blocks of a method's body look like methods."""
+    source = b"class Runner(Base,  # see page_size():\n             Other):\n    def close(self):\n        return\n"
+    assert stubbed(source, []) is None
+
+
+def test_a_stub_the_tree_does_not_hold_where_it_was_put_is_refused():
+    stub = stubbed(SOURCE, _interest(SOURCE))
+    assert stub is not None
+    tree = ast.parse(stub.text)
+    assert not verified(tree, stub.lines + (9,))  # line 9 is `def page_size`, kept whole
+
+
 def assert_stubbing_changes_no_fact(source: bytes, registries: Sequence[str] = ("EntryClass", "@register"),
                                    name_pattern: str = NAME_PATTERN, path: str = "m.py") -> FileFacts:
     """The facts with every body that can be stubbed stubbed are the whole parse's, but where the whole file
@@ -166,8 +189,9 @@ def assert_stubbing_changes_no_fact(source: bytes, registries: Sequence[str] = (
     facts = extract_file(source, path, "m", registries, False, name_pattern, stub_from=0)
     whole = extract_file(source, path, "m", registries, False, name_pattern, stub_from=NEVER)
     if whole.error is not None and facts.error is None:
-        text = stubbed(source, _interest(source, name_pattern))
-        assert text is not None
+        stub = stubbed(source, _interest(source, name_pattern))
+        assert stub is not None
+        text = stub.text
         line = int(re.search(r"line (\d+)", whole.error).group(1)) if "line" in whole.error else 0
         changed = {n for n, (a, b) in enumerate(zip(source.split(b"\n"), text.split(b"\n")), 1) if a != b}
         assert line in changed or not changed or line > len(text.split(b"\n")) - 1, whole.error

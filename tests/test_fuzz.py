@@ -185,6 +185,7 @@ def statement(draw, modules: Tuple[str, ...] = ("pkg.m0", "pkg.m1")) -> str:
         lambda: (f"class Cls:\n    def m(self):\n        return self.x\n\n    def {fn}(self, c):\n"
                  f"        return c in {name}  # {draw(STRINGS)!r}"),
         lambda: f"def {fn}(c):\n    x = [\n1]\n    return c.x if isinstance(c.config, {draw(IDENTS)}) else x",
+        lambda: (f"def {fn}(c, **k):\n    return {draw(IDENTS)}(" + pick(draw, CALL_ARGUMENTS) + ")"),
         lambda: (f"class Cls:\n    {name} = {expr()}\n\n    @staticmethod\n    def {fn}(c):\n"
                  f"        return c in {expr()}"),
         lambda: f"@register({repr(draw(STRINGS))})\nclass {pick(draw, ARCH_NAMES)}:\n    pass",
@@ -204,6 +205,11 @@ def statement(draw, modules: Tuple[str, ...] = ("pkg.m0", "pkg.m1")) -> str:
         lambda: f"# flake8: noqa\n{name} = {expr()}",
     ]
     return pick(draw, templates)()
+
+
+# what a returned call may be given: a keyword makes it no test, `**` raising a power does not
+CALL_ARGUMENTS = ["c, 2**3", "c, **k", "c, k=1", "", "c,\n        # a note\n        **k", "c, (lambda k=1: k)",
+                  "[c] == 'A'"]
 
 
 @st.composite

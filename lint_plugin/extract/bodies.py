@@ -20,16 +20,18 @@ body's lines become one `pass` and blank lines, so what is kept stays at its lin
 its facts are the whole file's (`tests/test_bodies.py` asks that of every file of the fixtures, and
 `tests/test_fuzz.py` of generated Python). Strings and comments are found first, so a line inside a
 string is never taken for a statement or a `return`; a layout the bytes still misjudge leaves a text
-that does not parse, and the caller parses the whole file. A syntax error inside a stubbed body is
+that does not parse, or a `pass` the parsed tree does not hold as a function's whole body (`verified`),
+and the caller parses the whole file. A syntax error inside a stubbed body is
 not seen: no fact is read there (ruff and flake8 report it).
 """
 from __future__ import annotations
 
+import ast
 import bisect
 import functools
 import keyword
 import re
-from typing import List, Optional, Pattern, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Pattern, Sequence, Tuple
 
 from .context import name_byte
 from .module import REGISTER_MODEL
@@ -86,6 +88,13 @@ class Layout:
         return at >= 0 and position < self.ends[at]
 
 
+class Stubbed(NamedTuple):
+    """The text to parse, and the line of each `pass` put for a body (`verified` finds each in the tree)."""
+
+    text: bytes
+    lines: Tuple[int, ...]
+
+
 class _Module:
     """One module's bytes with what the gates ask of them."""
 
@@ -94,14 +103,21 @@ class _Module:
         self.layout = Layout(source)
         self.interest = sorted(interest)  # offsets the reader reads around (quoted names, keys)
         self.names: Optional[Pattern[bytes]] = None
-        self.stubbed = 0
+        self.stubs: List[int] = []  # the line of each stub's `pass`
+        self._counted = (0, 1)  # (an offset, its line): stubs are put in order, so lines are counted on
+
+    def line(self, offset: int) -> int:
+        at, line = self._counted
+        line += self.source.count(b"\n", at, offset)
+        self._counted = (offset, line)
+        return line
 
     def touches_interest(self, start: int, stop: int) -> bool:
         at = bisect.bisect_left(self.interest, start)
         return at < len(self.interest) and self.interest[at] < stop
 
 
-def stubbed(source: bytes, interest: Sequence[int]) -> Optional[bytes]:
+def stubbed(source: bytes, interest: Sequence[int]) -> Optional[Stubbed]:
     """`source` with every body no fact can come from replaced by `pass`, or None when none is.
     `interest`: the offsets of what the reader reads the statements around (a quoted name, a key)."""
     module = _Module(source, interest)
@@ -110,10 +126,26 @@ def stubbed(source: bytes, interest: Sequence[int]) -> Optional[bytes]:
                                               if _DEFINITION.match(source, definition) is None])
     pieces: List[bytes] = []
     kept = _walk(module, top, 0, b"", pieces)
-    if not module.stubbed:
+    if not module.stubs:
         return None
     pieces.append(source[kept:])
-    return b"".join(pieces)
+    return Stubbed(b"".join(pieces), tuple(module.stubs))
+
+
+def verified(tree: ast.Module, lines: Sequence[int]) -> bool:
+    """Is each stub a function of the module or of its classes whose body is that one `pass`? A layout the
+    bytes misjudged (a definition read where none starts) leaves one that is not: the caller parses whole."""
+    wanted = set(lines)
+    found = 0
+    bodies = [tree.body]
+    while bodies:
+        for node in bodies.pop():
+            if isinstance(node, ast.ClassDef):
+                bodies.append(node.body)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and len(node.body) == 1 \
+                    and isinstance(node.body[0], ast.Pass) and node.body[0].lineno in wanted:
+                found += 1
+    return found == len(wanted)
 
 
 @functools.lru_cache(maxsize=None)
@@ -156,7 +188,7 @@ def _walk(module: _Module, blocks: List[Tuple[int, int, int]], kept: int, indent
             header = _CLASS_HEADER_END.search(source, definition_at, stop)
             body = _BODY.match(source, header.end(), stop) if header is not None else None
             if header is not None and body is not None and len(body.group(1)) > len(indent) \
-                    and not module.layout.inside(header.start()):
+                    and not module.layout.inside(header.start()) and not _in_a_comment(source, header.start()):
                 inner = _blocks(module, header.end(), stop, body.group(1))
                 kept = _walk(module, inner, kept, body.group(1), pieces)
     return kept
@@ -167,7 +199,7 @@ def _function(module: _Module, start: int, definition: int, stop: int, kept: int
     a fact; returns where the kept text resumes."""
     source = module.source
     signature = _SIGNATURE_END.search(source, definition, stop)
-    if signature is None or module.layout.inside(signature.start()):
+    if signature is None or module.layout.inside(signature.start()) or _in_a_comment(source, signature.start()):
         return kept  # a body on the signature's line, or a layout not read here: kept whole
     body_start = signature.end()
     body = _BODY.match(source, body_start, stop)
@@ -177,7 +209,7 @@ def _function(module: _Module, start: int, definition: int, stop: int, kept: int
     if _keeps(module, start, stop, body_start, indent):
         return kept
     pieces += [source[kept:body_start], indent + b"pass" + b"\n" * source.count(b"\n", body_start, stop)]
-    module.stubbed += 1
+    module.stubs.append(module.line(body_start))
     return stop
 
 
@@ -255,9 +287,11 @@ def _bracketed_no_test(source: bytes, match: "re.Match[bytes]", stop: int) -> bo
     dict or set display (or comprehension), a subscript, a tuple, or a call with no argument, with a
     keyword argument, or of a builtin (the reader takes none of those for a test, `any(...)` aside)?"""
     callee, bracket = match.group(1), match.group(2)
-    depth, previous, comma, keyword = 0, b"", False, False
+    depth, previous, previous_end, comma, keyword = 0, b"", 0, False, False
     for token in _BRACKET_TOKENS.finditer(source, match.start(2), stop):
         text = token.group()
+        # right after `(` or `,` (blanks between): an argument starts here
+        starts_argument = previous in (b"(", b",") and not source[previous_end:token.start()].strip()
         if text in b"([{" and len(text) == 1:
             depth += 1
         elif text in b")]}" and len(text) == 1:
@@ -270,10 +304,10 @@ def _bracketed_no_test(source: bytes, match: "re.Match[bytes]", stop: int) -> bo
             return False
         elif depth == 1 and text == b",":
             comma = True
-        elif depth == 1 and (text == b"**" or (text[-1:] == b"=" and previous in (b"(", b","))):
-            keyword = True
-        if text[:1] != b"#":
-            previous = text if len(text) == 1 else b"x"
+        elif depth == 1 and (text == b"**" or text[-1:] == b"=") and starts_argument:
+            keyword = True  # `name=` or `**kwargs` as an argument (not `**` raising a power)
+        if text[:1] != b"#":  # a comment between leaves the gap unblank: no argument is said to start
+            previous, previous_end = (text if len(text) == 1 else b"x"), token.end()
     else:
         return False  # not closed before the function ends
     if callee is None:
@@ -294,6 +328,11 @@ def _plain(value: bytes) -> bool:
     if not value.strip() or _IN.search(value) is not None:
         return False
     return all(value.count(a) == value.count(b) for a, b in ((b"[", b"]"), (b"{", b"}"), (b"(", b")")))
+
+
+def _in_a_comment(source: bytes, position: int) -> bool:
+    """May `position` be inside a comment: is there a `#` before it on its line (in a string, maybe)?"""
+    return source.find(b"#", source.rfind(b"\n", 0, position) + 1, position) != -1
 
 
 def _continued(source: bytes, position: int) -> bool:

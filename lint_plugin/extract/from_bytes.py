@@ -11,7 +11,7 @@ import re
 import warnings
 from typing import AbstractSet, List, Optional, Sequence, Tuple
 
-from .bodies import stubbed
+from .bodies import stubbed, verified
 from .collector import paused
 from .context import ModuleContext
 from .facts import FileFacts
@@ -96,9 +96,10 @@ def _parsed(source: bytes, text: str, path: str, interest: List[int]) -> Optiona
     if stub is None:
         return None
     try:
-        return _parse(stub.decode("utf-8") if text.isascii() else str(source_text(stub)), path)
+        tree = _parse(stub.text.decode("utf-8") if text.isascii() else str(source_text(stub.text)), path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    return tree if verified(tree, stub.lines) else None
 
 
 def extract_registrations(snippets: Sequence[Tuple[int, bytes]], path: str, module: str,
