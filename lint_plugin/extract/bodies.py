@@ -272,12 +272,7 @@ _BRACKETED_VALUE = re.compile(rb"[ \t]+(?:([A-Za-z_][\w.]*)[ \t]*)?([(\[{])")
 
 # what a bracketed value's shape is told by: brackets, commas, `**`, `name=` keywords, `lambda` (whose
 # defaults look like keywords), and the strings and comments skipped whole
-_BRACKET_TOKENS = re.compile(
-    rb"[][(){},]|\*\*|\blambda\b|[A-Za-z_]\w*[ \t]*=(?!=)|#[^\r\n]*"
-    rb'|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
-    rb"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"
-    rb'|"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)'
-    rb"|'[^'\\\r\n]*(?:\\.[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)", re.DOTALL)
+_BRACKET_TOKENS = re.compile(rb"[][(){},]|\*\*|\blambda\b|[A-Za-z_]\w*[ \t]*=(?!=)|" + _STRINGS.pattern, re.DOTALL)
 _LINE_END = re.compile(rb"[ \t]*(?:#[^\r\n]*)?(?:\r?\n|$)")
 _NO_DELEGATES = frozenset(name.encode() for name in NEVER_DELEGATES)
 
