@@ -232,7 +232,7 @@ def _may_be_predicate(module: _Module, body_start: int, stop: int, indent: bytes
     those at its body's level, or at any depth when it defines no function or class inside (whose returns
     are not its own)."""
     source = module.source
-    nested = source.find(b"def ", body_start, stop) != -1 or source.find(b"class ", body_start, stop) != -1
+    nested = any(source.find(word, body_start, stop) != -1 for word in _DEFINES)
     valued = False
     found = source.find(b"return", body_start, stop)
     while found != -1:
@@ -260,6 +260,8 @@ def _no_test(source: bytes, after: int, stop: int) -> bool:
     return bracketed is not None and _bracketed_no_test(source, bracketed, stop)
 
 
+# how a nested definition may be spelt (in a string or comment too: then the returns at its level alone count)
+_DEFINES = (b"def ", b"def\t", b"def\\", b"class ", b"class\t", b"class\\")
 _NO_VALUE = re.compile(rb"[ \t]*(?:(?:None|False|0)[ \t]*)?(?:#[^\r\n]*)?(?:\r?\n|$)")  # `0 in (False, None)`
 # a value alone on the `return`'s line without a call, `=`, `&`, quote, continuation or comment inside (one
 # simple string allowed), and not `True` or a number that may be 0 (the reader skips those)
