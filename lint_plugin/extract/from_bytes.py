@@ -91,7 +91,10 @@ def _parse(text: str, path: str) -> ast.Module:
 def _parsed(source: bytes, text: str, path: str, interest: List[int]) -> Optional[ast.Module]:
     """The syntax tree of the text with the bodies no fact comes from stubbed (`bodies.py`), or None when
     none is or that text does not parse (the whole file is parsed then, for its facts or its error). A
-    syntax error inside a stubbed body is not seen: no fact is read there, and ruff or flake8 report it."""
+    syntax error inside a stubbed body is not seen: no fact is read there, and ruff or flake8 report it.
+    A NUL byte anywhere is seen: Python refuses the whole file for it, and the bytes say so at once."""
+    if b"\0" in source:
+        return None
     stub = stubbed(source, interest)
     if stub is None:
         return None
