@@ -97,7 +97,7 @@ class Session:
             if not records and (self.root / PYPROJECT).is_file() else None
         memory = dataclasses.replace(memory, last=None)
         self._state = dataclasses.replace(state, memory=memory)  # a run that fails leaves no last run to repeat
-        done = analyse(inputs, memory, OnDisk(cache))
+        done = analyse(inputs, memory, OnDisk(cache), known)  # with the records `_again` made of edited files
         assert done.memory is not None
         self._state = dataclasses.replace(state, memory=done.memory)
         return done.report

@@ -374,3 +374,26 @@ def test_sibling_tables_no_longer_looked_up_by_class_weigh_the_one_that_still_is
     editor.edit(lite, "NORM_MAP[model_type], HEAD_MAP[model_type]", "NORM_MAP[model.arch], HEAD_MAP[model.arch]")
     assert [(d.path, d.line) for d, _ in editor.expect(reused=False)] == [
         ("serve/layers/rope.py", 2), ("serve/lite/calibrate.py", 3)]
+
+
+def test_a_buffer_whose_lines_moved_is_read_once(tmp_path, monkeypatch):
+    """The record the check of the last run's findings made of the edited buffer is the run's: its facts
+    are not extracted again (a model file is among the largest a check reads)."""
+    import lint_plugin.project.file_facts as file_facts
+
+    root = copy_tree(SOURCE_FIXTURES / "sglang_qwen3_5" / "bug", tmp_path / "bug").resolve()
+    session = Session(root)
+    text = (root / OVERRIDES).read_bytes()
+    session.check({OVERRIDES: text})
+    read: List[str] = []
+    extract = file_facts.extract_file
+
+    def counted(source, path, *args, **kwargs):
+        read.append(path)
+        return extract(source, path, *args, **kwargs)
+
+    monkeypatch.setattr(file_facts, "extract_file", counted)
+    moved = session.check({OVERRIDES: b"# moved\n" + text})
+    assert read == [OVERRIDES]
+    assert [(d.line, d.code) for d in moved.diagnostics] == [(d.line, d.code) for d in Session(root).check(
+        {OVERRIDES: b"# moved\n" + text}).diagnostics]

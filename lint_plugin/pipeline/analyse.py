@@ -60,8 +60,11 @@ class Analysis:
     memory: Optional[RunMemory] = field(default=None, repr=False, compare=False)
 
 
-def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = OnDisk()) -> Analysis:
-    """Index, choose, resolve, check, report; each stage from its part of `memory` where still valid."""
+def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = OnDisk(),
+            known: Optional[Mapping[str, CachedFile]] = None) -> Analysis:
+    """Index, choose, resolve, check, report; each stage from its part of `memory` where still valid.
+    `known`: the records `memory` holds for these files, with any the caller has just made of bytes that
+    changed (the language server's check of an edited buffer), so they are not read again."""
     from .. import rules
     from ..extract.collector import paused
     from ..project.index import ProjectIndex
@@ -78,7 +81,8 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         files = [f for f in files if f.rel == inputs.only]
     stamps = inputs.stamps or {}
     records = (memory.records or RecordMemory()) if memory is not None else None
-    known = records.known(files, overrides, stamps) if records is not None else None
+    if known is None and records is not None:
+        known = records.known(files, overrides, stamps)
     with paused():  # a run builds acyclic values only: the cyclic collector would walk them over and over
         # byte prefilter, facts of what may matter
         typed = records.typed if records is not None else None
