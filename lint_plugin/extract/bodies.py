@@ -48,7 +48,8 @@ _STRINGS = re.compile(
     rb'|"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)'
     rb"|'[^'\\\r\n]*(?:\\.[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)",
     re.DOTALL)
-_DEFINITION = re.compile(rb"[ \t]*(?:(?:async[ \t]+)?(def)\b|class\b)")
+# group 1: `def` (a function), group 2: `class`
+DEFINITION = re.compile(rb"[ \t]*(?:(?:async[ \t]+)?(def)\b|(class)\b)")
 # a signature's end: `)`, a return annotation, `:`, the line's end (the body on the lines after)
 _SIGNATURE_END = re.compile(rb"\)[ \t]*(?:->[^\r\n]*?)?:[ \t]*(?:#[^\r\n]*)?\r?\n")
 _CLASS_HEADER_END = re.compile(rb":[ \t]*(?:#[^\r\n]*)?\r?\n")
@@ -121,9 +122,9 @@ def stubbed(source: bytes, interest: Sequence[int]) -> Optional[Stubbed]:
     """`source` with every body no fact can come from replaced by `pass`, or None when none is.
     `interest`: the offsets of what the reader reads the statements around (a quoted name, a key)."""
     module = _Module(source, interest)
-    top = _blocks(module, 0, len(source), b"")
+    top = statement_blocks(source, module.layout, 0, len(source), b"")
     module.names = _collection_names(module, [(start, stop) for start, definition, stop in top
-                                              if _DEFINITION.match(source, definition) is None])
+                                              if DEFINITION.match(source, definition) is None])
     pieces: List[bytes] = []
     kept = _walk(module, top, 0, b"", pieces)
     if not module.stubs:
@@ -155,11 +156,11 @@ def _statements(indent: bytes) -> Pattern[bytes]:
     return re.compile(rb"\n%s[^ \t\r\n#)\]}]" % re.escape(indent))
 
 
-def _blocks(module: _Module, begin: int, end: int, indent: bytes) -> List[Tuple[int, int, int]]:
+def statement_blocks(source: bytes, layout: Layout, begin: int, end: int, indent: bytes
+                     ) -> List[Tuple[int, int, int]]:
     """(start, definition, stop) of each statement at `indent` in the bytes from `begin` (a line's start)
     to `end`: `definition` is where the statement its decorators (from `start`) decorate starts, `stop`
-    where the next statement does."""
-    source, layout = module.source, module.layout
+    where the next statement does. A line inside a string or continuing another starts none."""
     starts = [begin] if begin == 0 and source[:1] not in b" \t\r\n#)]}" else []
     starts += [m.start() + 1 for m in _statements(indent).finditer(source, max(begin - 1, 0), end)]
     if begin:
@@ -176,21 +177,31 @@ def _blocks(module: _Module, begin: int, end: int, indent: bytes) -> List[Tuple[
     return found
 
 
+def class_body(source: bytes, layout: Layout, definition: int, stop: int, indent: bytes
+               ) -> Optional[Tuple[int, bytes]]:
+    """(where its body begins, its indentation) of the class defined at `definition` among the statements
+    at `indent`, or None when the bytes do not say for sure (a body on the header's line, a header that
+    may end in a comment or a string)."""
+    header = _CLASS_HEADER_END.search(source, definition, stop)
+    body = _BODY.match(source, header.end(), stop) if header is not None else None
+    if header is None or body is None or len(body.group(1)) <= len(indent) or layout.inside(header.start()) \
+            or _in_a_comment(source, header.start()):
+        return None
+    return header.end(), body.group(1)
+
+
 def _walk(module: _Module, blocks: List[Tuple[int, int, int]], kept: int, indent: bytes, pieces: List[bytes]) -> int:
     """Stub the bodies of the functions among `blocks` (and in their classes) that cannot give a fact,
     appending what is kept before each to `pieces`; returns where the kept text resumes."""
-    source = module.source
+    source, layout = module.source, module.layout
     for start, definition_at, stop in blocks:
-        definition = _DEFINITION.match(source, definition_at)
+        definition = DEFINITION.match(source, definition_at)
         if definition is not None and definition.group(1):
             kept = _function(module, start, definition_at, stop, kept, pieces)
         elif definition is not None:
-            header = _CLASS_HEADER_END.search(source, definition_at, stop)
-            body = _BODY.match(source, header.end(), stop) if header is not None else None
-            if header is not None and body is not None and len(body.group(1)) > len(indent) \
-                    and not module.layout.inside(header.start()) and not _in_a_comment(source, header.start()):
-                inner = _blocks(module, header.end(), stop, body.group(1))
-                kept = _walk(module, inner, kept, body.group(1), pieces)
+            body = class_body(source, layout, definition_at, stop, indent)
+            if body is not None:
+                kept = _walk(module, statement_blocks(source, layout, body[0], stop, body[1]), kept, body[1], pieces)
     return kept
 
 
