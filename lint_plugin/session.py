@@ -44,6 +44,7 @@ from .project.file_facts import JobState, facts_for, model_type_facts
 from .project.files import Unreadable, digest, read_file
 from .project.listing import shared
 from .project.memory import RecordMemory
+from .project.mentions import stand
 from .project.prefilter import Prefilter
 from .project.results import TYPED, TYPED_REGISTERED
 from .project.stamps import PYPROJECT, Stamp, stamp
@@ -169,7 +170,7 @@ def _again(inputs: Inputs, memory: RunMemory, known: Dict[str, CachedFile]) -> O
         kept = typed.get(source.rel)
         record, same = _record_again(config, prefilter, source, data, data_digest, before, last.levels[source.rel],
                                      kept[1] if kept is not None else None)
-        if not same:
+        if not same or not stand(data, last.mentions.get(source.rel, ())):  # a subject's reader came or went
             known[source.rel] = record  # the run that follows need not read it again
             return None
         records[source.rel] = record

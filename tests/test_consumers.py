@@ -2,7 +2,13 @@
 fixtures under `fixtures/consumers/`, each proved by the line that appears or goes away."""
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from conftest import FIXTURES, archsync, write
+from lint_plugin.project.mentions import words
 
 _WANTED = ("serve/quant/calibrate.py:15:1: ARC104 'KestrelForCausalLM' is missing from SMOOTH_ARCHS, which holds its "
            "sibling 'KestrelForConditionalGeneration' ('KestrelForCausalLM' is registered at "
@@ -100,3 +106,12 @@ def test_why_says_who_reads_a_subject_and_with_what_key():
                      cwd=FIXTURES / "consumers" / "unread").lines
     assert lines[1] == "read: by its name (a call, an import or a mention beyond its definition); looked up with an " \
                        "architecture name"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab_1 .\né(", max_size=40), st.sampled_from(["a", "ab", "a_1", "b."]))
+def test_a_mention_is_a_name_standing_alone_as_a_bytes_word_boundary_says(text, name):
+    """The counting the unread check relies on is the regular expression it replaced, to the count."""
+    data, word = text.encode(), name.encode()
+    expected = len(re.findall(rb"(?<!\w)" + re.escape(word) + rb"(?!\w)", data))
+    assert words(word, data, 3) == min(3, expected)

@@ -15,6 +15,7 @@ from .report import ModelOf, Report
 if TYPE_CHECKING:
     from ..project.cache import CachedFile, IndexCache
     from ..project.index import ProjectIndex
+    from ..project.mentions import Counts
     from ..project.stamps import Stamp
     from ..project.universe import Universe
 
@@ -103,7 +104,7 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         with paused():
             states = index.record_states()
         disk.results.save(StoredRun(states, tuple(sorted({d.path for d in found})), disk.results.index_state(),
-                                    diagnostics, index.parsed, warnings))
+                                    diagnostics, index.parsed, warnings, mentions=_mentioned(index)))
     done = Report(config.root, config, diagnostics, ModelOf(model), len(files), index.parsed, warnings, inputs.only)
     shown = dataclasses.replace(done, warnings=disk.warnings + warnings) if disk.warnings else done
     if memory is None:
@@ -114,7 +115,13 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         by_path[rel], levels[rel] = record, level
     assert records is not None
     # the last run, as its findings would be reported again: without what the caches said this time
-    last = LastRun(tuple(f.rel for f in files), universe, by_path, levels, tuple(found), done)
+    last = LastRun(tuple(f.rel for f in files), universe, by_path, levels, tuple(found), done, _mentioned(index))
     left = RunMemory(records.after(by_path.items(), overrides, stamps, index.typed_facts()), resolve, rule_memory,
                      noqa, last)
     return Analysis(shown, tuple(found), index, left)
+
+
+def _mentioned(index: "ProjectIndex") -> Dict[str, "Counts"]:
+    """By path, what the search for readers counted in each file: a run that read the file otherwise would
+    find its subjects read otherwise."""
+    return {rel: counts for rel, (_, counts) in index.mentioned.items()}

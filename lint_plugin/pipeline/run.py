@@ -158,11 +158,13 @@ def _same_records(config: Config, edited: Sequence[Changed], stored: StoredRun) 
     if not config.prefilter or any(c.source.rel in stored.read for c in edited):
         return False  # without the prefilter, ARC902 is judged from the bytes of more files
     from ..project.fresh_key import fresh_key
+    from ..project.mentions import stand
     from ..project.prefilter import Prefilter
 
     prefilter = Prefilter(config)
     return all(fresh_key(config, prefilter, c.source, c.data, stored.files[c.source.rel].level)
-               == stored.files[c.source.rel].record for c in edited)
+               == stored.files[c.source.rel].record and stand(c.data, stored.mentions.get(c.source.rel, ()))
+               for c in edited)
 
 
 def _digest(change: Changed) -> str:

@@ -23,6 +23,7 @@ from .file_facts import JobState, complete_facts, facts_for, model_type_facts, r
 from .file_stamp import file_stamp
 from .files import Unreadable, digest, read_file
 from .git_blobs import WORTH_ASKING, git_index
+from .mentions import Counts
 from .prefilter import Prefilter, Signals, stored_signals
 from .results import TYPED, TYPED_REGISTERED, RecordState, record_key
 from .workers import PARSE_WEIGHT, WorkPool, state
@@ -60,6 +61,9 @@ class ProjectIndex:
         self._completed: Set[str] = set()  # modules resolution asked for in full (`module`)
         self._consulted: Set[str] = set()  # modules whose bytes said they bind no name asked of them (`may_define`)
         self._typed: Dict[str, FileFacts] = {}  # modules read for their lists of model types alone (`model_typed`)
+        # by path, (digest, counts) of each file the search for readers counted names in (`resolve/consumers.py`):
+        # what the run depends on in those bytes, besides their records
+        self.mentioned: Dict[str, Tuple[str, Counts]] = {}
         self._facts: Optional[List[FileFacts]] = None  # `facts`, until a file is chosen or its facts change
         self._dirty = False
         self._by_last: Optional[Dict[str, List[str]]] = None
@@ -410,6 +414,11 @@ class ProjectIndex:
     def read(self, source: SourceFile) -> Union[bytes, Unreadable]:
         """A file's bytes as the run sees them: an unsaved buffer, else the disk."""
         return self._bytes_of(source)
+
+    def digest_of(self, source: SourceFile) -> str:
+        """The digest of a file's bytes as its record holds it, or "" (a run without caches takes none)."""
+        record = self._records.get(source.module)
+        return record.digest if record is not None else ""
 
     # -- helpers ----------------------------------------------------------------------
     def _bytes_of(self, source: SourceFile) -> Union[bytes, Unreadable]:

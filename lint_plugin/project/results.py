@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -41,10 +41,13 @@ from .discovery import SourceFile
 from .file_stamp import file_stamp, trusted
 from .files import Unreadable, digest, read_file
 from .git_blobs import WORTH_ASKING, git_index
+from .mentions import Counts
 from .sealed import opened, seal
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 3  # files by git blob id (`files.digest`); the code by stamps and content; the index cache by its write time
+# the counts of the search for readers; files by git blob id (`files.digest`); the code by stamps and content; the
+# index cache by its write time
+SCHEMA = 4
 TYPED, TYPED_REGISTERED = 4, 5  # levels of a file read in part for its lists of model types (`RecordState`)
 
 
@@ -77,6 +80,9 @@ class StoredRun:
     warnings: Tuple[str, ...]
     written_ns: int = 0  # when the run began, before it took any stamp: what is racy is judged from it
     code_moved: bool = False  # written by this code installed elsewhere (its stamps): to record again
+    # by path, the names the search for readers counted in the file and how often it found each (`mentions.py`):
+    # an edit there stands only where the counts do
+    mentions: Mapping[str, Counts] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -162,6 +168,7 @@ class ResultCache:
             warnings=tuple(_str(w) for w in _list(report["warnings"])),
             written_ns=_int(document["written"]),
             code_moved=code_moved,
+            mentions={_str(rel): _counts(counts) for rel, counts in _pairs(document["mentions"])},
         )
 
     def index_state(self) -> Tuple[int, int]:
@@ -213,6 +220,7 @@ class ResultCache:
             "index": list(run.index_state),
             "files": [[rel, s.size, s.stamp, s.digest, s.level, s.record] for rel, s in sorted(run.files.items())],
             "read": sorted(run.read),
+            "mentions": [[rel, [list(c) for c in counts]] for rel, counts in sorted(run.mentions.items())],
             "report": {"parsed": run.parsed, "warnings": list(run.warnings),
                        "diagnostics": [_encode_diagnostic(d) for d in run.diagnostics]},
         }
@@ -301,6 +309,14 @@ def _list(value: Any, length: int = -1) -> List[Any]:
     if not isinstance(value, list) or (length >= 0 and len(value) != length):
         raise ValueError("expected a list")
     return value
+
+
+def _pairs(value: Any) -> List[Tuple[Any, Any]]:
+    return [(item[0], item[1]) for item in (_list(v, 2) for v in _list(value))]
+
+
+def _counts(value: Any) -> Counts:
+    return tuple((_str(name), _int(times)) for name, times in _pairs(value))
 
 
 def _str(value: Any) -> str:

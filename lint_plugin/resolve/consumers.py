@@ -13,15 +13,15 @@ mention, which for most names is in the defining file.
 """
 from __future__ import annotations
 
-import functools
-import re
-from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
+from types import MappingProxyType
+from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, Iterator, Mapping, Optional, Tuple
 
 from ..extract.bindings import Targets, absolute_module
 from ..extract.facts import CLASS, LOCAL, MODULE, FileFacts
 from ..project.discovery import SourceFile
 from ..project.files import Unreadable
 from ..project.index import ProjectIndex
+from ..project.mentions import ENOUGH, Counts, counted
 from .values import Collection
 
 CLASS_NAME = "class-name"  # what a collection is looked up with, when not an architecture string
@@ -41,34 +41,61 @@ def holder(collection: Collection) -> Optional[str]:
     return owner
 
 
-def unread(collections: Iterable[Collection], index: ProjectIndex) -> Dict[Tuple[str, str], str]:
-    """(path, subject) -> why, for each collection nothing reads."""
+def unread(collections: Iterable[Collection], index: ProjectIndex,
+           earlier: Mapping[str, Tuple[str, Counts]] = MappingProxyType({})) -> Dict[Tuple[str, str], str]:
+    """(path, subject) -> why, for each collection nothing reads. `earlier`: what the last run counted in
+    each file it searched (`ProjectIndex.mentioned`), taken again for a file of the same digest."""
     holders = {(c.path, c.subject): name for c in collections for name in (holder(c),) if name is not None}
     if not holders:
         return {}
-    mentions = _mentions(frozenset(holders.values()), frozenset(p for p, _ in holders), index)
-    return {key: UNREAD for key, name in holders.items() if mentions.get(name, 0) < 2}
+    mentions = _mentions(frozenset(holders.values()), frozenset(p for p, _ in holders), index, earlier)
+    return {key: UNREAD for key, name in holders.items() if mentions.get(name, 0) < ENOUGH}
 
 
-def _mentions(names: FrozenSet[str], own: FrozenSet[str], index: ProjectIndex) -> Dict[str, int]:
+def _mentions(names: FrozenSet[str], own: FrozenSet[str], index: ProjectIndex,
+              earlier: Mapping[str, Tuple[str, Counts]]) -> Dict[str, int]:
     """How often each name is written as a word, counted up to two: in the files that define the subjects
     first (most names are read there), then in any file's imports (`from m import NAME`), and only for
     what is left in the bytes of the files that may reach the defining modules (a module sees another's
     names through its imports alone: `extract/bindings.py`). A file that cannot be read reads every
-    name: nothing is claimed unread on what was not seen."""
+    name: nothing is claimed unread on what was not seen. What each file gave is recorded on the index:
+    the run depends on it."""
     counts = dict.fromkeys(names, 0)
     sources = dict(index.paths())
     for path in sorted(own):
-        _count(counts, index.read(sources[path]) if path in sources else Unreadable(""))
+        if path in sources:
+            _count(counts, sources[path], index, earlier)
+        else:
+            counts.update(dict.fromkeys(counts, ENOUGH))
     for name in _imported(counts, index):
-        counts[name] = 2
-    if all(k >= 2 for k in counts.values()):
+        counts[name] = ENOUGH
+    if all(k >= ENOUGH for k in counts.values()):
         return counts
     for _, source in _may_reach(sources, own, index):
-        _count(counts, index.read(source))
-        if all(k >= 2 for k in counts.values()):
+        _count(counts, source, index, earlier)
+        if all(k >= ENOUGH for k in counts.values()):
             break
     return counts
+
+
+def _count(counts: Dict[str, int], source: SourceFile, index: ProjectIndex,
+           earlier: Mapping[str, Tuple[str, Counts]]) -> None:
+    """Add what one file writes of the names still open, from the last run's count where its bytes are the same."""
+    wanted = [name for name, seen in counts.items() if seen < ENOUGH]
+    file_digest = index.digest_of(source)
+    before = earlier.get(source.rel)
+    kept = dict(before[1]) if before is not None and file_digest and before[0] == file_digest else {}
+    if all(name in kept for name in wanted):
+        found: Counts = tuple((name, kept[name]) for name in sorted(wanted))
+    else:
+        data = index.read(source)
+        if isinstance(data, Unreadable):
+            counts.update(dict.fromkeys(wanted, ENOUGH))
+            return
+        found = counted(data, wanted)
+    index.mentioned[source.rel] = (file_digest, found)
+    for name, times in found:
+        counts[name] += times
 
 
 def _imported(counts: Dict[str, int], index: ProjectIndex) -> Iterator[str]:
@@ -119,24 +146,6 @@ def _may_bind(bindings: Optional[FrozenSet[str]], package: str, above: AbstractS
         if base is not None and (base in above or (name not in ("", "*") and f"{base}.{name}" in above)):
             return True
     return False
-
-
-def _count(counts: Dict[str, int], data: "bytes | Unreadable") -> None:
-    for name, seen in counts.items():
-        if seen >= 2:
-            continue
-        if isinstance(data, Unreadable):
-            counts[name] = 2
-        elif name.encode() in data:
-            for _ in _word(name).finditer(data):
-                counts[name] += 1
-                if counts[name] >= 2:
-                    break
-
-
-@functools.lru_cache(maxsize=1 << 10)
-def _word(name: str) -> "re.Pattern[bytes]":
-    return re.compile(rb"(?<!\w)" + re.escape(name.encode()) + rb"(?!\w)")
 
 
 def class_name_keyed(facts: Iterable[FileFacts]) -> FrozenSet[Tuple[str, str]]:

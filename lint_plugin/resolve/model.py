@@ -18,6 +18,7 @@ from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredica
 from ..extract.model_chains import is_chain_registry
 from ..project.hosts import HostList
 from ..project.index import ProjectIndex
+from ..project.mentions import Counts
 from ..project.model_types import ModelTypeTable
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
@@ -142,8 +143,9 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                                                            if isinstance(p, Literal) for m in p.members))
     subjects = [c for c in _subjects(index, resolver, registered, places, foreign, type_lists, types)
                 if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
+    counted = memory.mentions if memory is not None else {}  # what the last run's search for readers counted
     collections = _chained(_with_typed(index, type_lists), _read_or_not(index, _one_per_list(
-        resolver, tuple(dict.fromkeys(subjects + list(named.values()))))))
+        resolver, tuple(dict.fromkeys(subjects + list(named.values())))), counted))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
@@ -160,14 +162,15 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
-                                      kinship=kinship_memory)
+                                      kinship=kinship_memory, mentions=dict(index.mentioned))
 
 
-def _read_or_not(index: ProjectIndex, collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
+def _read_or_not(index: ProjectIndex, collections: Tuple[Collection, ...],
+                 counted: Mapping[str, Tuple[str, Counts]]) -> Tuple[Collection, ...]:
     """The collections, each saying how it is read (`consumers.py`): whether anything reads one found
     by shape (a declared one is a gating list by its name or by configuration, read or not), and what a
     module-level one is looked up with."""
-    why = unread([c for c in collections if c.completable and not c.declared], index)
+    why = unread([c for c in collections if c.completable and not c.declared], index, counted)
     keyed = class_name_keyed(index.facts)
     modules = index.module_by_path() if keyed else {}
     found = []
