@@ -101,7 +101,9 @@ def gaps(name: str, held: Iterable[str]) -> List[Evidence]:
     lacks `Gemma3ForCausalLM`, a newer generation of the one and no newer than the other, holds the
     lineage on both sides of it. The name must be a newer generation of a held name (same lineage,
     task suffix and kind of model), so the lineage's first model, its other kinds (`Qwen3Next`,
-    a vision twin) and anything past the newest held generation are not asked for.
+    a vision twin) and anything past the newest held generation are not asked for. The upper bound
+    is a newer generation of the same kind, or a variant of the name itself at its generation
+    (`Gemma3n` of `Gemma3`): another kind of the same generation (`Qwen3Omni` for `Qwen3VL`) is not.
     """
     mine = generation(name)
     if mine is None:
@@ -113,7 +115,8 @@ def gaps(name: str, held: Iterable[str]) -> List[Evidence]:
         for upper in held:
             theirs = generation(upper)
             if theirs and theirs[0] == mine[0] and theirs[3] == mine[3] and (
-                    theirs[1] > mine[1] and theirs[2] == mine[2] or theirs[1] == mine[1] and theirs[2] != mine[2]):
+                    theirs[1] > mine[1] and theirs[2] == mine[2] or theirs[1] == mine[1] and theirs[2] != mine[2]
+                    and theirs[2].startswith(mine[2])):
                 return [Evidence(GAP, weights.GAP_IN_GENERATIONS,
                                  upper, f"is a generation between '{lower}' and '{upper}', which "
                                         "the subject holds")]
