@@ -109,6 +109,54 @@ def test_git_vouches_only_for_files_as_it_wrote_them(tmp_path):
     assert git_blobs.git_index(str(tmp_path)) is None  # no work tree
 
 
+def _as_git_lists(root: Path):
+    found = git_blobs._index_path(str(root))
+    assert found is not None
+    index, top = found
+    return git_blobs._read_index(index, git_blobs._prefix(str(root), top)), git_blobs._listed(str(root))
+
+
+@pytest.mark.e2e
+@needs_git
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_the_index_file_is_read_as_git_lists_it(tmp_path, version):
+    """The index file read in process gives git's own listing, in each version git writes: padded names (2),
+    extended flags (3: an intent-to-add entry, whose empty stat data vouches for nothing), names that share a
+    prefix with the one before (4); from the work tree's top and from a directory in it."""
+    tree = tmp_path / "tree"
+    for rel in ("a.py", "pkg/b.py", "pkg/bb.py", "pkg/sub/c.py", "pkg/sub/ccc_long_name_" + "x" * 40 + ".py", "z.txt"):
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree / rel).write_text(f"# {rel}\n")
+    committed(tree)
+    (tree / "pkg" / "new.py").write_text("NEW = 1\n")
+    git("add", "-N", "pkg/new.py", cwd=tree)
+    git("update-index", "--index-version", str(version), cwd=tree)
+    for root in (tree, tree / "pkg"):
+        direct, listed = _as_git_lists(root)
+        assert direct is not None and direct == listed
+    assert sorted(_as_git_lists(tree / "pkg")[0]) == ["b.py", "bb.py", "new.py", "sub/c.py",
+                                                      "sub/ccc_long_name_" + "x" * 40 + ".py"]
+    index = git_blobs.git_index(str(tree))
+    assert index is not None and index.blob("a.py", os.stat(tree / "a.py")) == digest(b"# a.py\n")
+    assert index.blob("pkg/new.py", os.stat(tree / "pkg" / "new.py")) is None  # git recorded no stat data
+
+
+@pytest.mark.e2e
+@needs_git
+def test_a_split_index_is_left_to_git(tmp_path):
+    """A split index keeps most entries in a shared file: the reader says nothing, and git is asked."""
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "a.py").write_text("A = 1\n")
+    (tree / "pkg" / "b.py").write_text("B = 2\n")
+    committed(tree)
+    git("update-index", "--split-index", cwd=tree)
+    direct, listed = _as_git_lists(tree)
+    assert direct is None and sorted(listed) == ["a.py", "pkg/b.py"]
+    index = git_blobs.git_index(str(tree))
+    assert index is not None and sorted(index.files) == ["a.py", "pkg/b.py"]
+
+
 @pytest.mark.e2e
 @needs_git
 def test_a_fresh_clone_with_the_cache_restored_reads_nothing_git_wrote(tmp_path, monkeypatch, read):
