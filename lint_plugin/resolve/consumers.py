@@ -13,8 +13,9 @@ mention, which for most names is in the defining file.
 """
 from __future__ import annotations
 
+import functools
 from types import MappingProxyType
-from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, Iterator, Mapping, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, Mapping, Optional, Tuple
 
 from ..extract.bindings import Targets, absolute_module
 from ..extract.facts import CLASS, LOCAL, MODULE, FileFacts
@@ -106,7 +107,13 @@ def _imported(counts: Dict[str, int], index: ProjectIndex) -> Iterator[str]:
         yield from (name for name in open_names if name in reachers.by_name)
     for module, signals in index.signals():
         if reachers is None or index.is_chosen(module):
-            yield from open_names.intersection(b.rpartition(":")[2] for b in signals.imports)
+            yield from open_names.intersection(_names_imported(signals.imports))
+
+
+@functools.lru_cache(maxsize=1 << 12)  # a file's import bindings are one value while its record stands
+def _names_imported(bindings: FrozenSet[str]) -> FrozenSet[str]:
+    """The names import bindings bind by name (`level:module:NAME`)."""
+    return frozenset(b.rpartition(":")[2] for b in bindings)
 
 
 def _may_reach(sources: Dict[str, SourceFile], own: FrozenSet[str], index: ProjectIndex
@@ -118,7 +125,7 @@ def _may_reach(sources: Dict[str, SourceFile], own: FrozenSet[str], index: Proje
         yield from ((path, source) for path, source in sources.items() if path not in own)
         return
     modules = {source.module for path, source in sources.items() if path in own}
-    above = {module[:at] for module in modules for at, char in enumerate(module) if char == "."} | modules
+    above = frozenset({module[:at] for module in modules for at, char in enumerate(module) if char == "."} | modules)
     reached = index.reachers.reaching(Targets.of(frozenset(), modules))
     for package in above:  # a star import of a package above (its `__init__` may star-import the module)
         reached.update(index.reachers.by_module.get(package, ()))
@@ -132,7 +139,8 @@ def _may_reach(sources: Dict[str, SourceFile], own: FrozenSet[str], index: Proje
             yield path, source
 
 
-def _may_bind(bindings: Optional[FrozenSet[str]], package: str, above: AbstractSet[str]) -> bool:
+@functools.lru_cache(maxsize=1 << 12)  # asked again of the same bindings by the language server's next run
+def _may_bind(bindings: Optional[FrozenSet[str]], package: str, above: FrozenSet[str]) -> bool:
     """Do these import bindings (`extract/bindings.py`) bind a module of `above`, or star-import one?"""
     if bindings is None:
         return True  # not read: nothing is claimed on what was not seen
