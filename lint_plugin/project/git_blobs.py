@@ -14,10 +14,10 @@ holds that blob, by the rule git itself follows (`git status` reads no such file
 And its blob id must be the digest a cache recorded, over the same size (`GitIndex.holds`). The index
 file is read in process (`_read_index`: a fifth of the time of running `git ls-files --stage --debug`
 and parsing its listing); a form it does not know (a split index, SHA-256 ids, a digest that does not
-match) is left to git. Anything else, or no git, and the file is read as before: the answer is the same either way, only slower
-(`tests/test_git_blobs.py`). Git is asked only where enough files would be read: by the record by
-content, else by the result cache, and by the index cache when the stored report does not stand
-(then twice in one run, about 10 ms more, on a run that redoes the analysis anyway).
+match) is left to git. Anything else, or no git, and the file is read as before: the answer is the same
+either way, only slower (`tests/test_git_blobs.py`). The index is consulted only where enough files
+would be read: by the record by content, else by the result cache, and by the index cache when the
+stored report does not stand (then twice in one run, on a run that redoes the analysis anyway).
 """
 from __future__ import annotations
 

@@ -101,7 +101,7 @@ def _count(counts: Dict[str, int], source: SourceFile, index: ProjectIndex,
 
 def _imported(counts: Dict[str, int], index: ProjectIndex) -> Iterator[str]:
     """The open names some file imports by name (`from m import NAME`, at any indentation)."""
-    open_names = {name for name, seen in counts.items() if seen < 2}
+    open_names = {name for name, seen in counts.items() if seen < ENOUGH}
     reachers = index.reachers
     if reachers is not None:  # the modules it indexes, by the names they import; the chosen ones below
         yield from (name for name in open_names if name in reachers.by_name)
