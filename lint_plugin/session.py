@@ -150,6 +150,7 @@ def _again(inputs: Inputs, memory: RunMemory, known: Dict[str, CachedFile]) -> O
     prefilter: Optional[Prefilter] = None
     records = dict(last.records)
     typed = dict(memory.records.typed) if memory.records is not None else {}
+    counted_in = memory.resolve.mentions if memory.resolve is not None else {}  # what the last run's reader search read
     for source in inputs.files:
         before = records.get(source.rel)
         if before is None:
@@ -170,7 +171,7 @@ def _again(inputs: Inputs, memory: RunMemory, known: Dict[str, CachedFile]) -> O
         kept = typed.get(source.rel)
         record, same = _record_again(config, prefilter, source, data, data_digest, before, last.levels[source.rel],
                                      kept[1] if kept is not None else None)
-        if not same or not stand(data, last.mentions.get(source.rel, ())):  # a subject's reader came or went
+        if not same or not stand(data, counted_in.get(source.rel, ("", ()))[1]):  # a subject's reader came or went
             known[source.rel] = record  # the run that follows need not read it again
             return None
         records[source.rel] = record

@@ -115,13 +115,14 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         by_path[rel], levels[rel] = record, level
     assert records is not None
     # the last run, as its findings would be reported again: without what the caches said this time
-    last = LastRun(tuple(f.rel for f in files), universe, by_path, levels, tuple(found), done, _mentioned(index))
+    last = LastRun(tuple(f.rel for f in files), universe, by_path, levels, tuple(found), done)
     left = RunMemory(records.after(by_path.items(), overrides, stamps, index.typed_facts()), resolve, rule_memory,
                      noqa, last)
     return Analysis(shown, tuple(found), index, left)
 
 
 def _mentioned(index: "ProjectIndex") -> Dict[str, "Counts"]:
-    """By path, what the search for readers counted in each file: a run that read the file otherwise would
-    find its subjects read otherwise."""
+    """By path, what the search for readers counted in each file, as the result cache keeps it: a run that read
+    the file otherwise would find its subjects read otherwise (the session keeps them with their digests,
+    `ResolveMemory.mentions`)."""
     return {rel: counts for rel, (_, counts) in index.mentioned.items()}

@@ -20,7 +20,7 @@ outlives it: no module keeps run state.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Optional, Tuple
 
 from ..diagnostics import Diagnostic
@@ -28,7 +28,6 @@ from ..diagnostics import Diagnostic
 if TYPE_CHECKING:  # a warm check that replays the result cache imports none of the stages
     from ..project.cache import CachedFile
     from ..project.memory import RecordMemory
-    from ..project.mentions import Counts
     from ..project.universe import Universe
     from ..report.memory_noqa import NoqaMemory
     from ..resolve.memory import ResolveMemory
@@ -46,8 +45,6 @@ class LastRun:
     levels: Mapping[str, int]  # by path: what the run asked of each file (`ProjectIndex.records`)
     found: Tuple[Diagnostic, ...]  # what the rules found, before the report stage
     report: "Report"
-    # by path, the names the search for readers counted in the file, and how often it found each (`mentions.py`)
-    mentions: Mapping[str, "Counts"] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,7 @@ def _read_index(path: str, prefix: bytes) -> Optional[Dict[str, Tracked]]:
     file itself (`gitformat-index`: versions 2, 3 and 4), which takes a fifth of the time of asking git
     and parsing its listing. None for what is left to git: another version, a split index (its entries
     live in a shared index), a repository of SHA-256 ids (longer entries), or bytes that do not parse."""
+    import hashlib
     import struct
 
     try:
@@ -114,7 +115,7 @@ def _read_index(path: str, prefix: bytes) -> Optional[Dict[str, Tracked]]:
             data = handle.read()
     except OSError:
         return None
-    if len(data) < 32 or data[:4] != b"DIRC" or _sha1(data[:-20]) != data[-20:]:
+    if len(data) < 32 or data[:4] != b"DIRC" or hashlib.sha1(data[:-20]).digest() != data[-20:]:
         return None  # not an index this reader knows, whole and of SHA-1 ids (its own digest, at its end)
     version, count = struct.unpack_from(">II", data, 4)
     if version not in (2, 3, 4):
@@ -151,12 +152,6 @@ def _read_index(path: str, prefix: bytes) -> Optional[Dict[str, Tracked]]:
             return None
         at += 8 + length
     return files if at == end else None
-
-
-def _sha1(data: bytes) -> bytes:
-    import hashlib
-
-    return hashlib.sha1(data).digest()
 
 
 def _varint(data: bytes, at: int) -> Tuple[int, int]:
