@@ -119,6 +119,8 @@ def test_why_names_the_guard_that_keeps_a_finding_quiet(tree):
     earlier = archsync("why", "MLA_ARCHS", "DeepseekForCausalLM", cwd=root)
     assert earlier.lines[-1] == "ARC105 stays quiet: the subject holds two later versions of it and not it: what " \
                                 "it gates began with them", earlier
+    generations = archsync("why", "SPARSE_MLA_ARCHS", "DeepseekV2ForCausalLM", cwd=root)
+    assert generations.lines[-1] == earlier.lines[-1], generations
     dispatch = archsync("why", "draft_architecture#1", "DeepseekV3ForCausalLM", cwd=root)
     assert dispatch.lines[-1] == "ARC105 stays quiet: the subject tests one name or dispatches on it: not a list " \
                                  "to complete", dispatch

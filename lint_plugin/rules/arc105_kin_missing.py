@@ -184,7 +184,7 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return kind_guard(name, model.multimodal)
     if _other_lineage(held, name):
         return "the subject is about one lineage and the name is of another"
-    if sum(variant(name, h) == "earlier" for h in held) > 1:
+    if sum(_later(h, name) for h in held) > 1:
         return "the subject holds two later versions of it and not it: what it gates began with them"
     own = _own_registry(model, collection)
     if own and name not in own:
@@ -194,6 +194,13 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return "the subject's directory keeps tables looked up with a model's class name, and none names it: " \
                "that subsystem does not handle the model, and one list is not where to start"
     return ""
+
+
+def _later(held: str, name: str) -> bool:
+    """Is `held` a later version or generation of `name` (`DeepseekV2` beside `Deepseek`, `DeepseekV3` beside
+    `DeepseekV2`)? A list that holds two of them and not `name` was begun after `name` existed and left it
+    out: drift adds the newer model a list forgot, not the older one it passed over."""
+    return variant(name, held) == "earlier" or variant(held, name) == "generation"
 
 
 def _not_in_own_tables(model: Model, collection: Collection, name: str) -> bool:
@@ -257,8 +264,9 @@ _WHAT = "\n\n".join((
         "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it; "
         "and a class, for the code it shares with a held spelling of it;",
         "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`);",
-        "- an unversioned name where the subject holds two of its versions (`DeepseekForCausalLM` beside "
-        "`DeepseekV2ForCausalLM` and `DeepseekV3ForCausalLM`): what the list gates began with them;",
+        "- an earlier version or generation of a lineage where the subject holds two later ones "
+        "(`DeepseekForCausalLM` beside `DeepseekV2ForCausalLM` and `DeepseekV3ForCausalLM`, `DeepseekV2ForCausalLM` "
+        "beside `DeepseekV3ForCausalLM` and `DeepseekV32ForCausalLM`): what the list gates began with them;",
         "- in a subject looked up with a class name (`MAP[type(model).__name__]`), a name the registry "
         "serves with another's class; and in a directory whose class-name tables name it nowhere (that "
         "subsystem does not handle the model: lmdeploy's `lite/` calibration tables);",
