@@ -108,6 +108,44 @@ def test_why_says_who_reads_a_subject_and_with_what_key():
                        "architecture name"
 
 
+_TWIN_IN_THE_SWA_LIST = ("serve/configs/model_config.py:13:24: ARC104 'Llama4ForCausalLM' is missing from "
+                         "is_hybrid_swa_model.hybrid_swa_archs, which holds its sibling 'Llama4ForConditionalGeneration' "
+                         "('Llama4ForCausalLM' is registered at serve/models/registry.py:29)")
+
+
+def test_a_chain_beside_the_list_with_a_branch_for_the_name_lets_it_be_asked_for(tree):
+    """The per-model chain (`get_hybrid_layer_ids`) is what keeps the twin out of the list: give the twin a
+    branch there and the list is asked for it like any other."""
+    root = tree("consumers/per_model_branches")
+    config = root / "serve/configs/model_config.py"
+    quiet = archsync("check", "--no-cache", cwd=root).lines
+    text = config.read_text(encoding="utf-8")
+    write(config, text.replace('    if "Llama4ForConditionalGeneration" in architectures:',
+                               '    if "Llama4ForConditionalGeneration" in architectures or "Llama4ForCausalLM" in '
+                               'architectures:'))
+    assert archsync("check", "--no-cache", cwd=root).lines == [_TWIN_IN_THE_SWA_LIST] + quiet
+
+
+def test_a_chain_that_takes_only_some_of_the_lists_names_does_not_keep_it_quiet(tree):
+    """Two of the list's four names in the chain is not most of them: the chain is about something else."""
+    root = tree("consumers/per_model_branches")
+    config = root / "serve/configs/model_config.py"
+    text = config.read_text(encoding="utf-8")
+    write(config, text.replace('"Gemma3ForCausalLM" in architectures or "Step3p5ForCausalLM" in architectures',
+                               'getattr(architectures, "layer_types", None)'))
+    assert _TWIN_IN_THE_SWA_LIST in archsync("check", "--no-cache", cwd=root).lines
+
+
+def test_why_names_the_chain_that_lacks_a_branch_for_the_name():
+    lines = archsync("why", "--no-cache", "is_hybrid_swa_model.hybrid_swa_archs", "Llama4ForCausalLM",
+                     cwd=FIXTURES / "consumers" / "per_model_branches").lines
+    reason = ("the if/elif chain at serve/configs/model_config.py:24 takes 4 of the subject's 4 names one by one and "
+              "has no branch for 'Llama4ForCausalLM': added to the list alone, the model would reach code that does "
+              "not handle it")
+    assert f"  not reported: {reason}" in lines
+    assert lines[-1] == f"ARC105 stays quiet: {reason}"
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab_1 .\né(", max_size=40), st.sampled_from(["a", "ab", "a_1", "b."]))
 def test_a_mention_is_a_name_standing_alone_as_a_bytes_word_boundary_says(text, name):

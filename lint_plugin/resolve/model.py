@@ -36,7 +36,7 @@ from .model_types import ModelTypes, as_architectures, model_types, typed_lists
 from .references import Resolver
 from .served import is_not_served
 from .support_tables import support_table_registrations
-from .values import MODEL_TYPE, Collection, Occurrence, Predicate, Registration
+from .values import MODEL_TYPE, Collection, Dispatch, Occurrence, Predicate, Registration
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,19 @@ class Model:
         for registration in self.registrations:
             found.setdefault(registration.where.path, set()).add(registration.name)
         return {path: frozenset(names) for path, names in found.items()}
+
+    @functools.cached_property
+    def dispatches(self) -> Dict[str, Tuple[Dispatch, ...]]:
+        """By path, the if/elif chains whose tests are subjects (`Collection.chain`)."""
+        grouped: Dict[Tuple[str, str], List[Collection]] = {}
+        for c in self.collections:
+            if c.chain:
+                grouped.setdefault((c.path, c.chain), []).append(c)
+        found: Dict[str, List[Dispatch]] = {}
+        for (path, subject), branches in grouped.items():
+            found.setdefault(path, []).append(Dispatch(path, min(b.line for b in branches), subject,
+                                                       tuple(b.members.names for b in branches)))
+        return {path: tuple(chains) for path, chains in found.items()}
 
     @functools.cached_property
     def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool], ...]]:
@@ -197,15 +210,18 @@ def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]) ->
     """The collections, each tested in a branch of an if/elif chain knowing what the other branches hold."""
     at = {(c.path, c.subject): i for i, c in enumerate(collections)}
     beside: Dict[int, FrozenSet[str]] = {}
+    first: Dict[int, str] = {}
     for facts in files:
         for chain in facts.chains:
             found = [at[(facts.path, name)] for name in chain if (facts.path, name) in at]
             for i in found:
                 others = frozenset().union(*(collections[j].members.names for j in found if j != i))
                 beside[i] = beside.get(i, frozenset()) | others
+                first.setdefault(i, collections[found[0]].subject)
     if not beside:
         return collections
-    return tuple(dataclasses.replace(c, beside=beside[i]) if i in beside else c for i, c in enumerate(collections))
+    return tuple(dataclasses.replace(c, beside=beside[i], chain=first[i]) if i in beside else c
+                 for i, c in enumerate(collections))
 
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],

@@ -72,6 +72,8 @@ class Collection:
     keyed: str = ""
     # the names the other branches of its if/elif chain hold (`elif t in [C]`): handled there on purpose
     beside: FrozenSet[str] = frozenset()
+    # the subject of the first test of that chain, or "": the chain it is one branch of
+    chain: str = ""
 
     @property
     def label(self) -> str:
@@ -138,3 +140,17 @@ class Predicate:
 
     def condition_of(self, name: str) -> Optional[str]:
         return next((c for n, c in self.conditions if n == name), None)
+
+
+@dataclass(frozen=True)
+class Dispatch:
+    """An if/elif chain of a module, by the names each of its branches tests."""
+
+    path: str
+    line: int
+    subject: str  # the subject of its first test: what each of its branches' collections names as its chain
+    branches: Tuple[FrozenSet[str], ...]
+
+    @property
+    def names(self) -> FrozenSet[str]:
+        return frozenset().union(*self.branches)

@@ -58,7 +58,9 @@ RULE = Rule(
          "[[\"ForConditionalGeneration\", \"ForCausalLM\"]]; `siblings = []` turns the rule off). Quiet where "
          "ARC101 already reports the same name; a family is judged on its own literal, so predicates that "
          "delegate do not repeat it. The kind guard of ARC101 applies: a list of multimodal models is not told to "
-         "hold a text-only twin, unless it is a lineage predicate (`is_qwen3_5()` holds its whole lineage).",
+         "hold a text-only twin, unless it is a lineage predicate (`is_qwen3_5()` holds its whole lineage). How a "
+         "list is read and the if/elif chains beside it count as for ARC101 (`archsync explain ARC101`): a list is "
+         "not asked for a twin that a chain taking most of its names one by one has no branch for.",
     why="Text-only checkpoints of multimodal models (and the reverse) are registered separately and forgotten in "
         "the lists that gate their behaviour (vLLM PR #47252, TensorRT-LLM issue #18849).",
     fix_doc="Add the sibling, or exempt it when the list is deliberately one-sided (for example a multimodal-only "

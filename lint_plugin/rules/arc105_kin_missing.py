@@ -274,7 +274,9 @@ _WHAT = "\n\n".join((
         "its models from that registry: ktransformers' `local_chat.py` and its `custom_models`);",
         "- in a subject that is not completed: a test of one name, a dispatch (`if arch == X: arch = Y`), a "
         "list nothing reads, an inert branch (`archsync explain ARC101`);",
-        "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there.",
+        "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there;",
+        "- a name an if/elif chain of the subject's module has no branch for, where the chain takes most of the "
+        "subject's names one by one (`archsync explain ARC101`): the list alone would not make the model work.",
     )),
     "A list a checkpoint's `model_type` is tested against (`config.model_type in (\"deepseek_v2\", "
     "\"glm4_moe\")`) is weighed as the registered architectures its model types name, and what it lacks is "

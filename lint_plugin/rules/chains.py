@@ -1,16 +1,44 @@
-"""A name another branch of the same if/elif chain tests is handled there, never missing here.
+"""What if/elif chains say about completing a list: where a name is handled, and where it must be too.
 
 `if t in ["A", "B"]: ... elif t in ["C"]: ...` tells names apart on purpose: each branch does
 something else with its own. So no completion rule (ARC101, ARC102, ARC104, ARC105) asks one
 branch's list to hold a name another branch of its chain holds: the first branch that holds a name
 takes it, and adding it to an earlier one would change what the later one does.
+
+A chain of the list's module whose branches take the list's names one by one is the per-model half
+of what the list gates (SGLang's `is_hybrid_swa_model` list, and `get_hybrid_layer_ids`, which
+computes each of those models' sliding-window layers in a branch of its own): a name it has no
+branch for lacks that code, and adding it to the list alone would break the model, not fix it.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import AbstractSet, Dict, List, Optional, Sequence, Tuple
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model
+from ..resolve.values import Dispatch
+
+
+def branch_missing(chains: Sequence[Dispatch], collection: Collection, held: AbstractSet[str],
+                   name: str) -> Optional[Dispatch]:
+    """The chain of `collection`'s module that takes most of what it holds (three names at least) in two
+    branches or more, one by one, and has no branch for `name`; or None."""
+    for chain in chains:
+        if chain.subject == collection.chain or name in chain.names:
+            continue
+        taken = [branch & held for branch in chain.branches if branch & held]
+        count = len(frozenset().union(*taken)) if taken else 0
+        if len(taken) > 1 and count >= 3 and 2 * count > len(held):
+            return chain
+    return None
+
+
+def needs_a_branch(chain: Dispatch, held: AbstractSet[str], name: str) -> str:
+    """What `why` and the rules' pages say of a name `branch_missing` found no branch for."""
+    count = len(chain.names & held)
+    return f"the if/elif chain at {place(chain.path, chain.line)} takes {count} of the subject's {len(held)} " \
+           f"names one by one and has no branch for '{name}': added to the list alone, the model would reach " \
+           "code that does not handle it"
 
 
 def not_taken_by_another_branch(model: Model, found: List[Diagnostic]) -> List[Diagnostic]:
@@ -23,6 +51,24 @@ def not_taken_by_another_branch(model: Model, found: List[Diagnostic]) -> List[D
         collection = chained.get((diagnostic.path, diagnostic.subject or ""))
         if collection is not None and diagnostic.fix is not None and diagnostic.fix.action == "add" \
                 and diagnostic.member in collection.beside:
+            continue
+        kept.append(diagnostic)
+    return kept
+
+
+def not_lacking_a_branch(model: Model, found: List[Diagnostic]) -> List[Diagnostic]:
+    """`found`, less each name a list is asked to hold that a chain of its module takes the list's names
+    one by one without (`branch_missing`)."""
+    chains = model.dispatches
+    if not chains:
+        return found
+    at = {(c.path, c.subject): c for c in model.collections if c.path in chains}
+    kept = []
+    for diagnostic in found:
+        collection = at.get((diagnostic.path, diagnostic.subject or ""))
+        if collection is not None and diagnostic.fix is not None and diagnostic.fix.action == "add" and \
+                branch_missing(chains[collection.path], collection, collection.members.names & model.registered.keys(),
+                               diagnostic.member or "") is not None:
             continue
         kept.append(diagnostic)
     return kept
