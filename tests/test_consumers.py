@@ -109,8 +109,9 @@ def test_why_says_who_reads_a_subject_and_with_what_key():
 
 
 _TWIN_IN_THE_SWA_LIST = ("serve/configs/model_config.py:13:24: ARC104 'Llama4ForCausalLM' is missing from "
-                         "is_hybrid_swa_model.hybrid_swa_archs, which holds its sibling 'Llama4ForConditionalGeneration' "
-                         "('Llama4ForCausalLM' is registered at serve/models/registry.py:29)")
+                         "is_hybrid_swa_model.hybrid_swa_archs, which holds its sibling "
+                         "'Llama4ForConditionalGeneration' ('Llama4ForCausalLM' is registered at "
+                         "serve/models/registry.py:29)")
 
 
 def test_a_chain_beside_the_list_with_a_branch_for_the_name_lets_it_be_asked_for(tree):

@@ -30,6 +30,7 @@ from .workers import PARSE_WEIGHT, WorkPool, state
 
 _ScanJob = Tuple[SourceFile, int, int, Optional[CachedFile]]
 _ParseJob = Tuple[SourceFile, bool, Optional[bytes]]
+_TypedJob = Tuple[SourceFile, Optional[bytes]]
 
 
 class ProjectIndex:
@@ -287,6 +288,28 @@ class ProjectIndex:
             self._typed[name] = typed
         return self._typed[name]
 
+    def read_for_types(self, names: Iterable[str]) -> None:
+        """Read these modules for their lists of model types (`model_typed`) in one batch, spread over the
+        workers where that pays: asked for one at a time, as the resolver would, they were read in this
+        process alone (31 files of SGLang, 0.15 s)."""
+        wanted = []
+        for name in names:
+            source = self._files.get(name)
+            if source is None or name not in self._records or name in self._typed:
+                continue
+            facts = self.facts_of(name)
+            kept = self._known_typed.get(source.rel)
+            if (facts is not None and not self._records[name].partial) or \
+                    (kept is not None and kept[0] and kept[0] == self._records[name].digest):
+                continue  # `model_typed` has them at hand
+            wanted.append(source)
+        jobs: List[_TypedJob] = [(s, self.overrides.get(s.rel)) for s in wanted]
+        costs = [self._records[s.module].size for s in wanted]
+        for source, result in zip(wanted, self._pool.map(_typed_worker, jobs, costs, PARSE_WEIGHT)):
+            if isinstance(result, FileFacts):
+                self._typed[source.module] = result
+            # else unreadable, or its text did not parse: `model_typed` reads it as it would have
+
     def lookup(self, module: str, name: str) -> Optional[FileFacts]:
         """Facts enough to tell what `module` binds `name` to (`ModuleSource.lookup`): those of a module read
         for its lists of model types alone where they define it (the lists themselves), else all its facts."""
@@ -485,3 +508,13 @@ def _parse_worker(job: _ParseJob) -> Union[Tuple[FileFacts, bool], Unreadable]:
             return read
         data = read
     return facts_for(state(), source, data, full)
+
+
+def _typed_worker(job: _TypedJob) -> Union[Optional[FileFacts], Unreadable]:
+    source, data = job
+    if data is None:
+        read = read_file(source.path)
+        if isinstance(read, Unreadable):
+            return read
+        data = read
+    return model_type_facts(state().config, source, data)

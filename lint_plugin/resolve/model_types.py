@@ -110,11 +110,13 @@ def typed_lists(index: ProjectIndex) -> List[Tuple[FileFacts, CollectionFact]]:
     want them); a module such a file looks its table up in is read whole, as `--no-prefilter` would. Tests,
     benchmarks and examples are not read for them: their lists are never subjects (`served.py`)."""
     chosen = {facts.module: facts for facts in index.facts if index.is_chosen_whole(facts.module)}
-    for module, signals in index.signals():
-        if signals.model_types and module not in chosen and not is_not_served(index.path_of(module)):
-            facts = index.model_typed(module)
-            if facts is not None and not facts.error:
-                chosen[facts.module] = facts
+    wanted = [module for module, signals in index.signals()
+              if signals.model_types and module not in chosen and not is_not_served(index.path_of(module))]
+    index.read_for_types(wanted)
+    for module in wanted:
+        facts = index.model_typed(module)
+        if facts is not None and not facts.error:
+            chosen[facts.module] = facts
     keyed = model_type_keyed(chosen.values())
     if not keyed:
         return []
