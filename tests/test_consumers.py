@@ -108,6 +108,9 @@ def test_why_says_who_reads_a_subject_and_with_what_key():
                        "architecture name"
 
 
+_SLIDING_WINDOW_TWIN = ("serve/layers/attention.py:3:1: ARC104 'Llama4ForCausalLM' is missing from "
+                        "SLIDING_WINDOW_ARCHS, which holds its sibling 'Llama4ForConditionalGeneration' "
+                        "('Llama4ForCausalLM' is registered at serve/models/registry.py:29)")
 _TWIN_IN_THE_SWA_LIST = ("serve/configs/model_config.py:13:24: ARC104 'Llama4ForCausalLM' is missing from "
                          "is_hybrid_swa_model.hybrid_swa_archs, which holds its sibling "
                          "'Llama4ForConditionalGeneration' ('Llama4ForCausalLM' is registered at "
@@ -135,6 +138,27 @@ def test_a_chain_that_takes_only_some_of_the_lists_names_does_not_keep_it_quiet(
     write(config, text.replace('"Gemma3ForCausalLM" in architectures or "Step3p5ForCausalLM" in architectures',
                                'getattr(architectures, "layer_types", None)'))
     assert _TWIN_IN_THE_SWA_LIST in archsync("check", "--no-cache", cwd=root).lines
+
+
+def test_a_chain_that_searches_the_list_itself_takes_the_name_once_the_list_holds_it(tree):
+    """A last branch that searches the list (`elif any(arch in HYBRID_SWA_ARCHS ...)`) handles any name the
+    list holds: the twin lacks no code there, and the list is asked for it."""
+    root = tree("consumers/per_model_branches")
+    config = root / "serve/configs/model_config.py"
+    text = config.read_text(encoding="utf-8")
+    module_level = "    return any(arch in HYBRID_SWA_ARCHS for arch in architectures)\n\n\nHYBRID_SWA_ARCHS = {"
+    write(config, text.replace("    hybrid_swa_archs = {", module_level)
+          .replace("    }\n    return any(arch in hybrid_swa_archs for arch in architectures)\n", "}\n")
+          .replace("    else:\n        return None, None",
+                   "    elif any(arch in HYBRID_SWA_ARCHS for arch in architectures):\n        swa = []\n"
+                   "    else:\n        return None, None"))
+    assert archsync("check", "--no-cache", cwd=root).lines == [
+        "serve/configs/model_config.py:16:1: ARC104 'Llama4ForCausalLM' is missing from HYBRID_SWA_ARCHS, which holds "
+        "its sibling 'Llama4ForConditionalGeneration' ('Llama4ForCausalLM' is registered at "
+        "serve/models/registry.py:29)", _SLIDING_WINDOW_TWIN]
+    write(config, config.read_text(encoding="utf-8").replace(
+        "    elif any(arch in HYBRID_SWA_ARCHS for arch in architectures):\n        swa = []\n", ""))
+    assert archsync("check", "--no-cache", cwd=root).lines == [_SLIDING_WINDOW_TWIN]
 
 
 def test_why_names_the_chain_that_lacks_a_branch_for_the_name():

@@ -125,14 +125,18 @@ class ScopeSubjects:
         while branch is not None:
             self._chained.add(id(branch.test))
             self._chain_spans.append((_span(branch.test), number))
+            self._chains[number] += [REFERENCE + name for name in _searched(branch.test)]
             rest = branch.orelse
             branch = rest[0] if len(rest) == 1 and isinstance(rest[0], ast.If) else None
 
     @property
     def chains(self) -> List[Tuple[str, ...]]:
         """The names found in the tests of each `if`/`elif` chain with two of them or more: lists that tell
-        names apart, each branch doing something else with its own."""
-        return [tuple(names) for names in self._chains.values() if len(names) > 1]
+        names apart, each branch doing something else with its own. A collection a test searches by name
+        (`elif arch in HYBRID_ARCHS`) is there too, as `REFERENCE` and its name: that branch takes whatever
+        the collection holds."""
+        return [tuple(names) for names in self._chains.values()
+                if sum(1 for n in names if not n.startswith(REFERENCE)) > 1]
 
     def _names(self, text: Optional[str], typed: bool) -> bool:
         return text is not None and (self.ctx.is_name(text) or (typed and model_types_only([text])))
@@ -296,3 +300,20 @@ def _tests_a_model_type(test: ast.expr) -> bool:
     """`x.model_type == "a"` (either way round): one side a model type (`model_type_keys.py`)."""
     return isinstance(test, ast.Compare) and len(test.ops) == 1 and \
         any(is_model_type(side, set()) for side in (test.left, test.comparators[0]))
+
+
+REFERENCE = "="  # in a chain's names (`SubjectScope.chains`): a collection one of its tests searches by name
+
+
+def _searched(test: ast.expr) -> List[str]:
+    """The collections `test` searches by name: `x in NAME`, `x in mod.NAME`, `any(a in NAME for a in ...)`."""
+    found = []
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare):
+            for op, right in zip(node.ops, node.comparators):
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    if isinstance(right, ast.Name):
+                        found.append(right.id)
+                    elif isinstance(right, ast.Attribute):
+                        found.append(right.attr)
+    return found

@@ -16,6 +16,7 @@ from ..config import Config, UnresolvedName, matches_pattern
 from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..extract.model_chains import is_chain_registry
+from ..extract.subjects import REFERENCE
 from ..project.hosts import HostList
 from ..project.index import ProjectIndex
 from ..project.mentions import Counts
@@ -77,6 +78,8 @@ class Model:
     model_types: ModelTypes = ModelTypes()
     # (snapshot label, list) of the lists of the hosts read from archsync's snapshots: what a plugin's copy follows
     host_lists: Tuple[Tuple[str, HostList], ...] = ()
+    # by path, the if/elif chains whose tests are subjects: where a list's names may be handled one by one
+    dispatches: Mapping[str, Tuple[Dispatch, ...]] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def registered_in(self) -> Dict[str, FrozenSet[str]]:
@@ -85,19 +88,6 @@ class Model:
         for registration in self.registrations:
             found.setdefault(registration.where.path, set()).add(registration.name)
         return {path: frozenset(names) for path, names in found.items()}
-
-    @functools.cached_property
-    def dispatches(self) -> Dict[str, Tuple[Dispatch, ...]]:
-        """By path, the if/elif chains whose tests are subjects (`Collection.chain`)."""
-        grouped: Dict[Tuple[str, str], List[Collection]] = {}
-        for c in self.collections:
-            if c.chain:
-                grouped.setdefault((c.path, c.chain), []).append(c)
-        found: Dict[str, List[Dispatch]] = {}
-        for (path, subject), branches in grouped.items():
-            found.setdefault(path, []).append(Dispatch(path, min(b.line for b in branches), subject,
-                                                       tuple(b.members.names for b in branches)))
-        return {path: tuple(chains) for path, chains in found.items()}
 
     @functools.cached_property
     def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool], ...]]:
@@ -157,7 +147,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     subjects = [c for c in _subjects(index, resolver, registered, places, foreign, type_lists, types)
                 if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
     counted = memory.mentions if memory is not None else {}  # what the last run's search for readers counted
-    collections = _chained(_with_typed(index, type_lists), _read_or_not(index, _one_per_list(
+    collections, dispatches = _chained(_with_typed(index, type_lists), _read_or_not(index, _one_per_list(
         resolver, tuple(dict.fromkeys(subjects + list(named.values())))), counted))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
@@ -171,7 +161,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   unanalysed, external, registrations, universe.installed,
                   multimodal, _unregistered_classes(index, registered), kinship,
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
-                  _served(support, registered), types, universe.host_lists)
+                  _served(support, registered), types, universe.host_lists, dispatches)
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -206,22 +196,29 @@ def _read_for_types(index: ProjectIndex, typed: Sequence[Tuple[FileFacts, Collec
     return {facts.path: facts for facts, _ in typed if not index.is_chosen_whole(facts.module)}
 
 
-def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]) -> Tuple[Collection, ...]:
-    """The collections, each tested in a branch of an if/elif chain knowing what the other branches hold."""
+def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
+             ) -> Tuple[Tuple[Collection, ...], Dict[str, Tuple[Dispatch, ...]]]:
+    """The collections, each tested in a branch of an if/elif chain knowing what the other branches hold;
+    and by path, those chains."""
     at = {(c.path, c.subject): i for i, c in enumerate(collections)}
     beside: Dict[int, FrozenSet[str]] = {}
-    first: Dict[int, str] = {}
+    chains: Dict[str, List[Dispatch]] = {}
     for facts in files:
         for chain in facts.chains:
             found = [at[(facts.path, name)] for name in chain if (facts.path, name) in at]
             for i in found:
                 others = frozenset().union(*(collections[j].members.names for j in found if j != i))
                 beside[i] = beside.get(i, frozenset()) | others
-                first.setdefault(i, collections[found[0]].subject)
+            if found:
+                chains.setdefault(facts.path, []).append(Dispatch(
+                    facts.path, min(collections[i].line for i in found), tuple(collections[i].subject for i in found),
+                    tuple(collections[i].members.names for i in found),
+                    frozenset(name[len(REFERENCE):] for name in chain if name.startswith(REFERENCE))))
+    dispatches = {path: tuple(found) for path, found in chains.items()}
     if not beside:
-        return collections
-    return tuple(dataclasses.replace(c, beside=beside[i], chain=first[i]) if i in beside else c
-                 for i, c in enumerate(collections))
+        return collections, dispatches
+    return tuple(dataclasses.replace(c, beside=beside[i]) if i in beside else c
+                 for i, c in enumerate(collections)), dispatches
 
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],

@@ -72,8 +72,6 @@ class Collection:
     keyed: str = ""
     # the names the other branches of its if/elif chain hold (`elif t in [C]`): handled there on purpose
     beside: FrozenSet[str] = frozenset()
-    # the subject of the first test of that chain, or "": the chain it is one branch of
-    chain: str = ""
 
     @property
     def label(self) -> str:
@@ -148,8 +146,9 @@ class Dispatch:
 
     path: str
     line: int
-    subject: str  # the subject of its first test: what each of its branches' collections names as its chain
-    branches: Tuple[FrozenSet[str], ...]
+    subjects: Tuple[str, ...]  # the subjects its tests are
+    branches: Tuple[FrozenSet[str], ...]  # what each of those holds
+    searched: FrozenSet[str] = frozenset()  # collections its tests search by name (`elif arch in HYBRID_ARCHS`)
 
     @property
     def names(self) -> FrozenSet[str]:

@@ -22,10 +22,11 @@ from ..resolve.values import Dispatch
 def branch_missing(chains: Sequence[Dispatch], collection: Collection, held: AbstractSet[str],
                    name: str) -> Optional[Dispatch]:
     """The chain of `collection`'s module that takes most of what it holds (three names at least) in two
-    branches or more, one by one, and has no branch for `name`; or None."""
+    branches or more, one by one, and has no branch for `name`; or None. A chain one of whose tests
+    searches the list itself (`elif arch in HYBRID_ARCHS`) takes the name once the list holds it."""
     for chain in chains:
-        if chain.subject == collection.chain or name in chain.names:
-            continue
+        if collection.subject in chain.subjects or collection.subject in chain.searched or name in chain.names:
+            continue  # its own chain; or one that searches the list itself, which takes the name once it holds it
         taken = [branch & held for branch in chain.branches if branch & held]
         count = len(frozenset().union(*taken)) if taken else 0
         if len(taken) > 1 and count >= 3 and 2 * count > len(held):
