@@ -302,7 +302,7 @@ def _tests_a_model_type(test: ast.expr) -> bool:
         any(is_model_type(side, set()) for side in (test.left, test.comparators[0]))
 
 
-REFERENCE = "="  # in a chain's names (`SubjectScope.chains`): a collection one of its tests searches by name
+REFERENCE = "="  # in a chain's names (`ScopeSubjects.chains`): a collection one of its tests searches by name
 
 
 def _searched(test: ast.expr) -> List[str]:

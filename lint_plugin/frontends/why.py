@@ -19,7 +19,7 @@ from ..resolve.lineage import names_lineage
 from ..resolve.values import MODEL_TYPE
 from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
 from ..rules.arc106_host_copy_behind import copy_of
-from ..rules.chains import branch_missing, needs_a_branch
+from ..rules.chains import lacking_a_branch
 from ..rules.evidence_rates import evidence_rates, pattern_of
 from ..rules.kinds import accepts
 
@@ -99,7 +99,7 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
     threshold = THRESHOLDS.get(level)
     rule = "off" if threshold is None else f"threshold {threshold:.2f}" + (
         ", and the project must treat them alike" if level == "strong" else "")
-    lacking = _lacking_a_branch(model, collection, name)
+    lacking = lacking_a_branch(model, collection, name)
     if verdict.blocked or lacking:
         lines.append(f"ARC105 stays quiet: {verdict.blocked or lacking}")
     else:
@@ -137,7 +137,7 @@ def _declared_quiet(model: Model, collection: Collection, name: str, declared: S
     """The guard that keeps ARC101 and ARC104 quiet on a tie the project states, or ""."""
     if not collection.completable:
         return collection.not_completed
-    lacking = _lacking_a_branch(model, collection, name)
+    lacking = lacking_a_branch(model, collection, name)
     if lacking:
         return lacking
     family = frozenset().union(*(f.names for f in model.kinship.families if name in f.names)) \
@@ -145,15 +145,6 @@ def _declared_quiet(model: Model, collection: Collection, name: str, declared: S
     if accepts(collection.members.names, name, family, model.multimodal):
         return ""
     return kind_guard(name, model.multimodal)
-
-
-def _lacking_a_branch(model: Model, collection: Collection, name: str) -> str:
-    """Why no completion rule asks for `name`: a chain beside the list takes its names one by one and not
-    this one (`rules/chains.py`); or ""."""
-    held = collection.members.names & model.registered.keys()
-    chain = branch_missing(model.dispatches.get(collection.path, ()), collection, held, name) \
-        if name not in collection.members.names else None
-    return needs_a_branch(chain, held, name) if chain is not None else ""
 
 
 def _in_its_lists(model: Model, name: str, held: FrozenSet[str]) -> str:

@@ -19,7 +19,7 @@ from ..resolve import Collection, Model
 from ..resolve.values import Dispatch
 
 
-def branch_missing(chains: Sequence[Dispatch], collection: Collection, held: AbstractSet[str],
+def _branch_missing(chains: Sequence[Dispatch], collection: Collection, held: AbstractSet[str],
                    name: str) -> Optional[Dispatch]:
     """The chain of `collection`'s module that takes most of what it holds (three names at least) in two
     branches or more, one by one, and has no branch for `name`; or None. A chain one of whose tests
@@ -34,8 +34,15 @@ def branch_missing(chains: Sequence[Dispatch], collection: Collection, held: Abs
     return None
 
 
-def needs_a_branch(chain: Dispatch, held: AbstractSet[str], name: str) -> str:
-    """What `why` and the rules' pages say of a name `branch_missing` found no branch for."""
+def lacking_a_branch(model: Model, collection: Collection, name: str) -> str:
+    """Why no completion rule asks `collection` for `name`: a chain beside it takes its names one by one and
+    not this one (`_branch_missing`); or "". `why` says it, and `not_lacking_a_branch` acts on it."""
+    if name in collection.members.names:
+        return ""
+    held = collection.members.names & model.registered.keys()
+    chain = _branch_missing(model.dispatches.get(collection.path, ()), collection, held, name)
+    if chain is None:
+        return ""
     count = len(chain.names & held)
     return f"the if/elif chain at {place(chain.path, chain.line)} takes {count} of the subject's {len(held)} " \
            f"names one by one and has no branch for '{name}': added to the list alone, the model would reach " \
@@ -59,17 +66,15 @@ def not_taken_by_another_branch(model: Model, found: List[Diagnostic]) -> List[D
 
 def not_lacking_a_branch(model: Model, found: List[Diagnostic]) -> List[Diagnostic]:
     """`found`, less each name a list is asked to hold that a chain of its module takes the list's names
-    one by one without (`branch_missing`)."""
-    chains = model.dispatches
-    if not chains:
+    one by one without (`lacking_a_branch`)."""
+    if not model.dispatches:
         return found
-    at = {(c.path, c.subject): c for c in model.collections if c.path in chains}
+    at = {(c.path, c.subject): c for c in model.collections if c.path in model.dispatches}
     kept = []
     for diagnostic in found:
         collection = at.get((diagnostic.path, diagnostic.subject or ""))
         if collection is not None and diagnostic.fix is not None and diagnostic.fix.action == "add" and \
-                branch_missing(chains[collection.path], collection, collection.members.names & model.registered.keys(),
-                               diagnostic.member or "") is not None:
+                lacking_a_branch(model, collection, diagnostic.member or ""):
             continue
         kept.append(diagnostic)
     return kept
