@@ -455,23 +455,40 @@ _GENERIC_WORDS = frozenset({"", "model", "models", "arch", "archs", "architectur
 
 
 @functools.lru_cache(maxsize=1 << 14)  # asked of every collection's name in every run
-def _lists_multimodal_models(name: str) -> bool:
+def _lists_multimodal_models(name: str, namespace: FrozenSet[str] = frozenset()) -> bool:
     """Does a collection's name say it lists the multimodal models, and nothing narrower?
 
     `multimodal_model_archs` does; `multimodal_piecewise_cuda_graph_supported_model_archs`, a
-    feature list about some multimodal models that may allow a text model too, does not.
+    feature list about some multimodal models that may allow a text model too, does not. Words
+    of the module's `namespace` narrow nothing: `SGLANG_` in `SGLANG_SUPPORTED_VISION_MODEL_LIST`.
     """
-    words = set(re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()))
+    words = _words(name) - namespace
     return bool(words & _MULTIMODAL_WORDS) and words <= _MULTIMODAL_WORDS | _GENERIC_WORDS
+
+
+def _words(name: str) -> FrozenSet[str]:
+    return frozenset(re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()))
+
+
+def _namespace(facts: FileFacts) -> FrozenSet[str]:
+    """The words every module-level list of names in the file shares, when it has two or more: the
+    module's prefix (`SGLANG_SUPPORTED_MODELS`, `SGLANG_SUPPORTED_VISION_MODEL_LIST`), saying where the
+    lists are used and nothing of what each holds."""
+    lists = [_words(c.name) for c in facts.collections
+             if c.scope == "module" and any(isinstance(part, Literal) and part.members for part in c.parts)]
+    return frozenset.intersection(*lists) - _MULTIMODAL_WORDS if len(lists) > 1 else frozenset()
 
 
 def _multimodal(index: ProjectIndex, resolver: Resolver, registrations: Sequence[Registration]) -> FrozenSet[str]:
     """Members of every collection or registry whose name (with its function's) says it lists multimodal models."""
     names = {r.name for r in registrations if _lists_multimodal_models(r.registry)}
     for facts in index.facts:
+        namespace: Optional[FrozenSet[str]] = None
         for fact in facts.collections:
-            if _lists_multimodal_models(fact.name):
-                names |= resolver.collection(facts, fact).members.names
+            if _MULTIMODAL_WORDS & _words(fact.name):
+                namespace = _namespace(facts) if namespace is None else namespace
+                if _lists_multimodal_models(fact.name, namespace):
+                    names |= resolver.collection(facts, fact).members.names
     return frozenset(names)
 
 

@@ -3,8 +3,9 @@
 A name's kind comes from its spelling (`...NextN` is a draft, `...ForSequenceClassification` a
 classification adapter, `...VLForConditionalGeneration` multimodal) and from what the project
 says: every member of a list or registry whose name says it lists multimodal models
-(`multimodal_model_archs`, `_MULTIMODAL_MODELS`, a list inside `check_vl_llm()`) is multimodal,
-however it is spelt (lint_plugin.resolve.model).
+(`multimodal_model_archs`, `_MULTIMODAL_MODELS`, a list inside `check_vl_llm()`, an engine's
+`SGLANG_SUPPORTED_VISION_MODEL_LIST` beside its `SGLANG_SUPPORTED_MODELS`) is multimodal, however it
+is spelt (lint_plugin.resolve.model).
 
 A multimodal allow-list is not told to hold text-only twins, a list of served architectures is
 not told to hold draft (speculative) variants, a list of generative models is not told to hold
