@@ -28,9 +28,9 @@ def match(architecture):
     return architecture in KESTREL_SUPPORTED_VISION_MODEL_LIST
 '''
 
-_TWIN = ("serve/engines/kestrel.py:3:1: ARC104 'Gemma3ForCausalLM' is missing from KESTREL_SUPPORTED_VISION_MODEL_LIST, "
-         "which holds its sibling 'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at "
-         "serve/registry.py:3)")
+_TWIN = ("serve/engines/kestrel.py:3:1: ARC104 'Gemma3ForCausalLM' is missing from "
+         "KESTREL_SUPPORTED_VISION_MODEL_LIST, which holds its sibling 'Gemma3ForConditionalGeneration' "
+         "('Gemma3ForCausalLM' is registered at serve/registry.py:3)")
 
 
 def _project(root, engine: str):

@@ -102,3 +102,47 @@ def test_an_edit_that_keeps_its_byte_signals_is_still_seen(project):
     cold = pipeline.run_projects(pipeline.Request((project,), use_cache=False))
     assert (first.reused, warm.reused, again.reused) == (False, True, False)
     assert again.diagnostics == cold.diagnostics
+
+
+DELEGATING = {
+    **FILES,
+    # a family predicate that delegates to another module's function, through a re-export: resolution
+    # reads that module whole to learn what the function tests (here: no architecture name)
+    "pkg/families.py": "from pkg.arch import is_sparse\n\n\ndef is_alpha(config):\n"
+                       '    return is_sparse(config) or config.architectures[0] in ("AlphaForCausalLM", '
+                       '"AlphaMoeForCausalLM")\n',
+    "pkg/arch.py": "from pkg.arch_impl import is_sparse\n",
+    "pkg/arch_impl.py": "def is_sparse(config):\n    return config.num_experts > 0\n",
+}
+
+
+def _model_and_levels(root: Path, batched: bool, monkeypatch):
+    from lint_plugin.resolve import model as resolve_model
+
+    asked: list = []
+    original = ProjectIndex._complete
+    monkeypatch.setattr(ProjectIndex, "_complete",
+                        lambda self, source: asked.append(source.rel) or original(self, source))
+    if not batched:
+        monkeypatch.setattr(resolve_model, "_extract_delegates", lambda index: None)  # as the resolver reaches each
+    config = load_config(root)
+    with ProjectIndex(config, discover(config)) as index:
+        choose_files(index)
+        model, _ = build_model(index)
+    monkeypatch.undo()
+    return model, {rel: level for rel, _, level in index.records()}, asked
+
+
+def test_the_modules_predicates_delegate_to_are_extracted_in_one_batch(tmp_path, monkeypatch):
+    """Before resolution, not one by one as it reaches them: along the re-export too. What resolution
+    asks of each module, and so what the result cache keys it by, is what it was."""
+    for rel, text in DELEGATING.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    batched, levels, asked = _model_and_levels(tmp_path, True, monkeypatch)
+    one_by_one, levels_then, asked_then = _model_and_levels(tmp_path, False, monkeypatch)
+    assert sorted(asked_then) == ["pkg/arch.py", "pkg/arch_impl.py"] and asked == []
+    assert batched.predicates == one_by_one.predicates and batched.families == one_by_one.families
+    assert batched.predicates["is_alpha"].names == {"AlphaForCausalLM", "AlphaMoeForCausalLM"}
+    assert levels == levels_then and levels["pkg/arch_impl.py"] == 2 and levels["pkg/helpers.py"] == 3

@@ -89,8 +89,9 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         typed = records.typed if records is not None else None
         with ProjectIndex(config, files, overrides, disk.index, known, typed) as index:
             resolve = choose_files(index, (memory.resolve or ResolveMemory()) if memory is not None else None)
-        # names resolved across modules (and what dependencies register)
-        model, resolve = build_model(index, universe, resolve)
+            # names resolved across modules (and what dependencies register); the modules resolution reads
+            # in batches (predicates' delegates, lists of model types) go to the workers the scan started
+            model, resolve = build_model(index, universe, resolve)
         if memory is None:
             found = rules.check(model)
             diagnostics, noqa = report(found, config, overrides, inputs.noqa), None

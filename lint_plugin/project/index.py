@@ -310,6 +310,38 @@ class ProjectIndex:
                 self._typed[source.module] = result
             # else unreadable, or its text did not parse: `model_typed` reads it as it would have
 
+    def complete_many(self, wanted: Iterable[Tuple[str, str]]) -> None:
+        """Extract in one batch, over the workers where that pays, the modules that resolution is about
+        to ask for in full, each to find a name (`(module, name)`) its bytes may bind (as `may_define`
+        judges them): asked one at a time as the resolver reaches them, they were extracted in this process
+        alone (27 files of SGLang, 60 ms). What resolution asks of each, and so each module's level in the
+        result cache's key, is unchanged: a module extracted here and never asked is no dependency."""
+        sources: Dict[str, SourceFile] = {}
+        for module, name in wanted:
+            source = self._files.get(module) or self._by_unique_suffix(module)
+            if source is None or source.module not in self._records or source.module in sources:
+                continue
+            record = self._records[source.module]
+            if (record.facts is not None or record.encoded is not None) and not record.partial:
+                continue
+            data = self._bytes_of(source)
+            if not isinstance(data, Unreadable) and may_bind(data, name):
+                sources[source.module] = source
+        wanted_sources = list(sources.values())
+        jobs: List[_TypedJob] = [(s, self.overrides.get(s.rel)) for s in wanted_sources]
+        costs = [self._records[s.module].size for s in wanted_sources]
+        for source, result in zip(wanted_sources, self._pool.map(_complete_worker, jobs, costs, PARSE_WEIGHT)):
+            if isinstance(result, FileFacts):
+                self._store(source, result, partial=False)
+            # else unreadable: `module` reads it, and says why, if resolution asks for it
+
+    def facts_at_hand(self, module: str) -> Optional[FileFacts]:
+        """A module's complete facts if a run has them already, else None; asks nothing of it."""
+        source = self._files.get(module) or self._by_unique_suffix(module)
+        if source is None or source.module not in self._records or self._records[source.module].partial:
+            return None
+        return self.facts_of(source.module)
+
     def lookup(self, module: str, name: str) -> Optional[FileFacts]:
         """Facts enough to tell what `module` binds `name` to (`ModuleSource.lookup`): those of a module read
         for its lists of model types alone where they define it (the lists themselves), else all its facts."""
@@ -508,6 +540,16 @@ def _parse_worker(job: _ParseJob) -> Union[Tuple[FileFacts, bool], Unreadable]:
             return read
         data = read
     return facts_for(state(), source, data, full)
+
+
+def _complete_worker(job: _TypedJob) -> Union[FileFacts, Unreadable]:
+    source, data = job
+    if data is None:
+        read = read_file(source.path)
+        if isinstance(read, Unreadable):
+            return read
+        data = read
+    return complete_facts(state().prefilter, state().config, source, data)
 
 
 def _typed_worker(job: _TypedJob) -> Union[Optional[FileFacts], Unreadable]:

@@ -25,6 +25,7 @@ from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .consumers import CLASS_NAME, class_name_keyed, unread
 from .foreign import foreign_registries
+from .imports import imported
 from .kinship import (
     Family,
     Kinship,
@@ -275,6 +276,8 @@ def _of(facts: FileFacts, dropped: Sequence[str], table: ModelTypeTable,
 def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str]) -> Dict[str, Predicate]:
     name_regex = index.config.name_regex
     found: Dict[str, Predicate] = {}
+    if resolver.kept is None:  # a caller that keeps results resolves only what changed: nothing to batch
+        _extract_delegates(index)
     for facts in _in_path_order(index):
         for fact in facts.predicates:
             predicate = resolver.predicate(facts.module, fact.name, lambda n: name_regex.fullmatch(n) is not None,
@@ -282,6 +285,35 @@ def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str
             if predicate is not None and (predicate.names or predicate.own):
                 found.setdefault(predicate.subject, predicate)
     return found
+
+
+_WAVES = 4  # delegation chains are short; a link past these is extracted when resolution reaches it
+
+
+def _extract_delegates(index: ProjectIndex) -> None:
+    """Extract in batches the modules the predicates delegate to (`is_qwen3_5()` calling
+    `_hf_arch(config)` from another module), wave by wave along the delegations and imports: what
+    `Resolver.predicate` would extract one module at a time, in this process, as it reached each."""
+    wanted = [(ref.module, ref.name) for facts in _in_path_order(index) for fact in facts.predicates
+              for ref in fact.delegates]
+    seen: Set[Tuple[str, str]] = set()
+    for _ in range(_WAVES):
+        wanted = [pair for pair in dict.fromkeys(wanted) if pair not in seen]
+        if not wanted:
+            return
+        seen.update(wanted)
+        index.complete_many(wanted)
+        further: List[Tuple[str, str]] = []
+        for module, name in wanted:
+            facts = index.facts_at_hand(module)
+            if facts is None:
+                continue
+            target = imported(facts, name)
+            if target is not None and target[1] is not None:
+                further.append((target[0], target[1]))
+            further += [(ref.module, ref.name) for fact in facts.predicates if fact.name == name
+                        for ref in fact.delegates]
+        wanted = further
 
 
 def _type_families(index: ProjectIndex, registered: Dict[str, Occurrence]) -> List[Predicate]:
