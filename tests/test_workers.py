@@ -53,6 +53,29 @@ def test_a_batch_at_the_threshold_runs_in_workers_which_then_take_every_batch_of
         pool.close()
 
 
+@can_fork
+def test_the_pools_worker_handler_sleeps_while_results_stream_in(monkeypatch):
+    """CPython's wakes each time a result waits in the pipe (thousands of times a cold check); this pool's
+    only when the pool changes state or a worker exits, and a worker that dies is still replaced."""
+    import multiprocessing.pool
+
+    wakes = []
+    wait = multiprocessing.pool.Pool._wait_for_updates
+    monkeypatch.setattr(multiprocessing.pool.Pool, "_wait_for_updates",
+                        staticmethod(lambda *args, **kwargs: wakes.append(1) or wait(*args, **kwargs)))
+    pool = workers.WorkPool(None, jobs=2, min_cost=1)
+    try:
+        items = list(range(2000))
+        assert [item for item, _ in pool.map(_pid, items, [1] * len(items))] == items
+        assert len(wakes) < 20, len(wakes)
+        first = pool._pool._pool[0]
+        first.kill()
+        first.join()
+        assert [item for item, _ in pool.map(_pid, items[:50], [1] * 50)] == items[:50]
+    finally:
+        pool.close()
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
     root = tmp_path_factory.mktemp("generated")
