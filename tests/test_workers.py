@@ -56,7 +56,9 @@ def test_a_batch_at_the_threshold_runs_in_workers_which_then_take_every_batch_of
 @can_fork
 def test_the_pools_worker_handler_sleeps_while_results_stream_in(monkeypatch):
     """CPython's wakes each time a result waits in the pipe (thousands of times a cold check); this pool's
-    only when the pool changes state or a worker exits, and a worker that dies is still replaced."""
+    only when the pool changes state or a worker exits (it still watches each worker's sentinel). Killing
+    a worker to show that is no test: an idle worker holds the task queue's lock while it waits, and a
+    pool whose worker died holding it hangs, this one and CPython's alike."""
     import multiprocessing.pool
 
     wakes = []
@@ -68,9 +70,6 @@ def test_the_pools_worker_handler_sleeps_while_results_stream_in(monkeypatch):
         items = list(range(2000))
         assert [item for item, _ in pool.map(_pid, items, [1] * len(items))] == items
         assert len(wakes) < 20, len(wakes)
-        first = pool._pool._pool[0]
-        first.kill()
-        first.join()
         assert [item for item, _ in pool.map(_pid, items[:50], [1] * 50)] == items[:50]
     finally:
         pool.close()

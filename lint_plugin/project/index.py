@@ -534,29 +534,22 @@ def _scanned(job: JobState, source: SourceFile, data: bytes, size: int, stamp: i
 
 def _parse_worker(job: _ParseJob) -> Union[Tuple[FileFacts, bool], Unreadable]:
     source, full, data = job
-    if data is None:
-        read = read_file(source.path)
-        if isinstance(read, Unreadable):
-            return read
-        data = read
-    return facts_for(state(), source, data, full)
+    read = _buffer_or_disk(source, data)
+    return read if isinstance(read, Unreadable) else facts_for(state(), source, read, full)
 
 
 def _complete_worker(job: _TypedJob) -> Union[FileFacts, Unreadable]:
     source, data = job
-    if data is None:
-        read = read_file(source.path)
-        if isinstance(read, Unreadable):
-            return read
-        data = read
-    return complete_facts(state().prefilter, state().config, source, data)
+    read = _buffer_or_disk(source, data)
+    return read if isinstance(read, Unreadable) else complete_facts(state().prefilter, state().config, source, read)
 
 
 def _typed_worker(job: _TypedJob) -> Union[Optional[FileFacts], Unreadable]:
     source, data = job
-    if data is None:
-        read = read_file(source.path)
-        if isinstance(read, Unreadable):
-            return read
-        data = read
-    return model_type_facts(state().config, source, data)
+    read = _buffer_or_disk(source, data)
+    return read if isinstance(read, Unreadable) else model_type_facts(state().config, source, read)
+
+
+def _buffer_or_disk(source: SourceFile, data: Optional[bytes]) -> Union[bytes, Unreadable]:
+    """A job's bytes: the editor's unsaved buffer it carries, else the file on disk."""
+    return read_file(source.path) if data is None else data
