@@ -300,13 +300,18 @@ def test_arc901_add_and_append_inside_functions():
 
 
 def test_arc901_an_environment_variable():
-    # `frozenset(os.environ.get("...", "").split(","))`: the cause is the environment variable.
+    # `frozenset(os.environ.get("...", "").split(","))`: the cause is the environment variable; and so it is
+    # for `if extra_arch := envs.HUB_EXTRA_OFFLOAD_ARCH.get(): HOST_OFFLOAD_ARCHS.append(extra_arch)`
     result = _check(PARTIAL, "hub/environment.py")
     assert result.lines == [
         "hub/environment.py:4:1: ARC101 'HotelMoeForCausalLM' is matched by is_hotel() (hub/families.py:13) "
         "but missing from CUDA_GRAPH_ARCHS",
         "hub/environment.py:4:1: ARC901 CUDA_GRAPH_ARCHS is only partly analysed: read from an environment "
         "variable by os.environ.get() (hub/environment.py:5) (1 name read still takes part)",
+        "hub/environment.py:10:1: ARC101 'HotelMoeForCausalLM' is matched by is_hotel() (hub/families.py:13) "
+        "but missing from HOST_OFFLOAD_ARCHS",
+        "hub/environment.py:10:1: ARC901 HOST_OFFLOAD_ARCHS is only partly analysed: read from an environment "
+        "variable by envs.HUB_EXTRA_OFFLOAD_ARCH.get() (hub/environment.py:13) (1 name read still takes part)",
     ], result
 
 
@@ -356,8 +361,8 @@ def test_arc901_exactly_once_per_subject_and_flake8_agrees():
     result = archsync("check", "--format", "json", cwd=PARTIAL)
     subjects = [d["subject"] for d in result.json["diagnostics"] if d["code"] == "ARC901"]
     assert sorted(subjects) == sorted([
-        "CUDA_GRAPH_ARCHS", "FUSED_ROPE_ARCHS", "LORA_ARCHS", "OFFLOAD_ARCHS", "PLUGIN_ARCHS",
-        "PREFIX_CACHE_ARCHS", "QUANT_ARCHS", "SPEC_DECODE_ARCHS", "is_india",
+        "CUDA_GRAPH_ARCHS", "FUSED_ROPE_ARCHS", "HOST_OFFLOAD_ARCHS", "LORA_ARCHS", "OFFLOAD_ARCHS",
+        "PLUGIN_ARCHS", "PREFIX_CACHE_ARCHS", "QUANT_ARCHS", "SPEC_DECODE_ARCHS", "is_india",
     ]), result
     assert all(d["member"] is None for d in result.json["diagnostics"] if d["code"] == "ARC901"), result
     text = _check(PARTIAL)

@@ -106,6 +106,10 @@ class ModuleReader:
         for stmt, branch in statements:
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 self._assignment(stmt, branch)
+            elif isinstance(stmt, ast.If) and isinstance(stmt.test, ast.NamedExpr):
+                # `if extra := envs.EXTRA_ARCH.get(): ARCHS.append(extra)`: the name is bound as by `=`
+                bound = ast.Assign(targets=[stmt.test.target], value=stmt.test.value)
+                self._assignment(ast.copy_location(bound, stmt), branch)
             elif isinstance(stmt, ast.AugAssign):
                 self._augmented(stmt, None)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):

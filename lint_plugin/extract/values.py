@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, List, Optional, Tuple
 
 from .context import ModuleContext, dotted_name, is_str, short
@@ -10,6 +11,8 @@ from .shapes import COLLECTION_CALLS, SET_METHODS
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _ENV_CALLS = {"os.getenv", "os.environ.get", "getenv", "environ.get"}
+# a project's own module of environment variables: `envs.SGLANG_EXTERNAL_MM_MODEL_ARCH.get()`
+_ENVS_MODULE_READ = re.compile(r"(?:.*\.)?envs?\.[A-Z][A-Z0-9_]*\.get")
 _MAX_DEPTH = 60
 
 
@@ -113,10 +116,12 @@ def _call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth:
 
 
 def _environment_read(node: ast.expr) -> Optional[ast.Call]:
-    """An `os.environ.get(...)` / `os.getenv(...)` anywhere inside a call expression."""
+    """An `os.environ.get(...)` / `os.getenv(...)` / `envs.NAME.get()` anywhere inside a call expression."""
     for child in ast.walk(node):
-        if isinstance(child, ast.Call) and dotted_name(child.func) in _ENV_CALLS:
-            return child
+        if isinstance(child, ast.Call):
+            name = dotted_name(child.func)
+            if name in _ENV_CALLS or (name is not None and _ENVS_MODULE_READ.fullmatch(name)):
+                return child
     return None
 
 
