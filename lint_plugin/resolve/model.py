@@ -498,6 +498,7 @@ def _lists_multimodal_models(name: str, namespace: FrozenSet[str] = frozenset())
     return bool(words & _MULTIMODAL_WORDS) and words <= _MULTIMODAL_WORDS | _GENERIC_WORDS
 
 
+@functools.lru_cache(maxsize=1 << 14)  # every collection's name, in every run
 def _words(name: str) -> FrozenSet[str]:
     return frozenset(re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()))
 
