@@ -318,11 +318,8 @@ class ProjectIndex:
         result cache's key, is unchanged: a module extracted here and never asked is no dependency."""
         sources: Dict[str, SourceFile] = {}
         for module, name in wanted:
-            source = self._files.get(module) or self._by_unique_suffix(module)
-            if source is None or source.module not in self._records or source.module in sources:
-                continue
-            record = self._records[source.module]
-            if (record.facts is not None or record.encoded is not None) and not record.partial:
+            source = self._recorded(module)
+            if source is None or source.module in sources or self._complete_at_hand(source.module):
                 continue
             data = self._bytes_of(source)
             if not isinstance(data, Unreadable) and may_bind(data, name):
@@ -337,10 +334,8 @@ class ProjectIndex:
 
     def facts_at_hand(self, module: str) -> Optional[FileFacts]:
         """A module's complete facts if a run has them already, else None; asks nothing of it."""
-        source = self._files.get(module) or self._by_unique_suffix(module)
-        if source is None or source.module not in self._records or self._records[source.module].partial:
-            return None
-        return self.facts_of(source.module)
+        source = self._recorded(module)
+        return self.facts_of(source.module) if source is not None and self._complete_at_hand(source.module) else None
 
     def lookup(self, module: str, name: str) -> Optional[FileFacts]:
         """Facts enough to tell what `module` binds `name` to (`ModuleSource.lookup`): those of a module read
@@ -354,17 +349,24 @@ class ProjectIndex:
         """May `module` define a function `name` or import it (`ModuleSource.may_define`)? Asked of its
         bytes only where its facts are not at hand: a module the policy did not choose is not parsed to
         learn that it does not. Such a module is then keyed by its bytes (`record_states`)."""
-        source = self._files.get(module) or self._by_unique_suffix(module)
-        if source is None or source.module not in self._records:
-            return True
-        record = self._records[source.module]
-        if (record.facts is not None or record.encoded is not None) and not record.partial:
+        source = self._recorded(module)
+        if source is None or self._complete_at_hand(source.module):
             return True
         data = self._bytes_of(source)
         if isinstance(data, Unreadable) or may_bind(data, name):
             return True
         self._consulted.add(source.module)
         return False
+
+    def _recorded(self, module: str) -> Optional[SourceFile]:
+        """The project's file of `module` (or of `src.module`), when the run holds a record of it."""
+        source = self._files.get(module) or self._by_unique_suffix(module)
+        return source if source is not None and source.module in self._records else None
+
+    def _complete_at_hand(self, module: str) -> bool:
+        """Does the record of `module` hold all its facts (decoded or not), not its registrations alone?"""
+        record = self._records[module]
+        return (record.facts is not None or record.encoded is not None) and not record.partial
 
     def facts_of(self, module: str) -> Optional[FileFacts]:
         """A record's facts as they are (None before parsing), decoding stored ones on first use."""
