@@ -22,6 +22,7 @@ class ModuleContext:
         self.name_regex = name_regex
         self.imports: Dict[str, Tuple[str, Optional[str]]] = {}
         self.star_imports: List[str] = []
+        self.named: Dict[str, ast.Constant] = {}  # module names bound to one written string (`named_strings.py`)
         self._text: Optional[bytes] = None  # the lines joined, and where each starts in it: made on first use
         self._starts: List[int] = []
 
@@ -50,6 +51,16 @@ class ModuleContext:
     def is_name(self, text: str) -> bool:
         """Does a string look like an architecture name (the configured shape)?"""
         return self.name_regex.fullmatch(text) is not None
+
+    def written(self, node: ast.expr) -> Optional[ast.Constant]:
+        """The string `node` is, written out or through a module name bound to one (`LLAMA`,
+        `ModelType.LLAMA.value`), or None."""
+        if is_str(node):
+            return node  # type: ignore[return-value]
+        if self.named and isinstance(node, (ast.Name, ast.Attribute)):
+            dotted = dotted_name(node)
+            return self.named.get(dotted) if dotted is not None else None
+        return None
 
     def column(self, node: ast.AST) -> int:
         """1-based character column (ast gives a UTF-8 byte offset)."""

@@ -11,9 +11,13 @@ or, keyed by model type, `elif self.model_type == "llama": self.model = LlamaTpP
 Each tested name is registered there, served by the model class its branch builds: a chain of two
 branches or more, each testing written names and assigning (or returning) an instance of a model
 class (`...ForCausalLM`, `...Model`, `...LM`) to one target. Its tests tell the names apart on
-purpose: they are dispatches, never lists to complete. The prefilter keeps a file where an `elif`
-tests a written string and its branch assigns or returns a model class's instance (`may_build_per_name`):
-the only files such a chain can be in (every chain of two branches has an `elif` that builds).
+purpose: they are dispatches, never lists to complete. The lone `if`s after the chain in its scope that
+test the same value and build into the same target join it (early returns after it, as text-generation-inference's
+`get_model()` has); a name tested may stand for its string (`model_type == LLAMA`, `named_strings.py`);
+a wrapper given the model class (`FlashCausalLM(model_id, model_class=FlashLlamaForCausalLM)`) builds
+that class. The prefilter keeps a file where an `elif` tests a written string (or a name in the shape
+of one standing for it) and its branch assigns or returns a model class's instance (`may_build_per_name`):
+the only files such a dispatch can be in (every one has a chain of two branches, an `elif` that builds).
 """
 from __future__ import annotations
 
@@ -24,16 +28,19 @@ from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Deque, List, Optional, Pattern, Sequence, Tuple
 
-from .context import ModuleContext, is_str
+from .context import ModuleContext
 from .facts import Member
 from .model_type_keys import is_model_type, written_as_model_types
+from .named_strings import NAMED
 from .spelling import MODEL_CLASS
 
 _STRINGS = (ast.List, ast.Tuple, ast.Set)
 
 ELIF = b"elif"  # a chain of two branches has one: a file without it holds no chain
 # an `elif` testing written strings (`elif x == "A"`, `elif x in ("A", ...)`, `elif "A" == x`): a chain's second test
-_ELIF_TEST = re.compile(rb"elif\b(?:[^\n]*?(?:==|!=|\bin)\s*[\[(]?\s*|\s+\(?\s*)[\"']")
+# (or a constant's name: `elif model_type == LLAMA`, `== ModelType.LLAMA.value`, `named_strings.py`)
+_ELIF_TEST = re.compile(rb"elif\b(?:[^\n]*?(?:==|!=|\bin)\s*[\[(]?\s*(?:[\"']|" + NAMED + rb"\s*[:)\],])"
+                        rb"|\s+\(?\s*(?:[\"']|" + NAMED + rb"\s*==))")
 # an instance of a model class assigned or returned (`self.model = KQwen2MoeForCausalLM(`, `return m.LlamaModel (`)
 _BUILT = re.compile(rb"(?:(?<![=!<>])=(?!=)|\breturn\b)\s*(?:[\w.]+\.)?_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)\s*\(")
 _OPENING, _CLOSING = (b"(", b"[", b"{"), (b")", b"]", b"}")  # a test's brackets span lines
@@ -91,39 +98,83 @@ def is_chain_registry(registry: str) -> bool:
     return ":" in registry and not registry.startswith("@")
 
 
-def chain_registration(ctx: ModuleContext, head: ast.If) -> List[ChainRegistration]:
-    """The registrations of the chain that starts at `head`, or none (its first test must be of written strings:
-    asked of every `if` of a function that is read, most of which test something else)."""
-    if not head.orelse or not _tested_strings(head.test):
-        return []
-    branches: List[Tuple[ast.expr, List[ast.expr], List[Tuple[str, str]], bool]] = []
+@dataclass(frozen=True)
+class _Branch:
+    """One branch of a dispatch: its test, the strings it tests, what it builds, and what it tests them on."""
+
+    test: ast.expr
+    strings: Tuple[ast.Constant, ...]
+    built: Tuple[Tuple[str, str], ...]  # (target, model class) of each instance it builds
+    typed: bool  # the test is of a model type
+    subject: str  # what the strings are compared with (its dump), "" when not one thing
+
+
+class Dispatch:
+    """One scope's chain that builds a model per tested name, and the lone `if`s after it that join it."""
+
+    def __init__(self, branches: List[_Branch], target: str) -> None:
+        self.branches = branches
+        self.target = target
+        self.subject = branches[0].subject
+
+    def tests(self) -> Tuple[ast.expr, ...]:
+        return tuple(branch.test for branch in self.branches)
+
+    def join(self, ctx: ModuleContext, node: ast.If) -> bool:
+        """Does a lone `if` after the chain (`if model_type == COHERE: return ...`, no `elif` or `else`)
+        test the same value and build into the same target? Then it is one more branch."""
+        if node.orelse or not self.subject:
+            return False
+        branch = _branch(ctx, node)
+        if branch.subject != self.subject or not any(t == self.target for t, _ in branch.built):
+            return False
+        self.branches.append(branch)
+        return True
+
+    def registrations(self, ctx: ModuleContext) -> List[ChainRegistration]:
+        return _registrations(ctx, self.branches, self.target)
+
+
+def chain_dispatch(ctx: ModuleContext, head: ast.If) -> Optional[Dispatch]:
+    """The dispatch of the chain that starts at `head`, or None: its first test must be of written strings
+    (asked of every `if` of a function that is read, most of which test something else), and two of its
+    branches or more build into one target."""
+    if not head.orelse or not _tested_strings(ctx, head.test)[0]:
+        return None
+    branches: List[_Branch] = []
     node: Optional[ast.If] = head
     while node is not None:
-        strings = _tested_strings(node.test)
-        typed = any(is_model_type(n, set()) for n in ast.walk(node.test))
-        branches.append((node.test, strings, _built(node.body), typed))
+        branches.append(_branch(ctx, node))
         rest = node.orelse
         node = rest[0] if len(rest) == 1 and isinstance(rest[0], ast.If) else None
-    targets = Counter(target for _, strings, built, _ in branches if strings for target in {t for t, _ in built})
-    if not targets:
-        return []
-    target, count = targets.most_common(1)[0]
-    if count < 2:
-        return []
+    targets = Counter(target for b in branches if b.strings for target in {t for t, _ in b.built})
+    if not targets or targets.most_common(1)[0][1] < 2:
+        return None
+    return Dispatch(branches, targets.most_common(1)[0][0])
+
+
+def _branch(ctx: ModuleContext, node: ast.If) -> _Branch:
+    strings, subjects = _tested_strings(ctx, node.test)
+    typed = any(is_model_type(n, set()) for n in ast.walk(node.test))
+    return _Branch(node.test, tuple(strings), tuple(_built(node.body)) if strings else (), typed,
+                   subjects[0] if len(set(subjects)) == 1 else "")
+
+
+def _registrations(ctx: ModuleContext, chain: Sequence[_Branch], target: str) -> List[ChainRegistration]:
     found: List[ChainRegistration] = []
     for typed in (False, True):
         names: List[Member] = []
         classes: List[str] = []
-        for _, strings, built, branch_typed in branches:
-            cls = next((c for t, c in built if t == target), None)
-            texts = [s.value for s in strings]  # type: ignore[attr-defined]
-            if cls is None or not texts or _scheme(ctx, texts, branch_typed) is not typed:
+        for branch in chain:
+            cls = next((c for t, c in branch.built if t == target), None)
+            texts = [str(s.value) for s in branch.strings]
+            if cls is None or not texts or _scheme(ctx, texts, branch.typed) is not typed:
                 continue
-            names += [Member(s.value, s.lineno, ctx.column(s)) for s in strings]  # type: ignore[attr-defined]
-            classes += [cls] * len(strings)
+            names += [Member(text, s.lineno, ctx.column(s)) for text, s in zip(texts, branch.strings)]
+            classes += [cls] * len(branch.strings)
         if names:
             found.append(ChainRegistration(target, tuple(names), tuple(classes), typed,
-                                           tuple(test for test, _, _, _ in branches)))
+                                           tuple(branch.test for branch in chain)))
     return found
 
 
@@ -135,22 +186,29 @@ def _scheme(ctx: ModuleContext, texts: Sequence[str], typed: bool) -> Optional[b
     return False if all(ctx.is_name(t) for t in texts) else None
 
 
-def _tested_strings(test: ast.expr) -> List[ast.expr]:
-    """The strings a branch's test compares a value with: `x == "A"`, `x in ("A", "B")`, an `or` of those."""
+def _tested_strings(ctx: ModuleContext, test: ast.expr) -> Tuple[List[ast.Constant], List[str]]:
+    """The strings a branch's test compares a value with (`x == "A"`, `x in ("A", "B")`, an `or` of those; a
+    string may be a name for one, `x == LLAMA`), and what each compare tests (dumped)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        found = [_tested_strings(v) for v in test.values]
-        return [s for strings in found for s in strings] if all(found) else []
+        found = [_tested_strings(ctx, v) for v in test.values]
+        if not all(strings for strings, _ in found):
+            return [], []
+        return [s for strings, _ in found for s in strings], [t for _, tested in found for t in tested]
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
-        return []
+        return [], []
     op, left, right = test.ops[0], test.left, test.comparators[0]
     if isinstance(op, ast.Eq):
-        sides = [side for side in (left, right) if is_str(side)]
-        sides += [side.elts[0] for side in (left, right)
-                  if isinstance(side, (ast.List, ast.Tuple)) and len(side.elts) == 1 and is_str(side.elts[0])]
-        return sides if len(sides) == 1 else []
-    if isinstance(op, ast.In) and isinstance(right, _STRINGS) and right.elts and all(is_str(e) for e in right.elts):
-        return list(right.elts)
-    return []
+        sides = [(written, other) for side, other in ((left, right), (right, left))
+                 for written in (ctx.written(side),) if written is not None]
+        sides += [(written, other) for side, other in ((left, right), (right, left))
+                  if isinstance(side, (ast.List, ast.Tuple)) and len(side.elts) == 1
+                  for written in (ctx.written(side.elts[0]),) if written is not None]
+        return ([sides[0][0]], [ast.dump(sides[0][1])]) if len(sides) == 1 else ([], [])
+    if isinstance(op, ast.In) and isinstance(right, _STRINGS) and right.elts:
+        strings = [ctx.written(e) for e in right.elts]
+        if all(s is not None for s in strings):
+            return [s for s in strings if s is not None], [ast.dump(left)]
+    return [], []
 
 
 def _built(body: List[ast.stmt]) -> List[Tuple[str, str]]:
@@ -177,9 +235,17 @@ def _built(body: List[ast.stmt]) -> List[Tuple[str, str]]:
 
 
 def _model_class(value: ast.expr) -> str:
-    """`Cls(...)` or `module.Cls(...)`, Cls a model class: its name, else ""."""
+    """`Cls(...)` or `module.Cls(...)`, Cls a model class: its name, else "". A wrapper given the model
+    class to build (`FlashCausalLM(model_id, model_class=FlashLlamaForCausalLM)`) builds that class."""
     if not isinstance(value, ast.Call):
         return ""
-    func = value.func
-    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-    return name if MODEL_CLASS.fullmatch(name) else ""
+    name = _class_name(value.func)
+    if not MODEL_CLASS.fullmatch(name):
+        return ""
+    given = [_class_name(arg) for arg in (*value.args, *(k.value for k in value.keywords))
+             if isinstance(arg, (ast.Name, ast.Attribute))]
+    return next((g for g in given if MODEL_CLASS.fullmatch(g)), name)
+
+
+def _class_name(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""

@@ -24,6 +24,7 @@ from .facts import (
     TypePredicateFact,
     Unknown,
 )
+from .named_strings import named_strings
 from .predicates import read_predicate
 from .registrations import (
     Registered,
@@ -45,6 +46,7 @@ _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
 REGISTER_MODEL = b"register_model"
 _REGISTER_MODEL = re.compile(r"(?:^|\.)register_model\w*$")  # `ModelRegistry.register_model`, vLLM's plugin API
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_TESTING = (ast.If, ast.While, ast.Assert, ast.Expr, ast.Return)  # module-level statements whose tests are read
 
 
 Branch = Tuple[Tuple[int, int], ...]  # (id of an if/try statement, which of its arms) from the module down
@@ -102,6 +104,7 @@ class ModuleReader:
         statements = list(module_level_statements(tree.body))
         for stmt, _ in statements:  # imports first: later statements refer to them
             self.ctx.add_import(stmt)
+        self.ctx.named = named_strings(stmt for stmt, _ in statements)
         top = ScopeSubjects(self.ctx, "<module>")
         for stmt, branch in statements:
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
@@ -119,7 +122,7 @@ class ModuleReader:
                 self._function(stmt, stmt.name, None)
             elif isinstance(stmt, ast.ClassDef):
                 self._class(stmt)
-            if isinstance(stmt, (ast.If, ast.While, ast.Assert, ast.Expr, ast.Return)) and self._touches_quoted(stmt):
+            if isinstance(stmt, _TESTING) and self._touches_quoted(stmt):
                 for child in ast.walk(stmt):
                     self._test(child, top, {})
         self.anonymous.extend(top.found)

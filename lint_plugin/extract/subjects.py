@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from .context import ModuleContext, is_str
 from .facts import DISPATCH, INERT, INLINE, LOCAL, CollectionFact, Literal, Member, Part
-from .model_chains import ChainRegistration, chain_registration
+from .model_chains import ChainRegistration, Dispatch, chain_dispatch
 from .model_type_keys import is_model_type, model_types_only, written_as_model_types
 from .values import collection_parts
 
@@ -41,7 +41,7 @@ class ScopeSubjects:
         # where each such test is written, and its chain's number: a node written inside one is in its test
         self._chain_spans: List[Tuple[Tuple[Tuple[int, int], Tuple[int, int]], int]] = []
         self._chains: Dict[int, List[str]] = {}  # chain number -> the names found in its tests
-        self.registrations: List[ChainRegistration] = []  # chains that build a model per name (`model_chains.py`)
+        self._dispatches: List[Dispatch] = []  # chains that build a model per name (`model_chains.py`)
 
     def compare(self, node: ast.Compare, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         """`x in [...]`, `x in local`, `x == "A"`, `"A" in x.architectures`, `"A" in arch_string`."""
@@ -116,9 +116,14 @@ class ScopeSubjects:
         """Number the tests of an `if`/`elif` chain, once, from its first `if`."""
         if id(node.test) in self._chained:
             return
-        for registration in chain_registration(self.ctx, node):
-            self.registrations.append(registration)
-            self._dispatch.update(id(n) for test in registration.tests for n in ast.walk(test))
+        # a chain that builds a model per name, or a lone `if` after one that joins it: its tests dispatch
+        dispatch = chain_dispatch(self.ctx, node)
+        if dispatch is not None:
+            self._dispatches.append(dispatch)
+        joined = dispatch is None and any(d.join(self.ctx, node) for d in self._dispatches)
+        if dispatch is not None or joined:
+            tests = dispatch.tests() if dispatch is not None else (node.test,)
+            self._dispatch.update(id(n) for test in tests for n in ast.walk(test))
         number = len(self._chains)
         self._chains[number] = []
         branch: Optional[ast.If] = node
@@ -128,6 +133,11 @@ class ScopeSubjects:
             self._chains[number] += [REFERENCE + name for name in _searched(branch.test)]
             rest = branch.orelse
             branch = rest[0] if len(rest) == 1 and isinstance(rest[0], ast.If) else None
+
+    @property
+    def registrations(self) -> List[ChainRegistration]:
+        """What the scope's dispatches register (`model_chains.py`)."""
+        return [found for dispatch in self._dispatches for found in dispatch.registrations(self.ctx)]
 
     @property
     def chains(self) -> List[Tuple[str, ...]]:
