@@ -19,7 +19,7 @@ from lint_plugin.project.universe import read_universe
 
 PLUGIN = FIXTURES / "hosts" / "vllm_plugin"
 FINDING = ("tpu_plugin/attention.py:5:1: ARC104 'Gemma3ForCausalLM' is missing from _FUSED_SLIDING_WINDOW_ARCHS, "
-           "which holds its sibling 'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at "
+           "which holds its sibling 'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered by vllm at "
            "vllm/model_executor/models/registry.py:115)")
 
 
@@ -117,3 +117,57 @@ def test_the_generator_says_why_it_cannot_write(tmp_path, capsys):
     assert exited.value.code == 2
     assert capsys.readouterr().err == (f"python -m lint_plugin.frontends.host_snapshot: error: cannot write "
                                        f"{tmp_path / 'missing' / 'enginex.json'}: No such file or directory\n")
+
+
+def test_sglang_plugin_entry_points_name_sglang_as_the_host(tmp_path):
+    write(tmp_path / "pyproject.toml", '[project.entry-points."sglang.srt.plugins"]\nk = "p.sglang:register"\n'
+                                       '[project.entry-points."sglang.srt.platforms"]\nk = "p.platform:activate"\n')
+    assert declared_hosts(tmp_path) == ("sglang",)
+    write(tmp_path / "pyproject.toml", '[project.entry-points."vllm.general_plugins"]\nk = "p.vllm:register"\n'
+                                       '[project.entry-points."sglang.srt.plugins"]\nk = "p.sglang:register"\n')
+    assert declared_hosts(tmp_path) == ("vllm", "sglang")
+
+
+TWO_HOSTS = FIXTURES / "hosts" / "two_hosts"
+
+
+def test_a_list_of_a_plugin_of_two_hosts_is_not_told_of_names_only_the_other_host_registers():
+    """The case is `fixtures/hosts/two_hosts`; `why` says why the vLLM side is quiet."""
+    lines = archsync("why", "--no-cache", "FUSED_ARCHS", "Qwen3_5ForCausalLM", "rocket/plugin/vllm",
+                     cwd=TWO_HOSTS).lines
+    assert lines[0].startswith("FUSED_ARCHS at rocket/plugin/sglang/register.py:2:1 holds 4 registered names")
+    assert "ARC105 stays quiet: only sglang registers it, a host the subject does not serve" in lines
+
+
+def test_the_generator_keeps_what_is_under_the_path_it_is_given(tmp_path, capsys):
+    host = tmp_path / "host"
+    write(host / "enginex" / "__init__.py", "")
+    write(host / "enginex" / "srt" / "models" / "alpha.py", "class AlphaForCausalLM: pass\n\n\n"
+                                                          "EntryClass = [AlphaForCausalLM]\n")
+    write(host / "enginex" / "diffusion" / "registry.py",  # another registry, of other models
+          '_MODELS = {"BetaPipeline": ("beta", "BetaPipeline"), "GammaDiT": ("gamma", "GammaDiT")}\n')
+    out = tmp_path / "enginex.json"
+    assert host_snapshot.main(["enginex", str(host), "--repository", "example/enginex", "--commit", "0123abc",
+                               "--date", "2026-11-30", "--under", "enginex/srt", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {out}: 1 registrations in 1 files and 0 lists")
+    assert [f.path for f in load_snapshot("enginex", tmp_path).facts] == ["enginex/srt/models/alpha.py"]
+    with pytest.raises(SystemExit) as exited:
+        host_snapshot.main(["enginex", str(host), "--repository", "example/enginex", "--commit", "0123abc",
+                            "--date", "2026-11-30", "--under", "elsewhere", "--out", str(out)])
+    assert exited.value.code == 2
+    assert "--under takes a directory of the enginex package" in capsys.readouterr().err
+
+
+def test_the_hint_says_a_snapshot_is_read_only_of_a_host_archsync_ships_one_of(tmp_path):
+    write(tmp_path / "setup.py", 'setup(entry_points={"vllm.general_plugins": ["p = p.models:register"]})\n')
+    write(tmp_path / "p" / "__init__.py", "")
+    write(tmp_path / "p" / "models.py",
+          "from rtp_llm.model_factory_register import register_model\n"
+          "from vllm import ModelRegistry\n\n\n"
+          "def register():\n"
+          '    ModelRegistry.register_model("KestrelForCausalLM", "p.kestrel:KestrelForCausalLM")\n'
+          '    register_model("KestrelForCausalLM", "p.kestrel:KestrelForCausalLM")\n')
+    assert archsync("inventory", "--no-cache", cwd=tmp_path).lines[-2] == (
+        "hint: the project registers into rtp_llm.model_factory_register, vllm, outside it: names it serves are "
+        "registered there, so ARC201 is off; archsync's snapshot of vllm's names is read, and may be older than "
+        'the host you run on; `universe-from = ["rtp_llm", "vllm"]` reads them (never imported)')

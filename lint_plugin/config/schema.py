@@ -96,10 +96,13 @@ KEYS: Tuple[Key, ...] = (
         "the named package is found on `sys.path`, in the project's `.venv` or `venv`, or in "
         "`$VIRTUAL_ENV`, or given as a path, and its registries are read from source like the project's, "
         "never imported. Without it, a project whose `setup.py` or `pyproject.toml` declares a host's plugin "
-        "entry points (`vllm.general_plugins`, `vllm.platform_plugins`) gets the host's names from the snapshot "
-        "of its registry that ships with archsync (vLLM's; `archsync inventory` says its commit and date), "
-        "and ARC201 stays off in a project that registers into a registry imported from outside it: a "
-        "snapshot may be older than the host it runs on.",
+        "entry points (`vllm.general_plugins`, `vllm.platform_plugins`, SGLang's `sglang.srt.plugins` and "
+        "`sglang.srt.platforms`) gets the host's names from the snapshot of its registry that ships with "
+        "archsync (vLLM's and SGLang's; `archsync inventory` says each one's commit and date), and ARC201 "
+        "stays off in a project that registers into a registry imported from outside it: a snapshot may be "
+        "older than the host it runs on. In a project of several hosts, a list is told of the names only "
+        "one host registers where it serves that host: its module imports it, or its directory, file or own "
+        "name spells it (`plugin/sglang/`, `_VLLM_OVERRIDES`).",
         default="[]", example='universe-from = ["vllm"]'),
     Key("name-pattern", STRING, "what a string must look like to count as an architecture name",
         "A regular expression matched whole against each string a predicate tests; only matching strings "

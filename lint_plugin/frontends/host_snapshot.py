@@ -37,6 +37,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--repository", required=True, help="where the source comes from, e.g. vllm-project/vllm")
     parser.add_argument("--commit", required=True, help="the commit the checkout is at")
     parser.add_argument("--date", required=True, help="that commit's date, YYYY-MM-DD")
+    parser.add_argument("--under", default=None, metavar="PATH",
+                        help="keep only the registrations and lists under this path of the checkout, e.g. "
+                             "sglang/srt (SGLang's diffusion models are another registry)")
     parser.add_argument("--out", type=Path, default=None, help=f"default: {SNAPSHOTS}/<host>.json")
     args = parser.parse_args(argv)
     if not _DATE.fullmatch(args.date) or not _COMMIT.fullmatch(args.commit):
@@ -45,17 +48,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not (package / "__init__.py").is_file():
         parser.error(f"{package} is not the {args.host} package (no __init__.py)")
     root = args.source.resolve()
+    under = (args.under or args.host).strip("/") + "/"
+    if not under.startswith(args.host + "/") or not (root / under).is_dir():
+        parser.error(f"--under takes a directory of the {args.host} package, e.g. {args.host}/...")
     universe = read_universe(config_from_text(root, f'[tool.archsync]\nuniverse-from = ["./{args.host}"]\n'))
-    if not universe.facts:
-        parser.error(f"no registration found under {package}")
-    snapshot = Snapshot(args.host, args.repository, args.commit, args.date, universe.facts, host_lists(root))
+    facts = tuple(f for f in universe.facts if f.path.startswith(under))
+    if not facts:
+        parser.error(f"no registration found under {root / under}")
+    lists = tuple(found for found in host_lists(root) if found.path.startswith(under))
+    snapshot = Snapshot(args.host, args.repository, args.commit, args.date, facts, lists)
     out = args.out or SNAPSHOTS / f"{args.host}.json"
     try:
         out.write_bytes(snapshot_document(snapshot))
     except OSError as error:
         parser.exit(2, f"{parser.prog}: error: cannot write {out}: {error.strerror or error}\n")
-    names = sum(len(r.names) for f in universe.facts for r in f.registrations)
-    print(f"wrote {out}: {names} registrations in {len(universe.facts)} files and {len(snapshot.lists)} lists of "
+    names = sum(len(r.names) for f in facts for r in f.registrations)
+    print(f"wrote {out}: {names} registrations in {len(facts)} files and {len(snapshot.lists)} lists of "
           f"{snapshot.label}")
     return 0
 

@@ -127,12 +127,17 @@ def hints(model: Model) -> List[str]:
                      "decorator was found; name the registry with `registries = [\"NAME\"]` (or "
                      "`\"path/to/module.py::NAME\"`, `\"@decorator\"`), so unknown names and families can be checked")
     if model.external_registries and not model.universe_packages:
-        packages = ", ".join(dict.fromkeys(f'"{m.partition(".")[0]}"' for m in model.external_registries))
-        read = ("; archsync's snapshot of its names is read, and may be older than the host you run on",
-                "the installed one") if model.host_snapshots else ("", "them")
+        tops = list(dict.fromkeys(m.partition(".")[0] for m in model.external_registries))
+        packages = ", ".join(f'"{top}"' for top in tops)
+        snapshots = {label.partition(" ")[0] for label in model.host_snapshots}
+        # a registry outside the project may be a host archsync ships no snapshot of (`rtp_llm`)
+        read = [top for top in tops if top in snapshots]
+        whose = "its" if read == tops else " and ".join(read) + "'s"
+        said = f"; archsync's snapshot of {whose} names is read, and may be older than the host you run on" \
+            if read else ""
         found.append(f"the project registers into {', '.join(model.external_registries)}, outside it: names it "
-                     f"serves are registered there, so ARC201 is off{read[0]}; `universe-from = [{packages}]` "
-                     f"reads {read[1]} (never imported)")
+                     f"serves are registered there, so ARC201 is off{said}; `universe-from = [{packages}]` "
+                     f"reads {'the installed one' if read == tops and len(tops) == 1 else 'them'} (never imported)")
     if not model.collections:
         found.append("no subject found: no `*_ARCHS` collection and no list, test or decorator holding a registered "
                      "name; name the collections to check with `guard = [\"GLOB\"]`")

@@ -1,7 +1,8 @@
 """The host a plugin registers into, and the snapshot of the host's registrations archsync ships.
 
 A vLLM plugin (vllm-gaudi, tpu-inference, vllm-ascend) declares entry points in a group of its
-host's (`vllm.general_plugins`, `vllm.platform_plugins`) and serves the host's models: the names
+host's (`vllm.general_plugins`, `vllm.platform_plugins`; SGLang's are `sglang.srt.plugins` and
+`sglang.srt.platforms`) and serves the host's models: the names
 its lists hold are registered in the host, not in the plugin. With no `universe-from`, those
 names come from a snapshot of the host's registrations that ships with archsync
 (`lint_plugin/hosts/<host>.json`, written by `python -m lint_plugin.frontends.host_snapshot`
@@ -29,8 +30,9 @@ from .codec import as_int, as_list, as_str
 # The packaging files that may declare entry points; both are what a run already tracks (a
 # discovered file's stamp, the configuration's own file), so a cached result never outlives them.
 PACKAGING = ("setup.py", "pyproject.toml")
-# An entry-point group of a host's plugins, as written in either file: `"vllm.general_plugins"`.
-_GROUP = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)\.\w*plugins\b")
+# An entry-point group of a host's plugins, as written in either file: `"vllm.general_plugins"`,
+# `"vllm.platform_plugins"`, `"sglang.srt.plugins"`, `"sglang.srt.platforms"`; the host is its first part.
+_GROUP = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)(?:\.\w+)*?\.\w*(?:plugins|platforms)\b")
 _LARGEST = 1 << 20  # a packaging file is small; a larger one is not read
 FORMAT = 2  # 2 added `lists`; a format-1 snapshot is read as holding none
 _FORMATS = (1, FORMAT)

@@ -72,6 +72,8 @@ class Collection:
     keyed: str = ""
     # the names the other branches of its if/elif chain hold (`elif t in [C]`): handled there on purpose
     beside: FrozenSet[str] = frozenset()
+    # in a plugin of several hosts, those it serves (`host_scope.py`); None: every host
+    hosts: Optional[FrozenSet[str]] = None
 
     @property
     def label(self) -> str:

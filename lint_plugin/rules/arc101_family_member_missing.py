@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import AbstractSet, Dict, List, Mapping, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Sequence, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
+from ..resolve.host_scope import out_of_sight
 from .fixes import add_to
 from .kinds import accepts, never_looked_up
 from .rule import Example, Rule
@@ -30,21 +31,23 @@ def check(model: Model) -> List[Diagnostic]:
     name the missing name are left out of the evidence.
     """
     return family_member_missing(model.collections, model.overlapping, model.covers, model.config.siblings,
-                                 model.multimodal, model.kinship.registered_class)
+                                 model.multimodal, model.kinship.registered_class, model.host_only)
 
 
 def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],
                           covers: Sequence[Tuple[Collection, Predicate]] = (),
                           siblings: Sequence[Tuple[str, str]] = (),
                           multimodal: AbstractSet[str] = frozenset(),
-                          served_by: Mapping[str, str] = {}) -> List[Diagnostic]:
+                          served_by: Mapping[str, str] = {},
+                          host_only: Mapping[str, FrozenSet[str]] = {}) -> List[Diagnostic]:
     found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
     pairs = [(c, f) for c in collections for f in families
              if c.members.names & f.names and c.completable]
     for collection, family in pairs:
         held = collection.members.names
         for name in family.names - held:
-            if accepts(held, name, family.names, multimodal) and not never_looked_up(collection.keyed, name, served_by):
+            if accepts(held, name, family.names, multimodal) and not out_of_sight(collection, name, host_only) \
+                    and not never_looked_up(collection.keyed, name, served_by):
                 found[(collection, name)].append(family)
     for collection, family in covers:  # a declared cover wants the whole family, kinds and all
         for name in family.names - collection.members.names:

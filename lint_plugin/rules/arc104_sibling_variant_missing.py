@@ -1,10 +1,11 @@
 """ARC104 sibling-variant-missing: one variant of a registered pair is held, the other is not."""
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import AbstractSet, List, Optional
 
 from ..diagnostics import Diagnostic, FixRequest, place
 from ..resolve import Model, Occurrence
+from ..resolve.host_scope import out_of_sight
 from ..resolve.kinship import missing_siblings
 from ..resolve.lineage import names_lineage
 from .fixes import add_to
@@ -24,26 +25,32 @@ def check(model: Model) -> List[Diagnostic]:
     registered, siblings = model.registered, model.config.siblings
     if not registered or not siblings:
         return []
+    hosts = frozenset(model.hosts)
     found = [diagnostic(c.subject, c.label, c.path, c.line, c.column, name, sibling, registered[sibling],
-                        add_to(c, sibling, siblings))
+                        add_to(c, sibling, siblings), hosts)
              for c in model.collections if c.completable
              for name, sibling in sorted(missing_siblings(c.members.names, registered, siblings))
              if accepts(c.members.names, sibling, multimodal=model.multimodal)
-             and not never_looked_up(c.keyed, sibling, model.kinship.registered_class)]
+             and not never_looked_up(c.keyed, sibling, model.kinship.registered_class)
+             and not out_of_sight(c, sibling, model.host_only)]
     for f in model.overlapping:
         own = frozenset(o.name for o in f.own)
         lineage = own if names_lineage(f.subject, own) else frozenset()  # a lineage predicate holds its lineage
-        found += [diagnostic(f.subject, f.label, f.path, f.line, f.column, name, sibling, registered[sibling])
+        found += [diagnostic(f.subject, f.label, f.path, f.line, f.column, name, sibling, registered[sibling],
+                             None, hosts)
                   for name, sibling in sorted(missing_siblings(own, registered, siblings))
                   if accepts(own, sibling, lineage, model.multimodal)]
     return found
 
 
 def diagnostic(subject: str, label: str, path: str, line: int, column: int, name: str, sibling: str,
-               where: Occurrence, fix: Optional[FixRequest] = None) -> Diagnostic:
+               where: Occurrence, fix: Optional[FixRequest] = None,
+               hosts: AbstractSet[str] = frozenset()) -> Diagnostic:
+    host = where.path.partition("/")[0]
+    by = f"by {host} " if host in hosts else ""  # a host's file, read from its snapshot or installed source
     return Diagnostic(path, line, column, RULE.code,
                       f"'{sibling}' is missing from {label}, which holds its sibling '{name}' "
-                      f"('{sibling}' is registered at {place(where.path, where.line)})",
+                      f"('{sibling}' is registered {by}at {place(where.path, where.line)})",
                       subject=subject, member=sibling, fix=fix)
 
 
