@@ -109,7 +109,7 @@ class _Branch:
     subject: str  # what the strings are compared with (its dump), "" when not one thing
 
 
-class Dispatch:
+class BuildingChain:
     """One scope's chain that builds a model per tested name, and the lone `if`s after it that join it."""
 
     def __init__(self, branches: List[_Branch], target: str) -> None:
@@ -135,7 +135,7 @@ class Dispatch:
         return _registrations(ctx, self.branches, self.target)
 
 
-def chain_dispatch(ctx: ModuleContext, head: ast.If) -> Optional[Dispatch]:
+def building_chain(ctx: ModuleContext, head: ast.If) -> Optional[BuildingChain]:
     """The dispatch of the chain that starts at `head`, or None: its first test must be of written strings
     (asked of every `if` of a function that is read, most of which test something else), and two of its
     branches or more build into one target."""
@@ -150,7 +150,7 @@ def chain_dispatch(ctx: ModuleContext, head: ast.If) -> Optional[Dispatch]:
     targets = Counter(target for b in branches if b.strings for target in {t for t, _ in b.built})
     if not targets or targets.most_common(1)[0][1] < 2:
         return None
-    return Dispatch(branches, targets.most_common(1)[0][0])
+    return BuildingChain(branches, targets.most_common(1)[0][0])
 
 
 def _branch(ctx: ModuleContext, node: ast.If) -> _Branch:

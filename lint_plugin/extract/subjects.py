@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from .context import ModuleContext, is_str
 from .facts import DISPATCH, INERT, INLINE, LOCAL, CollectionFact, Literal, Member, Part
-from .model_chains import ChainRegistration, Dispatch, chain_dispatch
+from .model_chains import BuildingChain, ChainRegistration, building_chain
 from .model_type_keys import is_model_type, model_types_only, written_as_model_types
 from .values import collection_parts
 
@@ -41,7 +41,7 @@ class ScopeSubjects:
         # where each such test is written, and its chain's number: a node written inside one is in its test
         self._chain_spans: List[Tuple[Tuple[Tuple[int, int], Tuple[int, int]], int]] = []
         self._chains: Dict[int, List[str]] = {}  # chain number -> the names found in its tests
-        self._dispatches: List[Dispatch] = []  # chains that build a model per name (`model_chains.py`)
+        self._building: List[BuildingChain] = []  # chains that build a model per name (`model_chains.py`)
 
     def compare(self, node: ast.Compare, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         """`x in [...]`, `x in local`, `x == "A"`, `"A" in x.architectures`, `"A" in arch_string`."""
@@ -117,12 +117,12 @@ class ScopeSubjects:
         if id(node.test) in self._chained:
             return
         # a chain that builds a model per name, or a lone `if` after one that joins it: its tests dispatch
-        dispatch = chain_dispatch(self.ctx, node)
-        if dispatch is not None:
-            self._dispatches.append(dispatch)
-        joined = dispatch is None and any(d.join(self.ctx, node) for d in self._dispatches)
-        if dispatch is not None or joined:
-            tests = dispatch.tests() if dispatch is not None else (node.test,)
+        building = building_chain(self.ctx, node)
+        if building is not None:
+            self._building.append(building)
+        joined = building is None and any(b.join(self.ctx, node) for b in self._building)
+        if building is not None or joined:
+            tests = building.tests() if building is not None else (node.test,)
             self._dispatch.update(id(n) for test in tests for n in ast.walk(test))
         number = len(self._chains)
         self._chains[number] = []
@@ -137,7 +137,7 @@ class ScopeSubjects:
     @property
     def registrations(self) -> List[ChainRegistration]:
         """What the scope's dispatches register (`model_chains.py`)."""
-        return [found for dispatch in self._dispatches for found in dispatch.registrations(self.ctx)]
+        return [found for building in self._building for found in building.registrations(self.ctx)]
 
     @property
     def chains(self) -> List[Tuple[str, ...]]:
