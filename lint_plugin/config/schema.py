@@ -100,9 +100,9 @@ KEYS: Tuple[Key, ...] = (
         "`sglang.srt.platforms`) gets the host's names from the snapshot of its registry that ships with "
         "archsync (vLLM's and SGLang's; `archsync inventory` says each one's commit and date), and ARC201 "
         "stays off in a project that registers into a registry imported from outside it: a snapshot may be "
-        "older than the host it runs on. In a project of several hosts, a list is told of the names only "
-        "one host registers where it serves that host: its module imports it, or its directory, file or own "
-        "name spells it (`plugin/sglang/`, `_VLLM_OVERRIDES`).",
+        "older than the host it runs on. In a project of several hosts, a name registered only by one host "
+        "(or in the project's files that serve it) is asked only of the lists that serve that host: their "
+        "module imports it, or their directory, file or own name spells it (`plugin/sglang/`, `_VLLM_OVERRIDES`).",
         default="[]", example='universe-from = ["vllm"]'),
     Key("name-pattern", STRING, "what a string must look like to count as an architecture name",
         "A regular expression matched whole against each string a predicate tests; only matching strings "

@@ -1,11 +1,13 @@
 """Which host each list serves, in a plugin of several hosts.
 
 A plugin of one host (vllm-ascend) serves that host everywhere: every list may be told of the host's
-names. ROCm's ATOM registers into vLLM and into SGLang at once, and keeps lists for each (`atom/plugin/
-vllm/register.py`, `atom/plugin/sglang/prepare.py`): a name only SGLang registers is nothing a vLLM
-list should hold. There a list serves the hosts its module imports, or names (a directory, its file or
-the list itself spelling the host: `plugin/sglang/`, `_VLLM_MODEL_REGISTRY_OVERRIDES`,
-`_prepare_model_atom_sglang`); a name only hosts it does not serve register is not asked of it.
+names. ROCm's ATOM registers into vLLM and into SGLang at once, and keeps lists and registrations for
+each (`atom/plugin/vllm/register.py`, `atom/plugin/sglang/models/*.py`): a name only the SGLang side
+registers is nothing a vLLM list should hold. There a file serves the hosts it imports or names (a
+directory or its file spelling the host: `plugin/sglang/`), a list also those its own name spells
+(`_VLLM_MODEL_REGISTRY_OVERRIDES`, `_prepare_model_atom_sglang`), and a name registered only by a
+host, or only in files that serve it, is asked only of the lists that serve that host. A name the
+project registers anywhere else (its own engine's table) is asked of every list.
 """
 from __future__ import annotations
 
@@ -19,32 +21,44 @@ from .values import Collection, Registration
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def host_scoped(facts: Iterable[FileFacts], collections: Tuple[Collection, ...],
-                hosts: Sequence[str]) -> Tuple[Collection, ...]:
-    """The collections, each saying which hosts it serves (`Collection.hosts`) where the project has two
-    hosts or more; unchanged otherwise (None: every host)."""
+def serving(facts: Iterable[FileFacts], hosts: Sequence[str]) -> Dict[str, FrozenSet[str]]:
+    """By path, the hosts each file serves, where the project has two hosts or more (else none)."""
     hosts = tuple(dict.fromkeys(hosts))
     if len(hosts) < 2:
+        return {}
+    found: Dict[str, FrozenSet[str]] = {}
+    for f in facts:
+        imported = {module.partition(".")[0] for _, module, _ in f.imports}
+        found[f.path] = frozenset(h for h in hosts if h in imported or h in _words(f.path))
+    return found
+
+
+def host_scoped(collections: Tuple[Collection, ...], served: Mapping[str, FrozenSet[str]],
+                hosts: Sequence[str]) -> Tuple[Collection, ...]:
+    """The collections, each saying which hosts it serves (`Collection.hosts`) where files serve hosts
+    (`serving`); unchanged otherwise (None: every host)."""
+    if not served:
         return collections
-    imported = {f.path: {module.partition(".")[0] for _, module, _ in f.imports} for f in facts}
-    return tuple(dataclasses.replace(c, hosts=frozenset(
-        h for h in hosts if h in imported.get(c.path, ()) or h in _words(c.path) or h in _words(c.subject)))
-        for c in collections)
+    return tuple(dataclasses.replace(c, hosts=served.get(c.path, frozenset()) | frozenset(
+        h for h in hosts if h in _words(c.subject))) for c in collections)
 
 
 def _words(text: str) -> Set[str]:
     return set(_WORD.findall(text.lower()))
 
 
-def host_only(registrations: Iterable[Registration], hosts: AbstractSet[str]) -> Dict[str, FrozenSet[str]]:
-    """By name, the hosts that register it, for each name no file of the project registers (a host's
-    registrations are read from its package's files: `vllm/...`)."""
+def host_only(registrations: Iterable[Registration], hosts: AbstractSet[str],
+              served: Mapping[str, FrozenSet[str]]) -> Dict[str, FrozenSet[str]]:
+    """By name, the hosts that register it, for each name registered only by hosts (their files are
+    `vllm/...`) or in files that serve them (`served`)."""
     by: Dict[str, Set[str]] = {}
     own: Set[str] = set()
     for registration in registrations:
-        top = registration.where.path.partition("/")[0]
-        if top in hosts:
-            by.setdefault(registration.name, set()).add(top)
+        path = registration.where.path
+        top = path.partition("/")[0]
+        found = {top} if top in hosts else served.get(path, frozenset())
+        if found:
+            by.setdefault(registration.name, set()).update(found)
         else:
             own.add(registration.name)
     return {name: frozenset(found) for name, found in by.items() if name not in own}

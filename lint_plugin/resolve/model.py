@@ -25,7 +25,7 @@ from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .consumers import CLASS_NAME, class_name_keyed, unread
 from .foreign import foreign_registries
-from .host_scope import host_only, host_scoped
+from .host_scope import host_only, host_scoped, serving
 from .imports import imported
 from .kinship import (
     Family,
@@ -83,11 +83,13 @@ class Model:
     # by path, the if/elif chains whose tests are subjects: where a list's names may be handled one by one
     dispatches: Mapping[str, Tuple[Dispatch, ...]] = dataclasses.field(default_factory=dict)
     hosts: Tuple[str, ...] = ()  # the packages of the hosts the project registers into (snapshots, `universe-from`)
+    # by path, the hosts each file serves, in a project of several hosts (`host_scope.py`)
+    serving: Mapping[str, FrozenSet[str]] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def host_only(self) -> Dict[str, FrozenSet[str]]:
-        """By name, the hosts registering it, for each name only hosts register (`host_scope.py`)."""
-        return host_only(self.registrations, frozenset(self.hosts))
+        """By name, the hosts registering it, for each name only hosts or files serving them register."""
+        return host_only(self.registrations, frozenset(self.hosts), self.serving)
 
     @functools.cached_property
     def registered_in(self) -> Dict[str, FrozenSet[str]]:
@@ -156,8 +158,9 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                 if (c.path, c.subject.rpartition("#")[0]) not in families_at]  # a family's own test is the family
     counted = memory.mentions if memory is not None else {}  # what the last run's search for readers counted
     files = _with_typed(index, type_lists)
-    collections, dispatches = _chained(files, host_scoped(files, _read_or_not(index, _one_per_list(
-        resolver, tuple(dict.fromkeys(subjects + list(named.values())))), counted), universe.packages))
+    served = serving(files, universe.packages)
+    collections, dispatches = _chained(files, host_scoped(_read_or_not(index, _one_per_list(
+        resolver, tuple(dict.fromkeys(subjects + list(named.values())))), counted), served, universe.packages))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
@@ -170,7 +173,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   unanalysed, external, registrations, universe.installed,
                   multimodal, _unregistered_classes(index, registered), kinship,
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
-                  _served(support, registered), types, universe.host_lists, dispatches, universe.packages)
+                  _served(support, registered), types, universe.host_lists, dispatches, universe.packages, served)
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
