@@ -64,9 +64,29 @@ def host_only(registrations: Iterable[Registration], hosts: AbstractSet[str],
     return {name: frozenset(found) for name, found in by.items() if name not in own}
 
 
-def out_of_sight(collection: Collection, name: str, only: Mapping[str, FrozenSet[str]]) -> bool:
-    """Is `name` registered only by hosts the collection does not serve?"""
+def registered_into(registrations: Iterable[Registration], served: Mapping[str, FrozenSet[str]]
+                    ) -> Dict[str, FrozenSet[str]]:
+    """By host, the names the project's own files that serve it register (ATOM's SGLang model package):
+    the models the plugin's part for that host brings to it."""
+    by: Dict[str, Set[str]] = {}
+    for registration in registrations:
+        for host in served.get(registration.where.path, ()):
+            by.setdefault(host, set()).add(registration.name)
+    return {host: frozenset(names) for host, names in by.items()}
+
+
+def out_of_sight(collection: Collection, name: str, only: Mapping[str, FrozenSet[str]],
+                 brought: Mapping[str, FrozenSet[str]] = {}) -> str:
+    """Why the collection is not told of `name`, or "": only hosts it does not serve register the name; or
+    the plugin's part for the hosts it serves registers models of its own into them, none of them `name`
+    (its lists are about those models: a model the host serves without the plugin is not theirs to hold)."""
     if collection.hosts is None:
-        return False
+        return ""
     hosts = only.get(name)
-    return hosts is not None and not hosts & collection.hosts
+    if hosts is not None and not hosts & collection.hosts:
+        return f"only {' and '.join(sorted(hosts))} registers it, a host the subject does not serve"
+    own = sorted(h for h in collection.hosts if h in brought)
+    if own and not any(name in brought[h] for h in own):
+        return f"the project's files for {' and '.join(own)} register models of their own there, not it: the " \
+               f"subject is about those"
+    return ""

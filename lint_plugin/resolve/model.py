@@ -25,7 +25,7 @@ from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .consumers import CLASS_NAME, class_name_keyed, unread
 from .foreign import foreign_registries
-from .host_scope import host_only, host_scoped, serving
+from .host_scope import host_only, host_scoped, registered_into, serving
 from .imports import imported
 from .kinship import (
     Family,
@@ -90,6 +90,11 @@ class Model:
     def host_only(self) -> Dict[str, FrozenSet[str]]:
         """By name, the hosts registering it, for each name only hosts or files serving them register."""
         return host_only(self.registrations, frozenset(self.hosts), self.serving)
+
+    @functools.cached_property
+    def brought(self) -> Dict[str, FrozenSet[str]]:
+        """By host, the names the project's files serving it register into it (`host_scope.py`)."""
+        return registered_into(self.registrations, self.serving)
 
     @functools.cached_property
     def registered_in(self) -> Dict[str, FrozenSet[str]]:

@@ -31,7 +31,7 @@ def check(model: Model) -> List[Diagnostic]:
     name the missing name are left out of the evidence.
     """
     return family_member_missing(model.collections, model.overlapping, model.covers, model.config.siblings,
-                                 model.multimodal, model.kinship.registered_class, model.host_only)
+                                 model.multimodal, model.kinship.registered_class, model.host_only, model.brought)
 
 
 def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],
@@ -39,15 +39,17 @@ def family_member_missing(collections: Sequence[Collection], families: Sequence[
                           siblings: Sequence[Tuple[str, str]] = (),
                           multimodal: AbstractSet[str] = frozenset(),
                           served_by: Mapping[str, str] = {},
-                          host_only: Mapping[str, FrozenSet[str]] = {}) -> List[Diagnostic]:
+                          host_only: Mapping[str, FrozenSet[str]] = {},
+                          brought: Mapping[str, FrozenSet[str]] = {}) -> List[Diagnostic]:
     found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
     pairs = [(c, f) for c in collections for f in families
              if c.members.names & f.names and c.completable]
     for collection, family in pairs:
         held = collection.members.names
         for name in family.names - held:
-            if accepts(held, name, family.names, multimodal) and not out_of_sight(collection, name, host_only) \
-                    and not never_looked_up(collection.keyed, name, served_by):
+            if accepts(held, name, family.names, multimodal) \
+                    and not never_looked_up(collection.keyed, name, served_by) \
+                    and not out_of_sight(collection, name, host_only, brought):
                 found[(collection, name)].append(family)
     for collection, family in covers:  # a declared cover wants the whole family, kinds and all
         for name in family.names - collection.members.names:

@@ -32,7 +32,7 @@ def check(model: Model) -> List[Diagnostic]:
              for name, sibling in sorted(missing_siblings(c.members.names, registered, siblings))
              if accepts(c.members.names, sibling, multimodal=model.multimodal)
              and not never_looked_up(c.keyed, sibling, model.kinship.registered_class)
-             and not out_of_sight(c, sibling, model.host_only)]
+             and not out_of_sight(c, sibling, model.host_only, model.brought)]
     for f in model.overlapping:
         own = frozenset(o.name for o in f.own)
         lineage = own if names_lineage(f.subject, own) else frozenset()  # a lineage predicate holds its lineage

@@ -179,8 +179,9 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
     if model.kinship.is_alias(name) and not any(model.kinship.is_alias(h) for h in held) and \
             not any(name in o.members.names for o in others):  # a namesake that lists the spelling says it is wanted
         return "it is a second spelling of a served class and the subject holds none"
-    if out_of_sight(collection, name, model.host_only):
-        return f"only {' and '.join(sorted(model.host_only[name]))} registers it, a host the subject does not serve"
+    unseen = out_of_sight(collection, name, model.host_only, model.brought)
+    if unseen:
+        return unseen
     if never_looked_up(collection.keyed, name, model.kinship.registered_class):
         return "the subject is looked up with a class name, and the registry serves the name with another's class"
     if not accepts(collection.members.names, name, multimodal=model.multimodal):
