@@ -5,7 +5,9 @@ import json
 
 import pytest
 
+from conftest import archsync, write
 from lint_plugin.config import DEFAULT_NAME_PATTERN
+from lint_plugin.extract import model_type_keys
 from lint_plugin.extract.facts import MODEL_TYPE_SCHEME, FileFacts, Literal, Member, RegistrationFact
 from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.extract.model_chains import may_build_per_name
@@ -244,3 +246,40 @@ def test_a_decorators_registry_is_keyed_by_model_type_where_two_thirds_of_its_na
     assert table.keyed_by_model_type([registry("@ModelRegistry", "llama", "qwen2", "internvl_chat"),
                                       registry("@INPUT_MODELS", "llama", "deepseek2", "qwen3_5-moe")]) == \
         frozenset({"@ModelRegistry"})
+
+
+def test_a_model_type_normalised_before_the_test_is_still_one():
+    source = ('def plan(config):\n'
+              '    if str(getattr(config, "model_type", "")).lower() in {"deepseek_v3", "deepseek_v32"}:\n'
+              '        return 1\n'
+              '    if config.model_type.strip() == "glm4" or config.model_type.casefold() == "glm4_moe":\n'
+              '        return 2\n')
+    assert _typed(source) == {"plan#1": ["deepseek_v3", "deepseek_v32"], "plan#2": ["glm4", "glm4_moe"]}
+    assert model_type_keys.tests_a_model_type(source.encode())  # the prefilter's signal too
+
+
+_OR_REGISTRY = ('_MODELS = {\n'
+                '    "DeepseekV2ForCausalLM": ("ds", "DeepseekV2ForCausalLM"),\n'
+                '    "DeepseekV3ForCausalLM": ("ds", "DeepseekV2ForCausalLM"),\n'
+                '    "DeepseekV32ForCausalLM": ("ds", "DeepseekV2ForCausalLM"),\n'
+                '}\n')
+_FUSED = ('def fused_norm(config):\n'
+          '    archs = set(config.architectures)\n'
+          '    return bool(archs & {"DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM"}) or str(\n'
+          '        getattr(config, "model_type", "")).lower() in {"deepseek_v2", "deepseek_v3", "deepseek_v32"}\n')
+
+
+def test_a_list_beside_another_in_one_or_is_not_asked_for_what_the_other_takes(tmp_path):
+    """`archs & {V2, V3} or model_type in {..., "deepseek_v32"}`: V3.2 is taken by the second test; tested
+    apart, the first list is asked for it (ATOM's mxfp4 norm-quant check, `deepseek_v2.py`)."""
+    write(tmp_path / "pyproject.toml", '[project]\nname = "p"\n')
+    write(tmp_path / "p" / "__init__.py", "")
+    write(tmp_path / "p" / "ds.py", "class DeepseekV2ForCausalLM:\n    pass\n")
+    write(tmp_path / "p" / "registry.py", _OR_REGISTRY)
+    write(tmp_path / "p" / "layer.py", "from p.quant import fused_norm\n\n\ndef build(config):\n"
+                                       "    return fused_norm(config)\n")
+    write(tmp_path / "p" / "quant.py", _FUSED)
+    assert archsync("check", "--no-cache", cwd=tmp_path).lines == []
+    write(tmp_path / "p" / "quant.py", _FUSED.replace(" or str(\n        getattr", "\n    _ = str(getattr"))
+    assert [line.partition(" may belong")[0] for line in archsync("check", "--no-cache", cwd=tmp_path).lines] \
+        == ["p/quant.py:3:25: ARC105 'DeepseekV32ForCausalLM'"]

@@ -27,7 +27,9 @@ MODEL_TYPE_SHAPE = re.compile(r"[a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)*")
 
 # What follows a key spelling `model_type` when it is tested: `cfg.model_type in`, `model_type not in`,
 # `getattr(cfg, "model_type", None) ==`, `(cfg.model_type) !=` (across a line break too)
-_TESTED_AFTER = re.compile(rb"(?:[\"'](?:\s*,[^()\n]*)?\))?\)?\]?\s*(?:not\s+in\b|in\b|[!=]=)")
+# (`str(getattr(cfg, "model_type", "")).lower() in`: normalised first)
+_TESTED_AFTER = re.compile(rb"(?:[\"'](?:\s*,[^()\n]*)?\))?\)?\]?(?:\.(?:lower|strip|casefold)\(\))?\s*"
+                           rb"(?:not\s+in\b|in\b|[!=]=)")
 # what precedes one on its line when it is tested or looked up: `"llama" == cfg.model_type`, `T[cfg.model_type]`,
 # `T.get(cfg["model_type"])`
 _TESTED_BEFORE = (b"==", b"!=", b"[", b".get(")
@@ -72,6 +74,9 @@ def is_model_type(node: ast.AST, holders: Set[str]) -> bool:
         return _spells(node.attr)
     if isinstance(node, ast.Subscript):
         return _is_model_type_text(node.slice)
+    if isinstance(node, ast.Call) and _normalised(node):  # `str(cfg.model_type).lower()`
+        inner = node.func.value if isinstance(node.func, ast.Attribute) else node.args[0]
+        return is_model_type(inner, holders)
     if isinstance(node, ast.Call) and node.args:
         func = node.func
         if isinstance(func, ast.Name) and func.id == "getattr" and len(node.args) >= 2:
@@ -79,6 +84,14 @@ def is_model_type(node: ast.AST, holders: Set[str]) -> bool:
         if isinstance(func, ast.Attribute) and func.attr == "get":
             return _is_model_type_text(node.args[0])
     return False
+
+
+def _normalised(call: ast.Call) -> bool:
+    """`str(x)`, `x.lower()`, `x.strip()`, `x.casefold()`: the same key, normalised."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id == "str" and len(call.args) == 1 and not call.keywords
+    return isinstance(func, ast.Attribute) and func.attr in ("lower", "strip", "casefold") and not call.args
 
 
 def holders_in(statements: Iterable[ast.AST]) -> Set[str]:

@@ -347,6 +347,7 @@ class ModuleReader:
         if isinstance(node, ast.Compare):
             subjects.compare(node, local)
         elif isinstance(node, ast.BoolOp):
+            subjects.alternatives(node)
             subjects.chain(node)
         elif isinstance(node, ast.Call):
             subjects.affix(node)

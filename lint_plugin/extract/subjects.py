@@ -83,6 +83,14 @@ class ScopeSubjects:
         elif isinstance(value, (ast.Set, ast.List, ast.Tuple)):
             self._literal(value)
 
+    def alternatives(self, node: ast.BoolOp) -> None:
+        """Note an `or` of tests (`arch & {"A", "B"} or model_type in {"a", "c"}`): the lists found in it are
+        alternatives, a name either holds taken (`ALTERNATIVES`, read as a chain's are by `chains`)."""
+        if isinstance(node.op, ast.Or) and id(node) not in self._seen:
+            number = len(self._chains)
+            self._chains[number] = [ALTERNATIVES]
+            self._chain_spans.append((_span(node), number))
+
     def chain(self, node: ast.BoolOp) -> None:
         """`x == "A" or x == "B"` (and `x != "A" and x != "B"`): one literal of every compared name.
 
@@ -146,7 +154,7 @@ class ScopeSubjects:
         (`elif arch in HYBRID_ARCHS`) is there too, as `REFERENCE` and its name: that branch takes whatever
         the collection holds."""
         return [tuple(names) for names in self._chains.values()
-                if sum(1 for n in names if not n.startswith(REFERENCE)) > 1]
+                if sum(1 for n in names if not n.startswith(REFERENCE) and n != ALTERNATIVES) > 1]
 
     def _names(self, text: Optional[str], typed: bool) -> bool:
         return text is not None and (self.ctx.is_name(text) or (typed and model_types_only([text])))
@@ -174,10 +182,13 @@ class ScopeSubjects:
             self._in_chain(literal)
 
     def _in_chain(self, node: ast.expr) -> None:
+        """The subject just found is in the chain whose test it is written in, and in the `or` it is in."""
         start, end = _span(node)
-        number = next((n for (first, last), n in self._chain_spans if first <= start and end <= last), None)
-        if number is not None:
-            self._chains[number].append(self.found[-1].name)
+        for alternatives in (False, True):
+            number = next((n for (first, last), n in self._chain_spans if first <= start and end <= last
+                           and (self._chains[n][:1] == [ALTERNATIVES]) is alternatives), None)
+            if number is not None:
+                self._chains[number].append(self.found[-1].name)
 
     def _scope_of(self, node: ast.expr) -> str:
         if id(node) in self._dispatch:
@@ -313,6 +324,7 @@ def _tests_a_model_type(test: ast.expr) -> bool:
 
 
 REFERENCE = "="  # in a chain's names (`ScopeSubjects.chains`): a collection one of its tests searches by name
+ALTERNATIVES = "|"  # a chain's first name: its lists are the alternatives of one `or`, not branches
 
 
 def _searched(test: ast.expr) -> List[str]:

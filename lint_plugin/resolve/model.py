@@ -16,7 +16,7 @@ from ..config import Config, UnresolvedName, matches_pattern
 from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..extract.model_chains import is_chain_registry
-from ..extract.subjects import REFERENCE
+from ..extract.subjects import ALTERNATIVES, REFERENCE
 from ..project.hosts import HostList
 from ..project.index import ProjectIndex
 from ..project.mentions import Counts
@@ -215,8 +215,8 @@ def _read_for_types(index: ProjectIndex, typed: Sequence[Tuple[FileFacts, Collec
 
 def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
              ) -> Tuple[Tuple[Collection, ...], Dict[str, Tuple[Dispatch, ...]]]:
-    """The collections, each tested in a branch of an if/elif chain knowing what the other branches hold;
-    and by path, those chains."""
+    """The collections, each tested in a branch of an if/elif chain (or beside another in one `or`) knowing
+    what the other branches (alternatives) hold; and by path, those chains."""
     at = {(c.path, c.subject): i for i, c in enumerate(collections)}
     beside: Dict[int, FrozenSet[str]] = {}
     chains: Dict[str, List[Dispatch]] = {}
@@ -226,7 +226,7 @@ def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
             for i in found:
                 others = frozenset().union(*(collections[j].members.names for j in found if j != i))
                 beside[i] = beside.get(i, frozenset()) | others
-            if found:
+            if found and chain[0] != ALTERNATIVES:  # an `or`'s lists take a name either holds: no dispatch
                 chains.setdefault(facts.path, []).append(Dispatch(
                     facts.path, min(collections[i].line for i in found), tuple(collections[i].subject for i in found),
                     tuple(collections[i].members.names for i in found),

@@ -278,7 +278,8 @@ _WHAT = "\n\n".join((
         "its models from that registry: ktransformers' `local_chat.py` and its `custom_models`);",
         "- in a subject that is not completed: a test of one name, a dispatch (`if arch == X: arch = Y`), a "
         "list nothing reads, an inert branch (`archsync explain ARC101`);",
-        "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there;",
+        "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there; or "
+        "one the other side of an `or` takes (`archs & {...} or model_type in {...}`);",
         "- a name an if/elif chain of the subject's module has no branch for, where the chain takes most of the "
         "subject's names one by one (`archsync explain ARC101`): the list alone would not make the model work.",
     )),

@@ -3,7 +3,8 @@
 `if t in ["A", "B"]: ... elif t in ["C"]: ...` tells names apart on purpose: each branch does
 something else with its own. So no completion rule (ARC101, ARC102, ARC104, ARC105) asks one
 branch's list to hold a name another branch of its chain holds: the first branch that holds a name
-takes it, and adding it to an earlier one would change what the later one does.
+takes it, and adding it to an earlier one would change what the later one does. The lists of one `or`
+(`archs & {"A"} or model_type in {"a", "b"}`) are read the same way: a name either takes is taken.
 
 A chain of the list's module whose branches take the list's names one by one is the per-model half
 of what the list gates (SGLang's `is_hybrid_swa_model` list, and `get_hybrid_layer_ids`, which
