@@ -136,6 +136,8 @@ def test_a_list_of_a_plugin_of_two_hosts_is_not_told_of_names_only_the_other_hos
     lines = archsync("why", "--no-cache", "FUSED_ARCHS", "Qwen3_5ForCausalLM", "rocket/plugin/vllm",
                      cwd=TWO_HOSTS).lines
     assert lines[0].startswith("FUSED_ARCHS at rocket/plugin/sglang/register.py:2:1 holds 4 registered names")
+    assert lines[2] == "serves, of the hosts vllm, sglang: sglang"
+    assert "serves, of the hosts vllm, sglang: vllm" in lines
     assert "ARC105 stays quiet: only sglang registers it, a host the subject does not serve" in lines
 
 

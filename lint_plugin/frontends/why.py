@@ -70,6 +70,9 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
              f"{len(held)} registered name{'s' if len(held) != 1 else ''}"
              + (f" ({', '.join(held[:6])}{', ...' if len(held) > 6 else ''})" if held else "")]
     lines.append(f"read: {readers(collection)}")
+    if collection.hosts is not None:  # a plugin of several hosts (`resolve/host_scope.py`)
+        served = ", ".join(sorted(collection.hosts)) or "none of them (the project's own names only)"
+        lines.append(f"serves, of the hosts {', '.join(model.hosts)}: {served}")
     copied = copy_of(collection, model.host_lists)
     if copied is not None:
         label, listed = copied
