@@ -185,6 +185,18 @@ def test_kind_guard_draft_variants_only_where_drafts_are():
         "missing from DRAFT_ARCHS"]
 
 
+def test_kind_guard_one_draft_among_many_served_names_is_no_list_of_drafts():
+    """ATOM's `MODEL_ADAPTER_SPECS`: fourteen served models and one Eagle3 draft is not told to hold V4's NextN."""
+    family_ = family("is_deepseek_v4", "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN")
+    served = ["DeepseekV4ForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3NextForCausalLM",
+              "MiniMaxM2ForCausalLM", "LlamaForCausalLMEagle3"]
+    specs = collection("MODEL_ADAPTER_SPECS", *served)
+    m = model([specs], [family_], served + ["DeepseekV4ForCausalLMNextN"])
+    assert run("ARC101", m) == []
+    fewer = collection("MODEL_ADAPTER_SPECS", "DeepseekV4ForCausalLM", "Qwen3ForCausalLM", "LlamaForCausalLMEagle3")
+    assert len(run("ARC101", model([fewer], [family_], served + ["DeepseekV4ForCausalLMNextN"]))) == 1
+
+
 def test_kind_guard_a_list_about_one_lineage_holds_all_of_it():
     family_ = family("is_qwen3_5", "Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM")
     lineage = collection("@_register_for:_qwen3_5_overrides", "Qwen3_5ForConditionalGeneration")

@@ -236,7 +236,8 @@ def kind_guard(name: str, multimodal: AbstractSet[str]) -> str:
     """How the kind guard says why `name` is not asked of a subject (`archsync why` says it too)."""
     wanted = kind(name, multimodal)
     if wanted == DRAFT:
-        return "kind guard: it is a draft variant and the subject holds none"
+        return "kind guard: it is a draft variant and fewer than a fifth of the subject's names are (none at all " \
+               "for a list of one lineage)"
     return f"kind guard: it is {wanted} and fewer than a fifth of the subject's names are (`archsync explain ARC101`)"
 
 
@@ -264,7 +265,7 @@ _WHAT = "\n\n".join((
     "Never reported, whatever the evidence:",
     "\n".join((
         "- where ARC101's kind guard refuses the name (a list of text models is not told to hold a "
-        "multimodal one, nor one without drafts a draft);",
+        "multimodal one, nor one where drafts are not a fifth of its names a draft);",
         "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it; "
         "and a class, for the code it shares with a held spelling of it;",
         "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`);",

@@ -14,7 +14,9 @@ from a subject only when K is a real share of it (at least a fifth of its names,
 least), or when every name of the subject belongs to the family that implies the missing name (a
 list about one lineage holds that whole lineage, whatever its kinds; subjects found by shape that
 test a single name take no part in these rules at all). Draft variants are
-only ever demanded from a subject that holds a draft variant.
+only ever demanded from a subject that holds a draft variant, and as any other kind, where drafts
+are a fifth of it (ATOM's adapter table of fifteen served models and one Eagle3 draft is not told
+to hold DeepSeek-V4's NextN).
 """
 from __future__ import annotations
 
@@ -65,8 +67,8 @@ def accepts(held: Iterable[str], name: str, family: AbstractSet[str] = frozenset
     wanted = kind(name, multimodal)
     counts = _kinds(names, frozenset(multimodal)) if isinstance(names, frozenset) \
         else Counter(kind(n, multimodal) for n in names)
-    if wanted == DRAFT:
-        return counts[DRAFT] > 0
+    if wanted == DRAFT and not counts[DRAFT]:
+        return False  # even a list about one lineage: a list of served models holds no draft
     if family and names and all(n in family for n in names):
         return True  # a list about this lineage alone
     return counts[wanted] > 0 and counts[wanted] >= _SHARE * len(names)
