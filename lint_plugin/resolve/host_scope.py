@@ -7,7 +7,9 @@ registers is nothing a vLLM list should hold. There a file serves the hosts it i
 directory or its file spelling the host: `plugin/sglang/`), a list also those its own name spells
 (`_VLLM_MODEL_REGISTRY_OVERRIDES`, `_prepare_model_atom_sglang`), and a name registered only by a
 host, or only in files that serve it, is asked only of the lists that serve that host. A name the
-project registers anywhere else (its own engine's table) is asked of every list.
+project registers anywhere else (its own engine's table) is asked of every list. Where the files that
+serve a host register models of their own into it (ATOM's SGLang model package), that host's lists are
+about those models (`registered_into`): a model the host serves without the plugin is not theirs to hold.
 """
 from __future__ import annotations
 
