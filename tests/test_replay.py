@@ -264,6 +264,35 @@ def test_a_fresh_clone_is_answered_by_the_record_of_its_content(project, answers
     assert str(project) not in expected[0]
 
 
+def test_a_clone_answered_by_content_keeps_a_record_of_its_own(project, answers, tmp_path, monkeypatch):
+    """Once the record by content has answered, the next check of that clone is answered by its stamps
+    and hashes nothing; an edit there still runs. A clone written in the last two seconds keeps none (its
+    files are not settled), and is answered by content again."""
+    settle(project, answers=answers)
+    digests: List[object] = []
+    real = carried.tree_digest
+
+    def counted(*args):
+        digests.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(carried, "tree_digest", counted)
+    clone = fresh_clone(project, tmp_path / "elsewhere" / "checkout")
+    expected = cold(clone)
+    for _ in range(3):
+        assert check(clone) == expected and answers[-1] is True
+    assert len(digests) == 1
+    _append(clone / MODEL, "# a comment\n")
+    assert check(clone) == cold(clone) and answers[-1] is False
+
+    monkeypatch.setattr(replay, "RACY_NS", 2_000_000_000)
+    racy = fresh_clone(project, tmp_path / "just-written")
+    del digests[:]
+    for _ in range(2):
+        assert check(racy) == expected and answers[-1] is True
+    assert len(digests) == 2
+
+
 FALLS_THROUGH = sorted(set(CHANGES) - {"touched"})  # a touched file holds the same bytes: still answered
 
 

@@ -9,9 +9,12 @@ that never spells `model_type` tests none, which is what the prefilter keeps (`M
 name that holds a model type under another name (`mt = config.model_type`) is read where its own
 name says so (`model_type = ...`, `llm_model_type = ...`), and only there.
 
-A tested list counts as one of model types only when its strings are in that shape (lowercase:
-`qwen3_5_moe`, `internvl_chat`, `bert-generation`): lmdeploy names a variable `model_type` that
-holds `type(model).__name__`, and the class names it is tested against say so.
+A tested list counts as one of model types only when its strings are written as model types are:
+words without spaces, most of them in the lowercase shape the convention gives model types
+(`qwen3_5_moe`, `internvl_chat`, `bert-generation`), the rest a model whose config chose another
+(vLLM's MLA list holds `"AXK1"` among `"deepseek_v3"` and `"kimi_k2"`; Falcon's old `"RefinedWeb"`),
+and none an architecture name: lmdeploy names a variable `model_type` that holds
+`type(model).__name__`, and the class names it is tested against say so.
 """
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ from .keys import keyed_tables, near_keys
 
 MODEL_TYPE = b"model_type"  # every key form spells it: a file without it tests no model type
 MODEL_TYPE_SHAPE = re.compile(r"[a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)*")
+# a word a config may choose as its model type when it leaves the convention (`AXK1`, `RefinedWeb`)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*")
 
 
 # What follows a key spelling `model_type` when it is tested: `cfg.model_type in`, `model_type not in`,
@@ -104,8 +109,9 @@ def holders_in(statements: Iterable[ast.AST]) -> Set[str]:
 
 
 def model_types_only(names: Sequence[str]) -> bool:
-    """Is every string of a tested list in the model-type shape (and is there one)?"""
-    return bool(names) and all(MODEL_TYPE_SHAPE.fullmatch(n) is not None for n in names)
+    """Are the strings of a tested list written as model types: all words, most in the model-type shape?"""
+    shaped = sum(1 for n in names if MODEL_TYPE_SHAPE.fullmatch(n) is not None)
+    return 2 * shaped > len(names) and all(_WORD.fullmatch(n) is not None for n in names)
 
 
 def written_as_model_types(names: Sequence[str], is_name: Callable[[str], object]) -> bool:

@@ -68,8 +68,10 @@ def key(args: "Arguments", root: str) -> Optional[str]:
                       sort_keys=True, separators=(",", ":"))
 
 
-def answer(args: "Arguments", root: str, directory: str) -> Optional[Answer]:
-    """The recorded answer to this check if this checkout holds what the recorded one did; else None."""
+def answer(args: "Arguments", root: str, directory: str, seen: "Optional[List[str]]" = None) -> Optional[Answer]:
+    """The recorded answer to this check if this checkout holds what the recorded one did; else None.
+    `seen`, if given, gets every path the answer stands on: the cache files, each directory compared and
+    each file it lists (what this checkout's own record of the check would stamp, `replay.py`)."""
     invocation = key(args, root)
     if invocation is None:
         return None
@@ -80,7 +82,9 @@ def answer(args: "Arguments", root: str, directory: str) -> Optional[Answer]:
         return None
     if any(_head(os.path.join(root, string(rel))) != [size, head] for rel, size, head in record["caches"]):
         return None
-    if tree_digest(root, [string(rel) for rel in record["directories"]]) != record["tree"]:
+    if seen is not None:
+        seen.extend(os.path.join(root, string(rel)) for rel, _, _ in record["caches"])
+    if tree_digest(root, [string(rel) for rel in record["directories"]], seen) != record["tree"]:
         return None
     out = [(zero_or_one(which), _joined(pieces, root)) for which, pieces in record["out"]]
     written = record["file"]

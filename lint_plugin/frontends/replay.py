@@ -29,7 +29,9 @@ a few are kept per project, the most recent.
 Beside it goes the record of the same check by content (`carried.py`), for another checkout of the
 same files: a CI job's fresh clone with the cache directory restored, elsewhere (no record of this
 checkout's) or at the same place (every stamp moved, none kept). The first paths whose stamps all
-moved tell the second case from an edit here, where some moved and the rest did not.
+moved tell the second case from an edit here, where some moved and the rest did not. Where the record
+by content answers, this checkout is given a record of its own, on the same condition (every path it
+stood on settled before the check began), so the checks after it are answered by stamps.
 """
 from __future__ import annotations
 
@@ -49,7 +51,7 @@ from .record_values import read_record, record_name, string, zero_or_one
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which a replayed check never needs
 # (mypy reads the name as True)
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
+    from typing import Any, Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
     Stamp = Optional[Tuple[int, int]]  # (size, file_stamp) of a path; None: nothing there
     from .carried import Answer
@@ -100,7 +102,33 @@ def _answer(args: "Arguments") -> Optional[Answer]:
                     None if written is None else (string(written[0]), string(written[1])), zero_or_one(record["exit"]))
     from . import carried
 
-    return carried.answer(args, root, directory)
+    started = time.time_ns()  # before the answer looks at anything: see the module's docstring
+    stood_on: List[str] = []
+    found = carried.answer(args, root, directory, stood_on)
+    if found is not None:
+        _remember(args, root, directory, found, stood_on, started)
+    return found
+
+
+def _remember(args: "Arguments", root: str, directory: str, found: Answer, seen: List[str], started: int) -> None:
+    """Keep a record of this checkout's own for a check the record by content answered (`carried.py`),
+    so the next one here is answered by stamps: under the same conditions as a real run's (every path
+    the answer stood on settled before it began). A fresh clone's files were all just written, so its
+    first check keeps none and gives up at the first stamp; a checkout a day old keeps one."""
+    key = invocation(args)
+    if key is None:
+        return
+    paths: Dict[str, None] = dict.fromkeys(seen)
+    paths[os.path.join(root, "pyproject.toml")] = None
+    for path in args.paths:
+        _up_to(os.path.realpath(path), paths, None)
+    stamps = settled_stamps(paths, started)
+    if stamps is None:
+        return
+    out, file, code = found
+    _write(root, directory, key, {"schema": SCHEMA, "key": key, "code": code_stamps(), "started": started,
+                                  "stamps": stamps, "out": [[which, text] for which, text in out],
+                                  "file": None if file is None else list(file), "exit": code})
 
 
 def _record(args: "Arguments", root: str, directory: str) -> Optional[Dict[str, Any]]:
@@ -261,19 +289,9 @@ class Recorder:
         if self.args.output_file:
             with open(self.args.output_file, "rb") as handle:
                 written = [self.args.output_file, handle.read().decode("utf-8", "surrogateescape")]
-        body = {"schema": SCHEMA, "key": key, "code": code_stamps(), "started": self.started, "stamps": stamps,
-                "out": self._written, "file": written, "exit": code}
-        data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
-        from pathlib import Path
-
-        from ..project.writer import WriteRefused, write_private
-
-        try:
-            write_private(Path(root), replay_file(directory, record_name(key)), seal(data))
-        except WriteRefused:
-            return
-        _prune(os.path.join(root, directory), "replay")
-        self._record_content(root, directory, parts, written, code, stamps)
+        if _write(root, directory, key, {"schema": SCHEMA, "key": key, "code": code_stamps(), "started": self.started,
+                                         "stamps": stamps, "out": self._written, "file": written, "exit": code}):
+            self._record_content(root, directory, parts, written, code, stamps)
 
     def _record_content(self, root: str, directory: str, parts: Sequence[Any], written: Optional[List[str]],
                         code: int, stamps: List[List[Any]]) -> None:
@@ -320,18 +338,39 @@ class Recorder:
             for _, path, kind in entries:
                 if kind != DIRECTORY:  # `*.py`, pyproject.toml or pyvenv.cfg: all a listing holds besides directories
                     paths[path] = None
-        settled = self.started - RACY_NS
-        stamps: List[List[Any]] = []
-        for path in paths:
-            try:
-                st = os.stat(path)
-            except (OSError, ValueError):
-                stamps.append([path, None, None])
-                continue
-            if st.st_mtime_ns >= settled or st.st_ctime_ns >= settled:
-                return None
-            stamps.append([path, st.st_size, file_stamp(st)])
-        return stamps
+        return settled_stamps(paths, self.started)
+
+
+def settled_stamps(paths: Iterable[str], started: int) -> Optional[List[List[Any]]]:
+    """[path, size, stamp] of each path ([path, None, None]: absent), when every one was settled before
+    `started` (by more than the racy margin); None at the first that was not."""
+    settled = started - RACY_NS
+    stamps: List[List[Any]] = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            stamps.append([path, None, None])
+            continue
+        if st.st_mtime_ns >= settled or st.st_ctime_ns >= settled:
+            return None
+        stamps.append([path, st.st_size, file_stamp(st)])
+    return stamps
+
+
+def _write(root: str, directory: str, key: str, body: Dict[str, Any]) -> bool:
+    """Write a stamp record, sealed and atomically, and prune the old ones; False if it was refused."""
+    from pathlib import Path
+
+    from ..project.writer import WriteRefused, write_private
+
+    data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+    try:
+        write_private(Path(root), replay_file(directory, record_name(key)), seal(data))
+    except WriteRefused:
+        return False
+    _prune(os.path.join(root, directory), "replay")
+    return True
 
 
 def _up_to(start: str, paths: Dict[str, None], root: Optional[str]) -> None:

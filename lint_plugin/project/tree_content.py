@@ -27,9 +27,10 @@ if TYPE_CHECKING:
 _BATCH = 64  # files read per batch handed to the hashing thread: few hand-overs, and soon started
 
 
-def tree_digest(root: str, directories: Sequence[str]) -> Optional[str]:
+def tree_digest(root: str, directories: Sequence[str], seen: Optional[List[str]] = None) -> Optional[str]:
     """The digest of the listings of `directories` (root-relative, "" for the root) and of every file
-    they list; None if a directory cannot be listed or a file cannot be read.
+    they list; None if a directory cannot be listed or a file cannot be read. `seen`, if given, gets the
+    path of each directory and file, in the order they were listed.
 
     This thread lists, and reads what git cannot vouch for; another hashes what was read, in batches,
     in order: reading is a system call per step and hashing a pass over the bytes, so the two overlap
@@ -41,7 +42,7 @@ def tree_digest(root: str, directories: Sequence[str]) -> Optional[str]:
 
     from .blob_id import blob_id as digest
 
-    listed = _listings(root, directories)
+    listed = _listings(root, directories, seen)
     if listed is None:
         return None
     text, files = listed
@@ -68,15 +69,20 @@ def tree_digest(root: str, directories: Sequence[str]) -> Optional[str]:
     return hashlib.sha256(b"\0".join(text) + b"\0" + b"\0".join(keys[i] for i in range(len(files)))).hexdigest()
 
 
-def _listings(root: str, directories: Sequence[str]) -> Optional[Tuple[List[bytes], List[Tuple[str, str]]]]:
+def _listings(root: str, directories: Sequence[str], seen: Optional[List[str]]
+              ) -> Optional[Tuple[List[bytes], List[Tuple[str, str]]]]:
     """The listings of `directories` as lines, and (root-relative path, path) of each file they list;
     None if a directory cannot be listed."""
     text: List[bytes] = []
     files: List[Tuple[str, str]] = []
     for rel in directories:
-        listing = scan(os.path.join(root, rel) if rel else root)
+        directory = os.path.join(root, rel) if rel else root
+        listing = scan(directory)
         if listing is None:
             return None
+        if seen is not None:
+            seen.append(directory)
+            seen.extend(path for _, path, kind in listing if kind == FILE)
         text.append(b"D" + _bytes(rel))
         for name, path, kind in listing:
             text.append(b"%d %s" % (kind, _bytes(name)))
