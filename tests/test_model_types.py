@@ -73,6 +73,20 @@ def test_class_names_under_a_variable_named_model_type_are_architectures_not_mod
     assert [c.name for c in facts.collections] == ["calibrate#1"]
 
 
+def test_a_model_type_a_config_spells_its_own_way_sits_among_the_lowercase_ones():
+    # vLLM's `is_deepseek_mla()`: `"AXK1"` is its config's `model_type`; a list of class names under a
+    # model-type key, or of words mostly not in the model-type shape, is not a list of model types
+    source = ('def is_deepseek_mla(config):\n'
+              '    if config.model_type in ("AXK1", "deepseek_v3", "kimi_k2"):\n'
+              '        return True\n'
+              '    if config.model_type in ("RefinedWeb", "RefinedWebModel", "falcon"):\n'
+              '        return False\n'
+              '    if config.model_type in ("Qwen2Model", "llama"):\n'
+              '        return None\n'
+              '    return config.model_type in ("deepseek v3", "kimi_k2", "glm4")\n')
+    assert _typed(source) == {"is_deepseek_mla#1": ["AXK1", "deepseek_v3", "kimi_k2"]}
+
+
 def test_a_project_whose_name_pattern_takes_model_types_reads_them_as_its_own_names():
     source = 'def plan(config):\n    return config.model_type in ("qwen3_moe", "qwen2_moe")\n'
     assert _typed(source) == {"plan#1": ["qwen3_moe", "qwen2_moe"]}
