@@ -31,9 +31,11 @@ if __package__ in (None, ""):  # `python bench/run.py`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench import gen, lsp, targets  # noqa: E402
     from bench import stages as bench_stages
+    from bench.installed import wheel_install
 else:
     from . import gen, lsp, targets
     from . import stages as bench_stages
+    from .installed import wheel_install
 
 BENCH_DIR = Path(__file__).resolve().parent
 DEFAULT_OUT_DIR = BENCH_DIR / "out"
@@ -313,11 +315,12 @@ class Tools:
     flake8_version: Optional[str]
     flake8_note: str = ""
     no_prefilter_flag: bool = False
+    installed: str = ""  # how the archsync measured is installed
 
     def to_json(self) -> dict:
         return {
             "archsync": {"cmd": self.archsync, "version": self.archsync_version, "no_cache_flag": self.no_cache_flag,
-                         "no_prefilter_flag": self.no_prefilter_flag},
+                         "no_prefilter_flag": self.no_prefilter_flag, "installed": self.installed},
             "ruff": {"cmd": self.ruff, "version": self.ruff_version},
             "flake8": {"cmd": self.flake8, "version": self.flake8_version, "note": self.flake8_note},
         }
@@ -326,8 +329,20 @@ class Tools:
 def find_tools(args: argparse.Namespace, workdir: Path) -> Tools:
     here = Path(sys.executable).parent
     exe = ".exe" if os.name == "nt" else ""
+    installed = "as given (--archsync)"
+    wheel: Optional[List[str]] = None
+    if not args.archsync and args.install == "wheel":
+        wheel, why_not = wheel_install(workdir)
+        installed = "from a wheel of this checkout (bench/installed.py)" if wheel else \
+            f"the interpreter's own install: {why_not}"
+        if wheel is None:
+            _progress(f"bench: archsync is measured as {installed}")
+    elif not args.archsync:
+        installed = "the interpreter's own install (--install here)"
     if args.archsync:
         archsync = [args.archsync]
+    elif wheel is not None:
+        archsync = wheel
     elif (here / f"archsync{exe}").exists():
         archsync = [str(here / f"archsync{exe}")]
     elif shutil.which("archsync"):
@@ -378,7 +393,7 @@ def find_tools(args: argparse.Namespace, workdir: Path) -> Tools:
             else:
                 note = "plugin hidden from flake8's plugin discovery in the 'without' run (see README)"
     return Tools(archsync, archsync_version, no_cache_flag, ruff, ruff_version, flake8, flake8_version, note,
-                 no_prefilter_flag)
+                 no_prefilter_flag, installed)
 
 
 def _env_hiding() -> Dict[str, str]:
@@ -1100,7 +1115,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="file of a --tree to edit in the edited scenarios; repeatable: each tree takes the first one "
                         "it has (default: a models/ file with EntryClass, qwen3_5.py if present)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated trees (default 0)")
-    p.add_argument("--archsync", metavar="PATH", help="archsync executable (default: next to this Python, then PATH)")
+    p.add_argument("--archsync", metavar="PATH", help="archsync executable (default: --install)")
+    p.add_argument("--install", choices=("wheel", "here"), default="wheel",
+                   help="without --archsync: measure this checkout built into a wheel and installed in a throwaway "
+                        "virtualenv, as users run it (default), or the archsync next to this Python, then on PATH")
     p.add_argument("--ruff", metavar="PATH", help="ruff executable (default: PATH, then next to this Python)")
     p.add_argument("--keep-trees", action="store_true", help="keep the generated trees (their paths are printed)")
     return p
@@ -1181,7 +1199,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     cold_is = "`archsync check --no-cache`" if tools.no_cache_flag else "`archsync check` after deleting its cache dir"
     header = (f"## archsync benchmark ({started:%Y-%m-%d %H:%M}, {args.runs} alternating runs, medians; "
               f"{machine['nproc']} CPUs, Python {platform.python_version()})\n\n"
-              f"{tools.archsync_version}; {tools.ruff_version or 'ruff: not found'}; "
+              f"{tools.archsync_version}, installed {tools.installed}; {tools.ruff_version or 'ruff: not found'}; "
               f"flake8: {tools.flake8_version or tools.flake8_note}\n"
               f"cold = {cold_is}; "
               f"baseline ruff = `ruff {' '.join(RUFF_ARGS)} .`; CPU = user+sys of the child and its workers; "
