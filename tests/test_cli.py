@@ -1,7 +1,10 @@
 """The `archsync` command line itself: version, usage errors, output format and order."""
 from __future__ import annotations
 
+import ast
 from importlib.metadata import version as distribution_version
+
+import pytest
 
 from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, SGLANG_BUG, SHAPES, archsync, flake8, flake8_lines, write
 
@@ -89,6 +92,28 @@ def test_json_schema_on_every_shape_fixture():
             if diagnostic["code"] == "ARC101":
                 assert diagnostic["member"] in diagnostic["message"]
                 assert diagnostic["message"].endswith(f"missing from {diagnostic['subject']}")
+
+
+@pytest.mark.parametrize("prefilter", [(), ("--no-prefilter",)], ids=["prefilter", "no-prefilter"])
+def test_with_nothing_registered_a_file_that_does_not_parse_matters_only_where_it_may_register(tmp_path, prefilter):
+    """A vendored Python 2 script quoting CamelCase words hides nothing a rule reads while nothing is registered;
+    a file that may register or holds a guarded list still does."""
+    write(tmp_path / "pyproject.toml", '[project]\nname = "x"\n')
+    write(tmp_path / "vendor/update_version.py", 'print "updating"\nFind(document, \'PropertyGroup\')\n')
+    assert archsync("check", "--no-cache", *prefilter, cwd=tmp_path).stdout == ""
+    write(tmp_path / "lists/broken.py", 'print "x"\nBROKEN_ARCHS = ["LimaForCausalLM"]\n')
+    assert archsync("check", "--no-cache", *prefilter, cwd=tmp_path).stdout == (
+        "lists/broken.py:1:1: ARC902 file not analysed: syntax error at line 1: "
+        + _refusal(b'print "x"\n') + "\n")
+
+
+def _refusal(source: bytes) -> str:
+    """What this interpreter's parser says of `source` (its words vary by version)."""
+    try:
+        ast.parse(source)
+    except SyntaxError as error:
+        return str(error.msg)
+    raise AssertionError("it parses")
 
 
 def test_a_file_that_does_not_parse_does_not_stop_the_run(tree):

@@ -21,6 +21,7 @@ from ..project.hosts import HostList
 from ..project.index import ProjectIndex
 from ..project.mentions import Counts
 from ..project.model_types import ModelTypeTable
+from ..project.prefilter import Signals
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .consumers import CLASS_NAME, class_name_keyed, unread
@@ -170,7 +171,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
     # in the order they were always read: a module read on demand may be one that does not parse
-    unanalysed, external = _unanalysed(index), _external_registries(index, universe)
+    unanalysed, external = _unanalysed(index, registered.keys()), _external_registries(index, universe)
     multimodal = _multimodal(index, resolver, registrations)
     kinship, kinship_memory = _kinship(index, registrations, collections, registered, overlapping,
                                        memory.kinship if memory is not None else None)
@@ -577,12 +578,23 @@ def _is_registry(facts: FileFacts, fact: CollectionFact, registries: AbstractSet
     return bool(refs) and not others and all((r.module, r.name) in registries for r in refs)
 
 
-def _unanalysed(index: ProjectIndex) -> Tuple[Tuple[str, str], ...]:
-    """Files that may matter and do not parse, then files that cannot be read (known once resolution is done)."""
+def _unanalysed(index: ProjectIndex, registered: AbstractSet[str]) -> Tuple[Tuple[str, str], ...]:
+    """Files that may matter and do not parse, then files that cannot be read (known once resolution is done).
+
+    While nothing is registered, every file quoting a name-shaped string is read (any of them may be a
+    name), but a name no registration serves reaches no rule: a file that does not parse matters then
+    only where it may register names, hold a collection the configuration names, or test a model type
+    (a vendored Python 2 script quoting `'PropertyGroup'` does not)."""
+    signals = dict(index.signals()) if not registered else {}
     found = [(facts.path, facts.error) for facts in index.facts
-             if facts.error and index.meets_parse_error(facts.module)]
+             if facts.error and index.meets_parse_error(facts.module)
+             and (registered or _may_matter_unregistered(signals.get(facts.module)))]
     found += [(rel, f"cannot read: {reason}") for rel, reason in index.unreadable.items()]
     return tuple(found)
+
+
+def _may_matter_unregistered(signals: Optional[Signals]) -> bool:
+    return signals is None or signals.registers or signals.guarded or signals.model_types
 
 
 def _in_path_order(index: ProjectIndex) -> List[FileFacts]:
