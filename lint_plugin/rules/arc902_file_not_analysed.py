@@ -25,9 +25,9 @@ RULE = Rule(
          "263), and refuses a codec it does not know and a UTF-8 byte-order mark beside a cookie for another "
          "encoding: `python file.py` stops there, even for a byte in a comment. The rest of the project is still "
          "checked, but names in this file take no part. While nothing in the project is registered, a file is "
-         "reported only where it may register names, hold a guarded collection (`guard`, `*_ARCHS` by default) or test a "
-         "model type: a name no registration serves reaches no rule. In a file of 4 KiB or more, the bodies of functions "
-         "no fact is read from are not parsed (`lint_plugin/extract/bodies.py`): a syntax error there is "
+         "reported only where it may register names, hold a guarded collection (`guard`, `*_ARCHS` by default) or "
+         "test a model type: a name no registration serves reaches no rule. In a file of 4 KiB or more, the bodies "
+         "of functions no fact is read from are not parsed (`lint_plugin/extract/bodies.py`): a syntax error there is "
          "left to ruff or flake8.",
     why="A whitelist in a file that does not parse is invisible; saying so is better than a silent gap.",
     fix_doc="Fix the syntax error, the permissions or the encoding (save the file as UTF-8, or declare the "
