@@ -176,7 +176,10 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
     reason = _not_a_list_to_complete(collection, held)
     if reason:
         return reason
-    if model.kinship.is_alias(name) and not any(model.kinship.is_alias(h) for h in held) and \
+    # a second name of a held model (its class, lineage and task) is what the subject holds, by another name: of
+    # the kind the subject holds, and a spelling it wants
+    same_model = model.kinship.another_name_of(name, held)
+    if model.kinship.is_alias(name) and not same_model and not any(model.kinship.is_alias(h) for h in held) and \
             not any(name in o.members.names for o in others):  # a namesake that lists the spelling says it is wanted
         return "it is a second spelling of a served class and the subject holds none"
     unseen = out_of_sight(collection, name, model.host_only, model.brought)
@@ -184,7 +187,7 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return unseen
     if never_looked_up(collection.keyed, name, model.kinship.registered_class):
         return "the subject is looked up with a class name, and the registry serves the name with another's class"
-    if not accepts(collection.members.names, name, multimodal=model.multimodal):
+    if not same_model and not accepts(collection.members.names, name, multimodal=model.multimodal):
         return kind_guard(name, model.multimodal)
     if _other_lineage(held, name):
         return "the subject is about one lineage and the name is of another"
@@ -268,6 +271,8 @@ _WHAT = "\n\n".join((
         "multimodal one, nor one where drafts are not a fifth of its names a draft);",
         "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it; "
         "and a class, for the code it shares with a held spelling of it;",
+        "- (neither of the last two applies to a second name of a held model: registered to its class, of its "
+        "lineage and task, it is what the subject holds under another name);",
         "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`);",
         "- an earlier version or generation of a lineage where the subject holds two later ones "
         "(`DeepseekForCausalLM` beside `DeepseekV2ForCausalLM` and `DeepseekV3ForCausalLM`, `DeepseekV2ForCausalLM` "

@@ -6,6 +6,9 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
 - one implementation: a registry binds both names to one class (vLLM's
   `"MistralForCausalLM": ("llama", "LlamaForCausalLM")`), or one is an alias of the other
   (`MistralForCausalLM = LlamaForCausalLM`);
+- another name of a held model: one implementation, and the names agree (one lineage, one task:
+  vLLM's `NemotronH_Nano_Omni_Reasoning_V3` for the class of `NemotronH_Nano_VL_V2`); the list
+  holds that model already, so neither the kind guard nor the project's habit is asked;
 - a subclass of a held class that defines no method of its own runs that class's code
   (`class MistralForCausalLM(LlamaForCausalLM): pass`); one that overrides methods shares less;
   the base of a held subclass says little (the subclass may be why the list exists), unless the
@@ -53,6 +56,7 @@ from .evidence import (
     MIN_TOGETHER,
     NAMESAKE,
     ROOT_BASES,
+    SAME_MODEL,
     SHARED_BASE,
     SIBLING,
     SLIP,
@@ -73,7 +77,7 @@ from .score import confidence, corroborated
 
 __all__ = [
     "BACKBONE", "CONFIG_CLASS", "COOCCURRENCE", "FAMILY", "GAP", "IMPLEMENTATION", "MAX_CONFIG_USERS", "MIN_CONFIDENCE",
-    "MIN_SUPPORT", "MIN_TOGETHER", "NAMESAKE", "ROOT_BASES", "SHARED_BASE", "SIBLING", "SLIP", "SUBCLASS", "VARIANT",
+    "MIN_SUPPORT", "MIN_TOGETHER", "NAMESAKE", "ROOT_BASES", "SAME_MODEL", "SHARED_BASE", "SIBLING", "SLIP", "SUBCLASS", "VARIANT",
     "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs",
     "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "parse_configs",
     "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips", "variant",

@@ -8,6 +8,7 @@ from typing import FrozenSet, Tuple
 IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, CONFIG_CLASS, VARIANT, GAP, COOCCURRENCE, SLIP, NAMESAKE = (
     "implementation", "subclass", "shared-base", "backbone", "config-class", "variant", "gap", "co-occurrence", "slip",
     "namesake")
+SAME_MODEL = "same-model"  # another name of a held model: registered to its class, of its lineage and task
 FAMILY, SIBLING = "family", "sibling"  # stated by the project, decided by ARC101 and ARC104
 
 MIN_SUPPORT = 3  # lists a held name must appear in before its company says anything

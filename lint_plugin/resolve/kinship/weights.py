@@ -16,6 +16,7 @@ from .evidence import (
     GAP,
     IMPLEMENTATION,
     NAMESAKE,
+    SAME_MODEL,
     SHARED_BASE,
     SLIP,
     SUBCLASS,
@@ -23,6 +24,7 @@ from .evidence import (
 )
 
 SAME_CLASS = 0.9  # a registry binds both names to one class, or `X = Y`
+ANOTHER_NAME = 0.5  # ... and the names agree: one lineage, one task (a second checkpoint name of one model)
 THIN_SUBCLASS = 0.85  # a subclass that defines no method runs its base's code
 SUBCLASS_OVERRIDING = 0.6  # a subclass that overrides methods shares less
 BASE_OF_HELD = 0.25  # the base of a held subclass: the subclass may be why the list exists
@@ -54,6 +56,10 @@ class Row:
 TABLE: Tuple[Row, ...] = (
     Row(IMPLEMENTATION, f"{SAME_CLASS}", "a registry binds both names to one class "
         "(`\"MistralForCausalLM\": (\"llama\", \"LlamaForCausalLM\")`), or one class is the other (`X = Y`)"),
+    Row(SAME_MODEL, f"{ANOTHER_NAME}", "and the names agree: a second name registered to the class of a held name, of "
+        "its lineage and its task (vLLM's `NemotronH_Nano_Omni_Reasoning_V3` for the class of `NemotronH_Nano_VL_V2`): "
+        "one model under two checkpoint names, where the project's own lists hold both; not `AquilaForCausalLM` "
+        "for `LlamaForCausalLM`, another model that reuses the code"),
     Row(SUBCLASS, f"{THIN_SUBCLASS} / {SUBCLASS_OVERRIDING} / {BASE_OF_HELD}",
         "one class subclasses the other and defines no method / overrides some / is the base of a held "
         "subclass (as much as a subclass when the held one only adds mixture-of-experts layers and the "
