@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Tuple
 
 from ...diagnostics import place
+from ..lineage import first_word
 from . import weights
 from .evidence import (
     BACKBONE,
@@ -27,7 +28,6 @@ from .evidence import (
     Evidence,
     Family,
 )
-from ..lineage import first_word
 from .names import TASK, VARIANT_TEXTS, gaps, sibling_pair, variant
 
 _NONE: FrozenSet[str] = frozenset()
