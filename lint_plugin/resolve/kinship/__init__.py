@@ -77,7 +77,8 @@ from .score import confidence, corroborated
 
 __all__ = [
     "BACKBONE", "CONFIG_CLASS", "COOCCURRENCE", "FAMILY", "GAP", "IMPLEMENTATION", "MAX_CONFIG_USERS", "MIN_CONFIDENCE",
-    "MIN_SUPPORT", "MIN_TOGETHER", "NAMESAKE", "ROOT_BASES", "SAME_MODEL", "SHARED_BASE", "SIBLING", "SLIP", "SUBCLASS", "VARIANT",
+    "MIN_SUPPORT", "MIN_TOGETHER", "NAMESAKE", "ROOT_BASES", "SAME_MODEL", "SHARED_BASE", "SIBLING", "SLIP", "SUBCLASS",
+    "VARIANT",
     "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs",
     "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "parse_configs",
     "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips", "variant",
