@@ -81,9 +81,10 @@ class Kinship:
 
     def another_name_of(self, name: str, held: Iterable[str]) -> str:
         """The held name `name` is a second name of, or "": registered to that name's class, an alias, of its
-        lineage and its task. In a project's own lists such a name is held beside the other (each member left
-        out, on the heads of ten serving codebases: 24 times of 29), where an alias of another lineage, a
-        model that reuses the code (`AquilaForCausalLM` for Llama's class), is held 7 times of 85."""
+        lineage and its task, and no variant of it. In a project's own lists such a name is held beside the
+        other (each member left out, on the heads of ten serving codebases) 12 times of 17, and four of the
+        five lists that lack it are drift (vLLM's `MODELS_CONFIG_MAP` and aphrodite's copy); any other alias,
+        a model that reuses the code (`AquilaForCausalLM` for Llama's class), is held 21 times of 99."""
         mine = self.implementations.get(name)
         if not mine or not self.is_alias(name):
             return ""
@@ -91,10 +92,13 @@ class Kinship:
                      and self._names_one_model(name, kin)), "")
 
     def _names_one_model(self, name: str, kin: str) -> bool:
-        """Do two names of one class name one model: `name` an alias, both of one lineage and one task?"""
+        """Do two names of one class name one model: `name` an alias, both of one lineage and one task, and
+        neither a variant of the other (`DeepseekV32ForCausalLM` served by DeepSeek-V3's class is its next
+        version, another model)?"""
         task, kin_task = TASK.search(name), TASK.search(kin)
         return self.is_alias(name) and first_word(name, generations=False) == first_word(kin, generations=False) \
-            and (task.group(0) if task else "") == (kin_task.group(0) if kin_task else "")
+            and (task.group(0) if task else "") == (kin_task.group(0) if kin_task else "") \
+            and not variant(name, kin) and not variant(kin, name)
 
     def declared(self, name: str, held: Iterable[str]) -> List[Evidence]:
         """Ties the project states outright: a family that matches `name` and a held name (ARC101's case),
