@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Tuple
 
 from ...diagnostics import place
-from ..lineage import first_word
+from ..lineage import first_word, stem
 from . import weights
 from .evidence import (
     BACKBONE,
@@ -28,9 +28,17 @@ from .evidence import (
     Evidence,
     Family,
 )
-from .names import TASK, VARIANT_TEXTS, gaps, sibling_pair, variant
+from .names import TASK, VARIANT_TEXTS, VERSION, gaps, sibling_pair, variant
 
 _NONE: FrozenSet[str] = frozenset()
+
+
+def _unversioned(name: str) -> str:
+    """A name's stem without its version (`Kestrel_Nano_VL` of `Kestrel_Nano_VL_V3`, `Deepseek` of
+    `DeepseekV32ForCausalLM`), for names `variant` cannot compare (no task suffix)."""
+    base = stem(name)
+    match = VERSION.fullmatch(base)
+    return match.group(1) if match else base
 _NO_LISTS: FrozenSet[int] = frozenset()
 
 
@@ -98,7 +106,7 @@ class Kinship:
         task, kin_task = TASK.search(name), TASK.search(kin)
         return self.is_alias(name) and first_word(name, generations=False) == first_word(kin, generations=False) \
             and (task.group(0) if task else "") == (kin_task.group(0) if kin_task else "") \
-            and not variant(name, kin) and not variant(kin, name)
+            and not variant(name, kin) and not variant(kin, name) and _unversioned(name) != _unversioned(kin)
 
     def declared(self, name: str, held: Iterable[str]) -> List[Evidence]:
         """Ties the project states outright: a family that matches `name` and a held name (ARC101's case),
