@@ -13,6 +13,7 @@ from ..resolve.kinship import (
     CONFIG_CLASS,
     IMPLEMENTATION,
     NAMESAKE,
+    SAME_MODEL,
     SHARED_BASE,
     SUBCLASS,
     Evidence,
@@ -120,7 +121,8 @@ def judge(model: Model, collection: Collection, name: str) -> Verdict:
 
 def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, blocked: str,
              others: Sequence[Collection]) -> Verdict:
-    found = model.kinship.evidence(name, held) + slips(name, collection.literals)
+    found = model.kinship.evidence(name, held) + slips(name, collection.literals) + _same_model(
+        model, collection, held, name)
     found = sorted(found + _namesakes(held, name, others, [e.kin for e in found]),
                    key=lambda e: (-e.weight, e.kind, e.kin))
     evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
@@ -147,6 +149,31 @@ def _namesakes(held: AbstractSet[str], name: str, others: Sequence[Collection], 
                                              f"same name ({len(shared)} of this one's {len(held)} "
                                              "names in common)"))
     return found
+
+
+def _same_model(model: Model, collection: Collection, held: AbstractSet[str], name: str) -> List[Evidence]:
+    """`name` is a second name of a held model (`Kinship.another_name_of`), for a subject of the part of the
+    project whose registry says so.
+
+    A registry says which class serves a name in the part of the project it belongs to (the first package
+    under the top one: `vllm/model_executor`, `lmdeploy/pytorch`). Another part may serve the two names
+    its own way: lmdeploy's PyTorch engine runs `LlavaNextForConditionalGeneration` with LLaVA's class,
+    while its TurboMind engine and its vision builders (`lmdeploy/turbomind`, `lmdeploy/vl`) keep their
+    own tables, which never named it.
+    """
+    kin = model.kinship.another_name_of(name, held)
+    where = model.registered.get(name)
+    if not kin or where is None or _part(where.path) != _part(collection.path):
+        return []
+    return [Evidence(SAME_MODEL, weights.ANOTHER_NAME, kin, f"is a second name of '{kin}' (one lineage, one task)")]
+
+
+def _part(path: str) -> str:
+    """The part of a project a path is in: its first two directories (after `src/`)."""
+    parts = path.split("/")[:-1]
+    if parts[:1] == ["src"]:
+        parts = parts[1:]
+    return "/".join(parts[:2])
 
 
 def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
@@ -178,7 +205,7 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return reason
     # a second name of a held model (its class, lineage and task) is what the subject holds, by another name: of
     # the kind the subject holds, and a spelling it wants
-    same_model = model.kinship.another_name_of(name, held)
+    same_model = _same_model(model, collection, held, name)
     if model.kinship.is_alias(name) and not same_model and not any(model.kinship.is_alias(h) for h in held) and \
             not any(name in o.members.names for o in others):  # a namesake that lists the spelling says it is wanted
         return "it is a second spelling of a served class and the subject holds none"

@@ -17,7 +17,6 @@ from .evidence import (
     MIN_CONFIDENCE,
     MIN_SUPPORT,
     ROOT_BASES,
-    SAME_MODEL,
     SHARED_BASE,
     SIBLING,
     SUBCLASS,
@@ -146,9 +145,6 @@ class Kinship:
             if mine and mine == self.implementations.get(kin):
                 found.append(Evidence(IMPLEMENTATION, weights.SAME_CLASS,
                                       kin, f"runs the same implementation as '{kin}' ({mine})"))
-                if self._names_one_model(name, kin):
-                    found.append(Evidence(SAME_MODEL, weights.ANOTHER_NAME, kin,
-                                          f"is a second name of '{kin}' (one lineage, one task)"))
             kin_cls = self.registered_class.get(kin, kin)
             if cls != kin_cls:
                 kin_bases = self._bases.get(kin_cls, _NONE)
