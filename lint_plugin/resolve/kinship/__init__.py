@@ -8,7 +8,8 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
   (`MistralForCausalLM = LlamaForCausalLM`);
 - another name of a held model: one implementation, and the names agree (one lineage, one task:
   vLLM's `NemotronH_Nano_Omni_Reasoning_V3` for the class of `NemotronH_Nano_VL_V2`); the list
-  holds that model already, so neither the kind guard nor the project's habit is asked;
+  holds that model already, so neither the kind guard nor the project's habit is asked (weighed by
+  the rule, which sees where the list is: `Kinship.another_name_of`);
 - a subclass of a held class that defines no method of its own runs that class's code
   (`class MistralForCausalLM(LlamaForCausalLM): pass`); one that overrides methods shares less;
   the base of a held subclass says little (the subclass may be why the list exists), unless the

@@ -88,10 +88,9 @@ class Kinship:
 
     def another_name_of(self, name: str, held: Iterable[str]) -> str:
         """The held name `name` is a second name of, or "": registered to that name's class, an alias, of its
-        lineage and its task, and no variant of it. In a project's own lists such a name is held beside the
-        other (each member left out, on the heads of ten serving codebases) 12 times of 17, and four of the
-        five lists that lack it are drift (vLLM's `MODELS_CONFIG_MAP` and aphrodite's copy); any other alias,
-        a model that reuses the code (`AquilaForCausalLM` for Llama's class), is held 21 times of 99."""
+        lineage and its task, and no variant of it: one model under two checkpoint names, where another alias
+        is often another model that reuses the code (`AquilaForCausalLM` for Llama's class). ARC105 asks
+        for it only in the part of the project the registry is in (`rules/arc105_kin_missing.py`)."""
         mine = self.implementations.get(name)
         if not mine or not self.is_alias(name):
             return ""

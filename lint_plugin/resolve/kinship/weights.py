@@ -58,8 +58,9 @@ TABLE: Tuple[Row, ...] = (
         "(`\"MistralForCausalLM\": (\"llama\", \"LlamaForCausalLM\")`), or one class is the other (`X = Y`)"),
     Row(SAME_MODEL, f"{ANOTHER_NAME}", "and the names agree: a second name registered to the class of a held name, of "
         "its lineage and its task and no version of it (vLLM's `NemotronH_Nano_Omni_Reasoning_V3` for the class of "
-        "`NemotronH_Nano_VL_V2`): one model under two checkpoint names, which the project's own lists hold together; "
-        "not `AquilaForCausalLM` for `LlamaForCausalLM`, another model that reuses the code"),
+        "`NemotronH_Nano_VL_V2`): one model under two checkpoint names; not `AquilaForCausalLM` for "
+        "`LlamaForCausalLM`, another model that reuses the code. Weighed by the rule, in the part of the project "
+        "the registry is in (its first two directories)"),
     Row(SUBCLASS, f"{THIN_SUBCLASS} / {SUBCLASS_OVERRIDING} / {BASE_OF_HELD}",
         "one class subclasses the other and defines no method / overrides some / is the base of a held "
         "subclass (as much as a subclass when the held one only adds mixture-of-experts layers and the "
