@@ -298,8 +298,9 @@ _WHAT = "\n\n".join((
         "multimodal one, nor one where drafts are not a fifth of its names a draft);",
         "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it; "
         "and a class, for the code it shares with a held spelling of it;",
-        "- (neither of the last two applies to a second name of a held model: registered to its class, of its "
-        "lineage and task, it is what the subject holds under another name);",
+        "- (neither of the last two applies to a second name of a held model, registered to its class, of its "
+        "lineage and task, in the part of the project the registry is in: it is what the subject holds under "
+        "another name);",
         "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`);",
         "- an earlier version or generation of a lineage where the subject holds two later ones "
         "(`DeepseekForCausalLM` beside `DeepseekV2ForCausalLM` and `DeepseekV3ForCausalLM`, `DeepseekV2ForCausalLM` "

@@ -30,6 +30,7 @@ from .evidence import (
 from .names import TASK, VARIANT_TEXTS, VERSION, gaps, sibling_pair, variant
 
 _NONE: FrozenSet[str] = frozenset()
+_NO_LISTS: FrozenSet[int] = frozenset()
 
 
 def _unversioned(name: str) -> str:
@@ -38,7 +39,6 @@ def _unversioned(name: str) -> str:
     base = stem(name)
     match = VERSION.fullmatch(base)
     return match.group(1) if match else base
-_NO_LISTS: FrozenSet[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -98,11 +98,11 @@ class Kinship:
                      and self._names_one_model(name, kin)), "")
 
     def _names_one_model(self, name: str, kin: str) -> bool:
-        """Do two names of one class name one model: `name` an alias, both of one lineage and one task, and
-        neither a variant of the other (`DeepseekV32ForCausalLM` served by DeepSeek-V3's class is its next
-        version, another model)?"""
+        """Do two names of one class name one model: both of one lineage and one task, and neither a variant
+        of the other (`DeepseekV32ForCausalLM` served by DeepSeek-V3's class is its next version, another
+        model)?"""
         task, kin_task = TASK.search(name), TASK.search(kin)
-        return self.is_alias(name) and first_word(name, generations=False) == first_word(kin, generations=False) \
+        return first_word(name, generations=False) == first_word(kin, generations=False) \
             and (task.group(0) if task else "") == (kin_task.group(0) if kin_task else "") \
             and not variant(name, kin) and not variant(kin, name) and _unversioned(name) != _unversioned(kin)
 
