@@ -74,7 +74,7 @@ def check_again(model: Model, earlier: Optional[memory_arc105.Arc105Memory]
     weighed: Dict[Tuple[str, str], memory_arc105.Weighed] = {}
     for c in model.collections:
         held = c.members.names & model.registered.keys()
-        if _not_a_list_to_complete(c, held):
+        if _not_a_list_to_complete(c, held) and not _one_name(c, held):
             continue  # blocked whatever the name: skip the weighing
         others = copies.get((c.path, c.subject), ())
         theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
@@ -196,16 +196,23 @@ def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> s
     return ""
 
 
+def _one_name(collection: Collection, held: AbstractSet[str]) -> bool:
+    """A test of one registered name, found by shape, that gates something (`arch == "X"`): asked only for a
+    second name of that model, what a fix turns `==` into `in (...)` for."""
+    return len(held) == 1 and len(collection.written) == 1 and not collection.unread \
+        and collection.scope not in ("dispatch", "inert")
+
+
 def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str,
              others: Sequence[Collection] = ()) -> str:
     if name in collection.members.names:
         return "the subject holds it"
-    reason = _not_a_list_to_complete(collection, held)
-    if reason:
-        return reason
     # a second name of a held model (its class, lineage and task) is what the subject holds, by another name: of
-    # the kind the subject holds, and a spelling it wants
+    # the kind the subject holds, and a spelling it wants, even of a test of that one name
     same_model = _same_model(model, collection, held, name)
+    reason = _not_a_list_to_complete(collection, held)
+    if reason and not (same_model and _one_name(collection, held)):
+        return reason
     if model.kinship.is_alias(name) and not same_model and not any(model.kinship.is_alias(h) for h in held) and \
             not any(name in o.members.names for o in others):  # a namesake that lists the spelling says it is wanted
         return "it is a second spelling of a served class and the subject holds none"
@@ -300,7 +307,7 @@ _WHAT = "\n\n".join((
         "and a class, for the code it shares with a held spelling of it;",
         "- (neither of the last two applies to a second name of a held model, registered to its class, of its "
         "lineage and task, in the part of the project the registry is in: it is what the subject holds under "
-        "another name);",
+        "another name; a test of that one name, `arch == X`, is asked for it too);",
         "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`);",
         "- an earlier version or generation of a lineage where the subject holds two later ones "
         "(`DeepseekForCausalLM` beside `DeepseekV2ForCausalLM` and `DeepseekV3ForCausalLM`, `DeepseekV2ForCausalLM` "
