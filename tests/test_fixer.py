@@ -527,6 +527,46 @@ def test_tests_of_one_name_at_a_time_are_refused_with_what_to_do():
         "can edit; add a test for 'D' by hand"])
 
 
+@pytest.mark.parametrize("before, after", [
+    ('if arch == "A":', 'if arch in ("A", "B"):'),
+    ("if arch != 'A':", "if arch not in ('A', 'B'):"),
+    ('if arch=="A":', 'if arch in ("A", "B"):'),
+    ('if cfg.architectures[0]  ==  "A" and x:', 'if cfg.architectures[0]  in  ("A", "B") and x:'),
+])
+def test_a_test_of_one_name_becomes_a_test_against_a_tuple(before, after):
+    source = src(f'''
+        def load(arch, cfg, x):
+            {before}
+                return 1
+    ''')
+    check(source, [AddMember("load#1", 2, "B", peers=("A",))], source.replace(before.encode(), after.encode()))
+
+
+def test_two_names_added_to_a_test_of_one_name_go_into_one_tuple():
+    source = src('''
+        def load(arch):
+            return arch == "A"
+    ''')
+    check(source, [AddMember("load#1", 2, "B", peers=("A",)), AddMember("load#1", 2, "C", peers=("A",))],
+          source.replace(b'arch == "A"', b'arch in ("A", "B", "C")'))
+
+
+def test_the_test_of_the_kin_is_the_one_completed_and_a_name_on_the_left_is_refused():
+    source = src('''
+        def load(arch):
+            return arch == "A" or arch == "C"
+    ''')
+    check(source, [AddMember("load#1", 2, "B", peers=("C",))],
+          source.replace(b'arch == "C"', b'arch in ("C", "B")'))
+    reversed_test = src('''
+        def load(arch):
+            return "A" == arch
+    ''')
+    check(reversed_test, [AddMember("load#1", 2, "B", peers=("A",))], reversed_test, refused=[
+        'load#1 tests one name at a time (`==`, `startswith`, `"A" in arch`), not a literal list archsync '
+        "can edit; add a test for 'B' by hand"])
+
+
 def test_request_in_the_header_and_of_unknown_type():
     source = b'# header\nX = ["A"]\n'
     check(source, [AddMember("X", 1, "B")], source, refused=["no assignment to X at line 1"])

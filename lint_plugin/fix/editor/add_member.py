@@ -13,13 +13,17 @@ from ...diagnostics import FixRequest
 from .containers import Container, container_of
 from .document import Document
 from .edits import NEWLINE, Edit
+from .equality import membership_of
 from .layout import insert_after, insert_before, insert_empty
-from .locate import dotted_name, locate_literals
+from .locate import OneNameTest, dotted_name, locate_literals
 from .results import Refuse
 
 
 def plan_add(doc: Document, request: FixRequest, offset: int, added: Set[Tuple[str, str]]) -> List[Edit]:
-    nodes, decorator, span = locate_literals(doc, request, offset)
+    try:
+        nodes, decorator, span = locate_literals(doc, request, offset)
+    except OneNameTest as test:
+        return membership_of(doc, request, test, _quote)
     containers = [container_of(doc.text, span, node, decorator) for node in nodes]
     name, label = request.name, request.target
     if any(name in container.keys() for container in containers):

@@ -14,6 +14,33 @@ from .document import Document, Span
 from .results import Refuse
 
 _CODE = cst.Module(body=[])  # writes a parsed node's own text back (its whitespace is its own)
+_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+class OneNameTest(Refuse):
+    """The request names a test of one name (`arch == "X"`, `arch != "X"`), which `equality.py` may rewrite
+    as a test against a tuple: `target` is its `== "X"` part."""
+
+    def __init__(self, target: cst.ComparisonTarget, span: Span) -> None:
+        super().__init__("a test of one name")
+        self.target = target
+        self.span = span
+
+
+def _other_name_test(node: cst.CSTNode) -> bool:
+    """`x.startswith(...)`, `x.endswith(...)` or `"A" in x`: a test of a name by another form than `==`."""
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Attribute) and node.func.attr.value in ("startswith", "endswith")
+    return isinstance(node, cst.Comparison) and isinstance(node.left, _STRINGS)
+
+
+def _string_value(node: cst.BaseExpression) -> str:
+    """The text a plain string literal holds, or "" for anything else."""
+    try:
+        value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+    except Exception:  # libcst raises what `ast.literal_eval` does
+        return ""
+    return value if isinstance(value, str) else ""
 
 
 def walk(root: Optional[cst.CSTNode], within: Optional[Callable[[cst.CSTNode], bool]] = None,
@@ -90,6 +117,19 @@ def locate_literals(doc: Document, request: FixRequest, offset: int) -> Tuple[Li
         tests += [(value, scope) for node, scope in around for value in [_assigned(node)[1]]
                   if value is not None and _assigned(node)[0] and doc.line_of(span(node)[0]) == line]
         tests.sort(key=lambda t: (doc.line_of(_outer(span, t[0])[0]) != line, not _same_name(t[1], function)))
+        if not tests:
+            equalities = [target for node, _ in around if isinstance(node, cst.Comparison)
+                          and len(node.comparisons) == 1 and not isinstance(node.left, _STRINGS)
+                          for target in node.comparisons if isinstance(target.operator, (cst.Equal, cst.NotEqual))
+                          and isinstance(target.comparator, cst.SimpleString) and on_line(doc, span, target, line)]
+            # the test of the name the new one is kin to; with none named, the only test of one name there
+            # is (`arch.startswith("A") or arch == "C"` does not say which form a new name takes)
+            chosen = [t for t in equalities if _string_value(t.comparator) in request.peers]
+            if not chosen and len(equalities) == 1 and not any(
+                    _other_name_test(node) and on_line(doc, span, node, line) for node, _ in around):
+                chosen = equalities
+            if len(chosen) == 1:
+                raise OneNameTest(chosen[0], span)
         if not tests and any(isinstance(node, (cst.Comparison, cst.Call)) and on_line(doc, span, node, line)
                              for node, _ in around):
             raise Refuse(f"{label} tests one name at a time (`==`, `startswith`, `\"A\" in arch`), not a literal "

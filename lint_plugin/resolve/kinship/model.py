@@ -33,6 +33,18 @@ _NONE: FrozenSet[str] = frozenset()
 _NO_LISTS: FrozenSet[int] = frozenset()
 
 
+def _one_lineage_and_task(name: str, kin: str) -> bool:
+    task, kin_task = TASK.search(name), TASK.search(kin)
+    return first_word(name, generations=False) == first_word(kin, generations=False) \
+        and (task.group(0) if task else "") == (kin_task.group(0) if kin_task else "")
+
+
+def _versions(name: str, kin: str) -> bool:
+    """Is one a variant of the other (`DeepseekV32ForCausalLM` of `DeepseekV3ForCausalLM`), or are both
+    versions of one stem (`Kestrel_Nano_VL_V3` of `Kestrel_Nano_VL_V2`)?"""
+    return bool(variant(name, kin) or variant(kin, name)) or _unversioned(name) == _unversioned(kin)
+
+
 def _unversioned(name: str) -> str:
     """A name's stem without its version (`Kestrel_Nano_VL` of `Kestrel_Nano_VL_V3`, `Deepseek` of
     `DeepseekV32ForCausalLM`), for names `variant` cannot compare (no task suffix)."""
@@ -94,17 +106,10 @@ class Kinship:
         mine = self.implementations.get(name)
         if not mine or not self.is_alias(name):
             return ""
-        return next((kin for kin in sorted(held) if kin != name and self.implementations.get(kin) == mine
-                     and self._names_one_model(name, kin)), "")
-
-    def _names_one_model(self, name: str, kin: str) -> bool:
-        """Do two names of one class name one model: both of one lineage and one task, and neither a variant
-        of the other (`DeepseekV32ForCausalLM` served by DeepSeek-V3's class is its next version, another
-        model)?"""
-        task, kin_task = TASK.search(name), TASK.search(kin)
-        return first_word(name, generations=False) == first_word(kin, generations=False) \
-            and (task.group(0) if task else "") == (kin_task.group(0) if kin_task else "") \
-            and not variant(name, kin) and not variant(kin, name) and _unversioned(name) != _unversioned(kin)
+        same_class = [kin for kin in sorted(held) if kin != name and self.implementations.get(kin) == mine]
+        if any(_versions(name, kin) for kin in same_class):
+            return ""  # the next version of a held model, served by its class for now: another model
+        return next((kin for kin in same_class if _one_lineage_and_task(name, kin)), "")
 
     def declared(self, name: str, held: Iterable[str]) -> List[Evidence]:
         """Ties the project states outright: a family that matches `name` and a held name (ARC101's case),
