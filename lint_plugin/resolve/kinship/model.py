@@ -100,7 +100,8 @@ class Kinship:
 
     def another_name_of(self, name: str, held: Iterable[str]) -> str:
         """The held name `name` is a second name of, or "": registered to that name's class, an alias, of its
-        lineage and its task, and no variant of it: one model under two checkpoint names, where another alias
+        lineage and its task, and the next version of no held name of that class (`Kestrel_Nano_VL_V3` beside
+        `Kestrel_Nano_VL_V2`): one model under two checkpoint names, where another alias
         is often another model that reuses the code (`AquilaForCausalLM` for Llama's class). ARC105 asks
         for it only in the part of the project the registry is in (`rules/arc105_kin_missing.py`)."""
         mine = self.implementations.get(name)
