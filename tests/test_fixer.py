@@ -542,6 +542,13 @@ def test_a_test_of_one_name_becomes_a_test_against_a_tuple(before, after):
     check(source, [AddMember("load#1", 2, "B", peers=("A",))], source.replace(before.encode(), after.encode()))
 
 
+def test_a_test_of_one_name_in_a_latin_1_file_with_crlf_keeps_every_other_byte():
+    text = '# -*- coding: latin-1 -*-\r\n# caf\xe9\r\ndef load(arch):\r\n    return arch == "A"\r\n'
+    source = text.encode("latin-1")
+    check(source, [AddMember("load#1", 4, "B", peers=("A",))],
+          text.replace('arch == "A"', 'arch in ("A", "B")').encode("latin-1"))
+
+
 def test_two_names_added_to_a_test_of_one_name_go_into_one_tuple():
     source = src('''
         def load(arch):
