@@ -16,22 +16,24 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 
 
-def wheel_install(workdir: Path, repository: Path = REPOSITORY) -> Tuple[Optional[List[str]], str]:
-    """(the command that runs the installed archsync, "") or (None, why it could not be installed)."""
+def wheel_install(workdir: Path, env: Dict[str, str],
+                  repository: Path = REPOSITORY) -> Tuple[Optional[List[str]], str]:
+    """(the command that runs the installed archsync, "") or (None, why it could not be installed); the
+    tools run in `env` (the bench's children's, which compiles bytecode as the install does)."""
     wheels = workdir / "wheel"
-    built = _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(repository)])
+    built = _run(env, [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(repository)])
     if built:
         return None, f"the wheel was not built: {built}"
     found = sorted(wheels.glob("flake8_archsync-*.whl"))
     if not found:
         return None, f"no wheel in {wheels}"
     environment = workdir / "installed"
-    made = _run([sys.executable, "-m", "venv", "--without-pip", str(environment)])
+    made = _run(env, [sys.executable, "-m", "venv", "--without-pip", str(environment)])
     if made:
         return None, f"no virtualenv: {made}"
     python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -39,7 +41,7 @@ def wheel_install(workdir: Path, repository: Path = REPOSITORY) -> Tuple[Optiona
     purelib.mkdir(parents=True, exist_ok=True)
     (purelib / "_archsync_bench_dependencies.pth").write_text(
         "".join(f"{directory}\n" for directory in site.getsitepackages()), encoding="utf-8")
-    installed = _run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+    installed = _run(env, [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
                       "--no-index", str(found[-1])])
     if installed:
         return None, f"the wheel was not installed: {installed}"
@@ -47,9 +49,8 @@ def wheel_install(workdir: Path, repository: Path = REPOSITORY) -> Tuple[Optiona
     return ([str(script)], "") if script.exists() else (None, f"no console script at {script}")
 
 
-def _run(command: List[str]) -> str:
+def _run(env: Dict[str, str], command: List[str]) -> str:
     """"" when `command` succeeds, else the last line it printed."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode is compiled at install
     try:
         done = subprocess.run(command, capture_output=True, env=env, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as error:

@@ -332,7 +332,7 @@ def find_tools(args: argparse.Namespace, workdir: Path) -> Tools:
     installed = "as given (--archsync)"
     wheel: Optional[List[str]] = None
     if not args.archsync and args.install == "wheel":
-        wheel, why_not = wheel_install(workdir)
+        wheel, why_not = wheel_install(workdir, child_env())
         installed = "from a wheel of this checkout (bench/installed.py)" if wheel else \
             f"the interpreter's own install: {why_not}"
         if wheel is None:

@@ -13,7 +13,8 @@ classification adapters. What a list holds says what it is for: a name of kind K
 from a subject only when K is a real share of it (at least a fifth of its names, and one at
 least), or when every name of the subject belongs to the family that implies the missing name (a
 list about one lineage holds that whole lineage, whatever its kinds; subjects found by shape that
-test a single name take no part in these rules at all). Draft variants are
+test a single name take no part in these rules, but for ARC105's second name of the model they test,
+which is of its kind by construction). Draft variants are
 only ever demanded from a subject that holds a draft variant, and as any other kind, where drafts
 are a fifth of it (ATOM's adapter table of fifteen served models and one Eagle3 draft is not told
 to hold DeepSeek-V4's NextN).
