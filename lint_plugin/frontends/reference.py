@@ -135,7 +135,7 @@ def write(docs: Path) -> List[str]:
         path = docs / relative
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8", newline="\n")
+            path.write_bytes(text.encode("utf-8"))  # "\n" line ends on every system (`newline=` is 3.10's)
             done.append(f"{relative}: written")
     expected = pages()
     for path in sorted((docs / RULES_DIR).glob("*")):
