@@ -9,7 +9,9 @@ import re
 from typing import FrozenSet, Iterable, Sequence
 
 _EMBEDDABLE = re.compile(r"[\[\]A-Za-z0-9_*+?{},-]*")
-_ARCHITECTURE = re.compile(r"\w*(?:For[A-Z]\w*|Model|LM)")  # `...ForCausalLM`, `ChatGLMModel`, `QWenLMHeadModel`
+# `...ForCausalLM`, `ChatGLMModel`, `QWenLMHeadModel`; not a task alone (`ForCausalLM`, `Model`: a table of
+# suffixes, `_architecture_to_auto_class = {"ForCausalLM": AutoModelForCausalLM, ...}`, registers no model)
+_ARCHITECTURE = re.compile(r"(?!For[A-Z])\w+?(?:For[A-Z]\w*|Model|LM)")
 # a model class (`...For<Task>`, `...Model`, `...LM`): what a registering decorator must be on to register
 MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 
