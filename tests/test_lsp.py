@@ -564,8 +564,8 @@ def _rss_kb(pid: int) -> int:
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads memory from /proc")
 # Known on 3.9 (docs/editors.md): the server's RSS grows about 2 MB per 1,000 edits there, in no Python object
-# tracemalloc sees and not given back by malloc_trim; the same edits through `Session` in one process, on a
-# worker thread as the server runs them, level off at about 1.2 MB. 3.10 to 3.13 level off as this test asks.
+# tracemalloc sees and not given back by malloc_trim, and as much with the engine stubbed out; the same edits
+# through `Session` in one process, on a worker thread, level off at about 1.2 MB. 3.10 to 3.13 level off.
 @pytest.mark.skipif(sys.version_info < (3, 10), reason="the server grows on 3.9 (see the comment)")
 @pytest.mark.e2e
 def test_memory_has_a_plateau_over_many_edits(tmp_path):
