@@ -126,9 +126,8 @@ def _remember(args: "Arguments", root: str, directory: str, found: Answer, seen:
     if stamps is None:
         return
     out, file, code = found
-    _write(root, directory, key, {"schema": SCHEMA, "key": key, "code": code_stamps(), "started": started,
-                                  "stamps": stamps, "out": [[which, text] for which, text in out],
-                                  "file": None if file is None else list(file), "exit": code})
+    _write(root, directory, key, started, stamps, [[which, text] for which, text in out],
+           None if file is None else list(file), code)
 
 
 def _record(args: "Arguments", root: str, directory: str) -> Optional[Dict[str, Any]]:
@@ -289,8 +288,7 @@ class Recorder:
         if self.args.output_file:
             with open(self.args.output_file, "rb") as handle:
                 written = [self.args.output_file, handle.read().decode("utf-8", "surrogateescape")]
-        if _write(root, directory, key, {"schema": SCHEMA, "key": key, "code": code_stamps(), "started": self.started,
-                                         "stamps": stamps, "out": self._written, "file": written, "exit": code}):
+        if _write(root, directory, key, self.started, stamps, self._written, written, code):
             self._record_content(root, directory, parts, written, code, stamps)
 
     def _record_content(self, root: str, directory: str, parts: Sequence[Any], written: Optional[List[str]],
@@ -358,12 +356,16 @@ def settled_stamps(paths: Iterable[str], started: int) -> Optional[List[List[Any
     return stamps
 
 
-def _write(root: str, directory: str, key: str, body: Dict[str, Any]) -> bool:
-    """Write a stamp record, sealed and atomically, and prune the old ones; False if it was refused."""
+def _write(root: str, directory: str, key: str, started: int, stamps: List[List[Any]], out: List[List[Any]],
+           file: Optional[List[str]], code: int) -> bool:
+    """Write the stamp record of a check (what it printed, the file it wrote, its exit code), sealed and
+    atomically, and prune the old ones; False if it was refused."""
     from pathlib import Path
 
     from ..project.writer import WriteRefused, write_private
 
+    body = {"schema": SCHEMA, "key": key, "code": code_stamps(), "started": started, "stamps": stamps, "out": out,
+            "file": file, "exit": code}
     data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
     try:
         write_private(Path(root), replay_file(directory, record_name(key)), seal(data))

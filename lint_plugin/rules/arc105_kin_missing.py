@@ -96,10 +96,11 @@ def _weigh(model: Model, c: Collection, held: AbstractSet[str], names: Sequence[
     """One subject's findings: each name weighed against what it holds."""
     found = []
     for name in names:
-        blocked = _blocked(model, c, held, name, others)
+        same_model = _same_model(model, c, held, name)
+        blocked = _blocked(model, c, held, name, same_model, others)
         if blocked:
             continue  # never reported, whatever the evidence: not weighed
-        verdict = _verdict(model, c, held, name, blocked, others)
+        verdict = _verdict(model, c, held, name, blocked, same_model, others)
         if verdict.reported(model.config.kinship):
             found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
                                     verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
@@ -116,13 +117,14 @@ def judge(model: Model, collection: Collection, name: str) -> Verdict:
     """The evidence tying `name` to what `collection` holds, and what stops it being reported."""
     held = collection.members.names & model.registered.keys()
     others = namesakes(model.collections).get((collection.path, collection.subject), ())
-    return _verdict(model, collection, held, name, _blocked(model, collection, held, name, others), others)
+    same_model = _same_model(model, collection, held, name)
+    return _verdict(model, collection, held, name, _blocked(model, collection, held, name, same_model, others),
+                    same_model, others)
 
 
 def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, blocked: str,
-             others: Sequence[Collection]) -> Verdict:
-    found = model.kinship.evidence(name, held) + slips(name, collection.literals) + _same_model(
-        model, collection, held, name)
+             same_model: List[Evidence], others: Sequence[Collection]) -> Verdict:
+    found = model.kinship.evidence(name, held) + slips(name, collection.literals) + same_model
     found = sorted(found + _namesakes(held, name, others, [e.kin for e in found]),
                    key=lambda e: (-e.weight, e.kind, e.kin))
     evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
@@ -203,13 +205,13 @@ def _one_name(collection: Collection, held: AbstractSet[str]) -> bool:
         and collection.scope not in ("dispatch", "inert")
 
 
-def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str,
+def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str, same_model: List[Evidence],
              others: Sequence[Collection] = ()) -> str:
+    """Why `name` is never asked of `collection`, or "". `same_model`: `_same_model`'s evidence for it, which
+    lifts some guards: a second name of a held model (its class, lineage and task) is what the subject holds,
+    by another name: of the kind the subject holds, and a spelling it wants, even of a test of that one name."""
     if name in collection.members.names:
         return "the subject holds it"
-    # a second name of a held model (its class, lineage and task) is what the subject holds, by another name: of
-    # the kind the subject holds, and a spelling it wants, even of a test of that one name
-    same_model = _same_model(model, collection, held, name)
     reason = _not_a_list_to_complete(collection, held)
     if reason and not (same_model and _one_name(collection, held)):
         return reason
