@@ -128,3 +128,17 @@ def test_what_a_binding_reaches():
     assert not reaches(reach, Targets.of(set(), {"pkg.other"}))  # `import pkg` alone reaches only what it writes
     assert not reaches(reach, Targets.of({"OTHER"}, {"pkg.b.c.D.E"}))
     assert not reaches(reach, Targets.of(set(), {"torch.nn"}))  # not a package of the project: its paths unread
+
+
+def test_the_index_of_many_modules_resolves_each_binding_from_its_own_package():
+    """`Reachers.of` resolves a binding once for every module holding it: an absolute one the same from any
+    package, a relative one from each holder's package, a plain import of a top package by each module's paths."""
+    written = {"pkg.a.user": {"pkg.deep.mod.X"}}
+    reachers = Reachers.of([("pkg.a.user", ["1::consts", "0:pkg.shared:NAMES", "^pkg"], "pkg.a"),
+                            ("pkg.b.user", ["1::consts", "0:pkg.shared:NAMES", "^pkg"], "pkg.b"),
+                            ("other.user", ["0:pkg.shared:NAMES", "^torch"], "other")],
+                           {"pkg"}, lambda module: lambda head: written.get(module, set()))
+    assert reachers.reaching(Targets.of(set(), {"pkg.a.consts"})) == {"pkg.a.user"}
+    assert reachers.reaching(Targets.of(set(), {"pkg.b.consts"})) == {"pkg.b.user"}
+    assert reachers.reaching(Targets.of({"NAMES"}, set())) == {"pkg.a.user", "pkg.b.user", "other.user"}
+    assert reachers.reaching(Targets.of(set(), {"pkg.deep.mod"})) == {"pkg.a.user"}  # only it writes the path

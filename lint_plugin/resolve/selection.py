@@ -17,7 +17,7 @@ import re
 from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from ..config import matches_pattern
-from ..extract.bindings import Reachers, Targets, reach_of
+from ..extract.bindings import Reachers, Targets
 from ..extract.facts import (
     CollectionFact,
     FileFacts,
@@ -83,11 +83,10 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
             return found
         return paths
 
-    importing = [(module, signals.imports) for module, signals in index.signals()
+    importing = [(module, signals.imports, index.package(module)) for module, signals in index.signals()
                  if signals.imports and module not in chosen]
-    waiting = [module for module, _ in importing]
-    reachers = Reachers((module, reach_of(imports, index.package(module), tops, paths_of(module)))
-                        for module, imports in importing)
+    waiting = [module for module, _, _ in importing]
+    reachers = Reachers.of(importing, tops, paths_of)
     index.reachers = reachers  # who reads a subject asks it too (`consumers.py`)
     while names or carriers:
         reached = reachers.reaching(Targets.of(names, carriers)) - chosen
