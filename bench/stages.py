@@ -18,12 +18,14 @@ import dataclasses
 import functools
 import gc
 import json
+import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -165,6 +167,14 @@ def _clear_memos() -> None:
     re.purge()
 
 
+def _fresh_directory(root: Path) -> str:
+    """A directory name under `root` that nothing uses, for one round's caches."""
+    while True:
+        name = f".archsync-stages-{uuid.uuid4().hex[:12]}"
+        if not os.path.lexists(root / name):
+            return name
+
+
 def one_round(tree: Path) -> Dict[str, Any]:
     """One cold run of every project of `tree` (a fresh cache directory), timed by stage."""
     from lint_plugin.config import load_config
@@ -185,11 +195,16 @@ def one_round(tree: Path) -> Dict[str, Any]:
     files = parsed_whole = diagnostics = 0
     gc.collect()
     try:
-        with tempfile.TemporaryDirectory(prefix="archsync-stages-") as caches, shared():
+        with shared():
             clock._switch("other")
-            for number, root in enumerate(roots):
-                config = dataclasses.replace(load_config(root, CODES), cache_dir=str(Path(caches) / str(number)))
-                report = run_with(config, Request(use_cache=True, reuse=True))
+            for root in roots:
+                # a cache directory is a path inside the project (the writer refuses any other): a fresh one
+                # per round, removed after it
+                config = dataclasses.replace(load_config(root, CODES), cache_dir=_fresh_directory(root))
+                try:
+                    report = run_with(config, Request(use_cache=True, reuse=True))
+                finally:
+                    shutil.rmtree(root / config.cache_dir, ignore_errors=True)
                 files += report.files
                 parsed_whole += report.parsed
                 diagnostics += len(report.diagnostics)

@@ -168,6 +168,12 @@ CORRUPTIONS = {
         {**doc, "files": {**doc["files"], "pkg/config.py":
                           _entry_of(doc, "pkg/config.py")[:7] + [_entry_of(doc, "pkg/overrides.py")[7]]}}
     ).encode(),
+    "typed-is-a-list": lambda raw, doc: json.dumps({**doc, "typed": [1, 2]}).encode(),
+    "typed-entry-too-short": lambda raw, doc: json.dumps({**doc, "typed": {"pkg/config.py": ["x"]}}).encode(),
+    "typed-facts-garbage": lambda raw, doc: json.dumps(
+        {**doc, "typed": {"pkg/config.py": ["0123", [False, [1, 2]]]}}).encode(),
+    "typed-facts-of-another-file": lambda raw, doc: json.dumps(
+        {**doc, "typed": {"pkg/config.py": ["0123", _entry_of(doc, "pkg/overrides.py")[-1][1]]}}).encode(),
     "facts-deeply-nested": lambda raw, doc: json.dumps(
         {**doc, "files": {**doc["files"], "pkg/config.py": _entry_of(doc, "pkg/config.py")[:7] + ["NESTED"]}}
     ).encode().replace(b'"NESTED"', b"[false," + b"[" * 50_000 + b"]" * 50_000 + b"]"),
@@ -280,6 +286,33 @@ def test_another_configurations_content_under_our_name_is_rejected(project):
         "pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
         "but missing from X_ARCHS",
     ], result
+
+
+HYBRID = 'HYBRID_TYPES = ("qwen3_5",)\n\n\ndef is_hybrid(config):\n    return config.model_type in HYBRID_TYPES\n'
+
+
+def test_a_file_read_for_its_lists_of_model_types_is_not_read_again_while_its_bytes_stand(project, monkeypatch):
+    """The index cache keeps, by digest, the facts of a file read in part for its lists of model types: a run
+    an edit elsewhere redoes takes them from there (31 files of SGLang, a tenth of such a run); once the file
+    itself changes, it is read again."""
+    (project / "pkg" / "hybrid.py").write_text(HYBRID)
+    expected = ["pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+                "but missing from X_ARCHS"]
+    assert archsync("check", cwd=project).lines == expected
+    document = _valid_document(cache_file(project))
+    assert set(document["typed"]) == {"pkg/hybrid.py"}
+    assert document["typed"]["pkg/hybrid.py"][1][0] == "pkg/hybrid.py"  # its facts, as stored
+
+    import lint_plugin.project.index as index_module
+    read = []
+    real = index_module.model_type_facts
+    monkeypatch.setattr(index_module, "model_type_facts", lambda *args: read.append(args[1].rel) or real(*args))
+    (project / "pkg" / "overrides.py").write_text("\n" + GUARDED)  # its lines move: the run is redone
+    assert archsync("check", cwd=project).lines == [expected[0].replace(":1:1:", ":2:1:")]
+    assert read == []
+    (project / "pkg" / "hybrid.py").write_text("\n" + HYBRID)
+    assert archsync("check", cwd=project).lines == [expected[0].replace(":1:1:", ":2:1:")]
+    assert read == ["pkg/hybrid.py"]
 
 
 def test_a_file_python_refuses_is_cached_with_its_refusal(project):

@@ -208,6 +208,17 @@ def test_a_directory_that_is_a_link_out_of_the_project_is_refused(tmp_path):
     assert (outside / "lists.py").read_bytes() == b"A = 1\n"
 
 
+@posix_only
+def test_an_absolute_path_is_refused_not_written_under_the_root(tmp_path):
+    """The configuration refuses an absolute `cache-dir`; a caller that passes one anyway (a script building
+    a `Config` itself) gets a refusal, not a cache written at the same path under the project root."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    with pytest.raises(WriteRefused, match="is not a path inside the project"):
+        writer.write_private(root, str(tmp_path / "caches" / "index.json"), b"{}")
+    assert list(root.iterdir()) == []
+
+
 @pytest.mark.parametrize("key, value, message", [
     ("cache-dir", '"."', "'.' is the project root itself; the cache needs a directory of its own"),
     ("cache-dir", '".."', "'..' is outside the project"),

@@ -78,7 +78,10 @@ class ProjectIndex:
         # the modules not chosen, by what their imports reach, when this run's selection built it (not replayed)
         self.reachers: Optional[Reachers] = None
         try:  # before `with` takes over: an error or Ctrl-C in the scan must not leave workers behind
-            self._scan(files, self.cache.load() if self.cache is not None else {})
+            cached = self.cache.load() if self.cache is not None else {}
+            if known_typed is None and self.cache is not None:
+                self._known_typed = self.cache.typed  # what the last run that wrote the cache read so
+            self._scan(files, cached)
         except BaseException:
             self._pool.close()
             raise
@@ -268,8 +271,9 @@ class ProjectIndex:
     def model_typed(self, name: str) -> Optional[FileFacts]:
         """Facts of a module not chosen whole, read for its lists of model types alone (`resolve/model_types.py`):
         from its module-level statements and the functions that spell `model_type`, a quarter of the bytes
-        of such files, unless all its facts are at hand. Not stored in the index cache; the result cache keys
-        such a module by these facts (`record_states`), so a comment appended leaves the stored run standing."""
+        of such files, unless all its facts are at hand. The index cache keeps them by digest for the next
+        run (`known_typed`); the result cache keys such a module by these facts (`record_states`), so a
+        comment appended leaves the stored run standing."""
         source = self._files.get(name)
         if source is None or name not in self._records:
             return None
@@ -283,6 +287,7 @@ class ProjectIndex:
             else:
                 data = self._bytes_of(source)
                 typed = None if isinstance(data, Unreadable) else model_type_facts(self.config, source, data)
+                self._dirty = self._dirty or typed is not None  # the index cache keeps them for the next run
             if typed is None:
                 return self.module(name)
             self._typed[name] = typed
@@ -308,6 +313,7 @@ class ProjectIndex:
         for source, result in zip(wanted, self._pool.map(_typed_worker, jobs, costs, PARSE_WEIGHT)):
             if isinstance(result, FileFacts):
                 self._typed[source.module] = result
+                self._dirty = True  # the index cache keeps them for the next run
             # else unreadable, or its text did not parse: `model_typed` reads it as it would have
 
     def complete_many(self, wanted: Iterable[Tuple[str, str]]) -> None:
@@ -461,7 +467,7 @@ class ProjectIndex:
         if self.cache is not None and self._dirty:
             by_path = {self._files[m].rel: r for m, r in self._records.items()
                        if self._files[m].rel not in self.overrides}
-            self.cache.save(by_path)
+            self.cache.save(by_path, self.typed_facts())
 
     def paths(self) -> Iterator[Tuple[str, SourceFile]]:
         """(path, file) of every file of the project, in the order discovered."""

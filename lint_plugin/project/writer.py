@@ -185,7 +185,7 @@ def _open_parent(root: "Union[Path, str]", rel: str, create: bool) -> Tuple[int,
     """The directory holding `rel`, opened without following a link on the way, its file name, and
     whether this call created that directory (`create`: the missing directories are made)."""
     parts = [p for p in rel.replace(os.sep, "/").split("/") if p not in ("", ".")]
-    if not parts or ".." in parts:
+    if not parts or ".." in parts or os.path.isabs(rel):  # an absolute path is not read as one under the root
         raise WriteRefused(f"{rel} is not a path inside the project")
     fd = os.open(str(root), os.O_RDONLY | os.O_DIRECTORY)
     created = False
