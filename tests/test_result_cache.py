@@ -26,6 +26,7 @@ from lint_plugin import pipeline
 from lint_plugin.config import load_config
 from lint_plugin.frontends.formats import render
 from lint_plugin.project.cache_paths import index_file, result_file
+from lint_plugin.project.sealed import opened
 
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
 MODEL = "sglang/srt/models/qwen3_5.py"
@@ -124,6 +125,29 @@ def test_warm_equals_cold_through_edits(project):
     assert "Qwen3_5ExtraForCausalLM" in wider, wider
     added.unlink()
     assert same_as_cold(project, reused=False) != wider
+
+
+def test_a_redone_run_keys_the_files_it_read_alike_whether_or_not_it_had_a_stored_run(project, monkeypatch):
+    """A file asked for its signals alone, then and now, with the same bytes takes its key from the stored run
+    (nine files in ten of a large tree) instead of computing it: the keys are those a run computing every
+    one of them writes."""
+    import lint_plugin.project.index as index_module
+
+    computed_keys = []
+    real = index_module.record_key
+    monkeypatch.setattr(index_module, "record_key", lambda *args: computed_keys.append(args[0]) or real(*args))
+    same_as_cold(project, reused=False)
+    edit(project, MODEL, lambda text: "# moved\n" + text)  # its lines move: the run is redone
+    computed_keys.clear()
+    assert pipeline.run_projects(pipeline.Request((project,), reuse=True)).reused is False
+    with_stored, computed_then = json.loads(opened(result_path(project).read_bytes()))["files"], len(computed_keys)
+    result_path(project).unlink()  # the same run again, with no stored run to take keys from
+    computed_keys.clear()
+    assert pipeline.run_projects(pipeline.Request((project,), reuse=True)).reused is False
+    computed = json.loads(opened(result_path(project).read_bytes()))["files"]
+    assert with_stored == computed
+    signals_alone = sum(1 for entry in computed if entry[4] == 0)
+    assert signals_alone >= 3 and computed_then == len(computed_keys) - signals_alone, (computed_then, computed_keys)
 
 
 def _store(root: Path) -> bytes:

@@ -383,12 +383,14 @@ class ProjectIndex:
                 self._dirty = True  # dropped undecodable facts: they will be stored again
         return record.facts
 
-    def record_states(self) -> Dict[str, RecordState]:
+    def record_states(self, before: Mapping[str, RecordState] = {}) -> Dict[str, RecordState]:
         """What this run read from each readable file (by path): the result cache's dependencies.
 
         A module's level is what was asked of it: its signals alone (0), its registrations (1,
         chosen for them) or all its facts (2, chosen, or reached by resolution). Facts a record
         holds from an earlier run and this one never asked for are no part of its key.
+        `before`: the states of the stored run of this code and configuration; a file asked for its
+        signals alone, then and now, with the same bytes has the same key (nine files in ten).
         """
         states = {}
         for module, record in self._records.items():
@@ -396,6 +398,10 @@ class ProjectIndex:
             if source.rel in self.unreadable or source.rel in self.overrides:
                 continue
             level = self._level(module)
+            last = before.get(source.rel)
+            if level == 0 and last is not None and last.level == 0 and record.digest and last.digest == record.digest:
+                states[source.rel] = RecordState(record.size, record.stamp, record.digest, 0, last.record)
+                continue
             facts: Optional[List[Any]] = None
             if level == 3:  # read by its bytes: keyed by them (as `fresh_key` keys them)
                 facts = [record.digest]

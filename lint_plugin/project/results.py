@@ -118,6 +118,7 @@ class ResultCache:
         # before any file is stamped: a file written after this, in the same tick as its stamp, is racy
         self.started_ns = time.time_ns()
         self.content: Optional[str] = None  # the code's identity by content, once known (costly to compute)
+        self.loaded: Optional[StoredRun] = None  # the run `load` read, if any: its keys of unchanged bytes stand
 
     # -- loading --------------------------------------------------------------------
     def load(self) -> Optional[StoredRun]:
@@ -129,7 +130,8 @@ class ResultCache:
         if raw is None:
             return None
         try:
-            return self._decode(opened(raw))
+            self.loaded = self._decode(opened(raw))
+            return self.loaded
         except (ValueError, TypeError, KeyError, IndexError, RecursionError):
             self._warn(f"result cache {self.rel.rsplit('/', 1)[-1]} is corrupt; rebuilding it")
             return None
