@@ -14,6 +14,7 @@ trusted when size and mtime match and the mtime is older than the cache write by
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -313,6 +314,24 @@ def test_a_file_read_for_its_lists_of_model_types_is_not_read_again_while_its_by
     (project / "pkg" / "hybrid.py").write_text("\n" + HYBRID)
     assert archsync("check", cwd=project).lines == [expected[0].replace(":1:1:", ":2:1:")]
     assert read == ["pkg/hybrid.py"]
+
+
+def test_entries_the_run_did_not_change_are_written_back_as_read(project):
+    """One entry a line: a run that changed one record writes the others' text back as the file held it, and
+    the document is the one that writing every entry anew gives."""
+    path = warm(project)
+    (project / "pkg" / "models.py").write_text("\n" + MODELS)  # its lines move: its record changes
+    archsync("check", cwd=project)
+    raw = path.read_bytes()
+    config = load_config(project)
+    cache = IndexCache(project, config.cache_dir, config.fingerprint())
+    entries = cache.load()
+    assert all(e.stored is not None for e in entries.values())
+    assert [line for line in raw.split(b"\n")[1:-1]] == [e.stored + b"," for e in entries.values()][:-1] + \
+        [entries[max(entries)].stored]
+    cache.started_ns = json.loads(raw)["written"]  # the same header
+    cache.save({rel: dataclasses.replace(e, stored=None) for rel, e in entries.items()}, cache.typed)
+    assert path.read_bytes() == raw
 
 
 def test_a_file_python_refuses_is_cached_with_its_refusal(project):

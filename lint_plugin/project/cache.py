@@ -40,6 +40,9 @@ class CachedFile:
     partial: bool = False  # facts hold registrations only
     # facts as stored, decoded only when the index needs them (most are never needed)
     encoded: Optional[List[Any]] = field(default=None, compare=False, repr=False)
+    # the entry's text as the cache file holds it: written back as it is while the record is the one loaded
+    # (a run that an edit redoes changes a few records of thousands)
+    stored: Optional[bytes] = field(default=None, compare=False, repr=False)
 
     def decoded(self, rel: str) -> "CachedFile":
         """This record with its stored facts decoded; without them if they do not decode."""
@@ -52,7 +55,8 @@ class CachedFile:
         except (ValueError, TypeError, IndexError, RecursionError):
             return CachedFile(self.size, self.stamp, self.digest, self.signals)
         # keep the stored form too: saving it again needs no re-encoding
-        return CachedFile(self.size, self.stamp, self.digest, self.signals, facts, self.partial, self.encoded)
+        return CachedFile(self.size, self.stamp, self.digest, self.signals, facts, self.partial, self.encoded,
+                          self.stored)
 
 
 class IndexCache:
@@ -90,12 +94,12 @@ class IndexCache:
             return {}
         try:
             document = json.loads(raw)
-            return self._decode(document)
+            return self._decode(document, raw)
         except (ValueError, TypeError, KeyError, IndexError, RecursionError):
             self._warn(f"cache file {self.path.name} is corrupt; rebuilding it")
             return {}
 
-    def _decode(self, document: Any) -> Dict[str, CachedFile]:
+    def _decode(self, document: Any, raw: bytes = b"") -> Dict[str, CachedFile]:
         if isinstance(document, dict) and (document.get("schema"), document.get("tool"), document.get("config")) \
                 != (SCHEMA, __version__, self.fingerprint):
             return {}  # another build or configuration wrote it under our name: rebuilt silently, not corrupt
@@ -106,6 +110,7 @@ class IndexCache:
             raise ValueError("no write time")
         self.written_ns = written
         entries = {}
+        texts = _entry_texts(raw, document["files"])
         for rel, item in document["files"].items():
             if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 14:
                 raise ValueError("bad entry")
@@ -127,7 +132,7 @@ class IndexCache:
                                       Signals(guarded, registers, frozenset(quoted), frozenset(imports),
                                               frozenset(imported), frozenset(classes), frozenset(bases),
                                               frozenset(shape_tests), frozenset(configs), model_types),
-                                      None, partial, encoded)
+                                      None, partial, encoded, texts.get(rel))
         self.typed = _typed_entries(document.get("typed", {}))
         return entries
 
@@ -150,10 +155,14 @@ class IndexCache:
         head = json.dumps({"schema": SCHEMA, "tool": __version__, "config": self.fingerprint,
                            "written": self.started_ns}, separators=(",", ":"))
         parts = [head[:-1].encode(), b',"files":{']
-        for i, (rel, e) in enumerate(sorted(entries.items())):
-            entry = [e.size, e.stamp, e.digest, *stored_signals(e.signals), _stored_facts(e)]
-            parts.append((b"," if i else b"") + json.dumps({rel: entry}, separators=(",", ":"))[1:-1].encode())
-        parts.append(b"}")
+        for i, (rel, e) in enumerate(sorted(entries.items())):  # one a line (`_entry_texts`)
+            if e.stored is None:
+                entry = [e.size, e.stamp, e.digest, *stored_signals(e.signals), _stored_facts(e)]
+                text = json.dumps({rel: entry}, separators=(",", ":"))[1:-1].encode()
+            else:
+                text = e.stored
+            parts.append((b",\n" if i else b"\n") + text)
+        parts.append(b"\n}")
         if typed:
             parts.append(b',"typed":' + json.dumps({rel: [digest, encode_facts(facts)] for rel, (digest, facts)
                                                     in sorted(typed.items())}, separators=(",", ":")).encode())
@@ -166,6 +175,21 @@ class IndexCache:
             self._warn(f"cache not written ({exc}); results are unaffected")
         except OSError as exc:
             self._warn(f"cache not written ({exc.strerror or exc}); results are unaffected")
+
+
+def _entry_texts(raw: bytes, files: Dict[str, Any]) -> Dict[str, bytes]:
+    """By path, the text of each entry of `files` in the document's bytes, where `save` wrote one a line (a
+    JSON string never holds a raw newline); none where the lines are not those entries, in their order."""
+    lines = raw.split(b"\n", len(files) + 1)
+    if len(lines) != len(files) + 2 or not lines[-1].startswith(b"}"):
+        return {}
+    texts = {}
+    for rel, line in zip(files, lines[1:-1]):
+        text = line[:-1] if line.endswith(b",") else line
+        if not text.startswith(json.dumps(rel).encode() + b":"):
+            return {}
+        texts[rel] = text
+    return texts
 
 
 def _typed_entries(stored: Any) -> Dict[str, Tuple[str, FileFacts]]:
