@@ -103,7 +103,7 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
     warnings = universe.warnings + named
     if disk.results is not None:  # what the next run may reuse, and what it depends on
         with paused():
-            states = index.record_states(disk.results.loaded.files if disk.results.loaded is not None else {})
+            states = index.record_states(disk.results.loaded.files if disk.results.loaded is not None else None)
         disk.results.save(StoredRun(states, tuple(sorted({d.path for d in found})), disk.results.index_state(),
                                     diagnostics, index.parsed, warnings, mentions=_mentioned(index)))
     done = Report(config.root, config, diagnostics, ModelOf(model), len(files), index.parsed, warnings, inputs.only)

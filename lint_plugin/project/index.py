@@ -383,7 +383,7 @@ class ProjectIndex:
                 self._dirty = True  # dropped undecodable facts: they will be stored again
         return record.facts
 
-    def record_states(self, before: Mapping[str, RecordState] = {}) -> Dict[str, RecordState]:
+    def record_states(self, before: Optional[Mapping[str, RecordState]] = None) -> Dict[str, RecordState]:
         """What this run read from each readable file (by path): the result cache's dependencies.
 
         A module's level is what was asked of it: its signals alone (0), its registrations (1,
@@ -398,7 +398,7 @@ class ProjectIndex:
             if source.rel in self.unreadable or source.rel in self.overrides:
                 continue
             level = self._level(module)
-            last = before.get(source.rel)
+            last = before.get(source.rel) if before is not None else None
             if level == 0 and last is not None and last.level == 0 and record.digest and last.digest == record.digest:
                 states[source.rel] = RecordState(record.size, record.stamp, record.digest, 0, last.record)
                 continue
