@@ -146,3 +146,32 @@ def test_stdin_with_other_paths_is_an_error(root):
     result = archsync("check", "--stdin-filename", OVERRIDES, "-", ".", cwd=root, input="x = 1\n")
     assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
         "archsync: error: '-' (stdin) cannot be given with other paths"]), result
+
+
+@pytest.mark.parametrize("words, command", [
+    (["check", "."], "check"), (["--no-cache"], None), (["lsp"], "lsp"), (["--version"], None), ([], None),
+])
+def test_the_command_is_the_first_word_that_is_no_option(words, command):
+    from lint_plugin.frontends.cli import _command
+
+    assert _command(words) == command
+
+
+def test_a_command_run_by_the_console_script_keeps_the_cyclic_collector_off(tmp_path, monkeypatch, capsys):
+    """One run, then the process ends: the collector would only walk what the run made (`console`). The
+    language server's process keeps it, pausing it per run."""
+    import gc
+
+    from conftest import SGLANG_BUG, copy_tree
+    from lint_plugin.frontends.cli import console
+
+    root = copy_tree(SGLANG_BUG, tmp_path / "bug")
+    monkeypatch.setattr("sys.argv", ["archsync", "check", "--no-cache", str(root)])
+    assert gc.isenabled()
+    try:
+        with pytest.raises(SystemExit) as exited:
+            console()
+        assert exited.value.code == EXIT_FINDINGS and not gc.isenabled()
+    finally:
+        gc.enable()
+    assert capsys.readouterr().out.count(": ARC101 ") == 4

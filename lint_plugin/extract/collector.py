@@ -9,6 +9,9 @@ and grew faster than the tree. Paused (`extract_file`, and the pipeline around a
 runs again when the pause that stopped it ends. Worker processes forked during a run inherit
 the pause, and end with the run.
 
+The `archsync` command (`frontends/cli.py:console`) keeps the collector off for its whole process, the
+language server's aside: a command is one run, and the process ends after it.
+
 Nothing here is kept between calls: the collector's own switch is the state. A pause that finds
 the collector already stopped (by an outer pause, or a `Held` one) leaves it to whoever stopped
 it, which only ever delays a collection.

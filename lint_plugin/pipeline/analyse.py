@@ -102,10 +102,10 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
     named = sources + check_settings(index, model.predicates.values(), model.registered) if inputs.strict else ()
     warnings = universe.warnings + named
     if disk.results is not None:  # what the next run may reuse, and what it depends on
-        with paused():
+        with paused():  # resumed, the collector would walk all the run made for the lists made here
             states = index.record_states(disk.results.loaded.files if disk.results.loaded is not None else None)
-        disk.results.save(StoredRun(states, tuple(sorted({d.path for d in found})), disk.results.index_state(),
-                                    diagnostics, index.parsed, warnings, mentions=_mentioned(index)))
+            disk.results.save(StoredRun(states, tuple(sorted({d.path for d in found})), disk.results.index_state(),
+                                        diagnostics, index.parsed, warnings, mentions=_mentioned(index)))
     done = Report(config.root, config, diagnostics, ModelOf(model), len(files), index.parsed, warnings, inputs.only)
     shown = dataclasses.replace(done, warnings=disk.warnings + warnings) if disk.warnings else done
     if memory is None:
