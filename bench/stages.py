@@ -24,8 +24,8 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -167,14 +167,6 @@ def _clear_memos() -> None:
     re.purge()
 
 
-def _fresh_directory(root: Path) -> str:
-    """A directory name under `root` that nothing uses, for one round's caches."""
-    while True:
-        name = f".archsync-stages-{uuid.uuid4().hex[:12]}"
-        if not os.path.lexists(root / name):
-            return name
-
-
 def one_round(tree: Path) -> Dict[str, Any]:
     """One cold run of every project of `tree` (a fresh cache directory), timed by stage."""
     from lint_plugin.config import load_config
@@ -200,11 +192,13 @@ def one_round(tree: Path) -> Dict[str, Any]:
             for root in roots:
                 # a cache directory is a path inside the project (the writer refuses any other): a fresh one
                 # per round, removed after it
-                config = dataclasses.replace(load_config(root, CODES), cache_dir=_fresh_directory(root))
+                scratch = tempfile.mkdtemp(prefix=".archsync-stages-", dir=root)  # the run makes `cache` in it
+                config = dataclasses.replace(load_config(root, CODES),
+                                             cache_dir=f"{os.path.relpath(scratch, root)}/cache")
                 try:
                     report = run_with(config, Request(use_cache=True, reuse=True))
                 finally:
-                    shutil.rmtree(root / config.cache_dir, ignore_errors=True)
+                    shutil.rmtree(scratch, ignore_errors=True)
                 files += report.files
                 parsed_whole += report.parsed
                 diagnostics += len(report.diagnostics)

@@ -112,13 +112,13 @@ def test_this_repositorys_code():
 
 def reaches(reach, targets) -> bool:
     """Does a module with these bindings reach the targets, by the selection's one rule?"""
-    return bool(Reachers([("m", reach)]).reaching(targets))
+    return bool(reach.reaching(targets))
 
 
 def test_what_a_binding_reaches():
     source = {"pkg": {"pkg.b.c.D"}}
-    reach = reach_of(["0:pkg.consts:names", "1::mid", "0:pkg.a:", "^pkg", "^torch", "0:pkg.star:*"], "pkg.sub",
-                     {"pkg"}, lambda head: source.get(head, set()))
+    reach = Reachers.of([("m", ["0:pkg.consts:names", "1::mid", "0:pkg.a:", "^pkg", "^torch", "0:pkg.star:*"],
+                          "pkg.sub")], {"pkg"}, lambda module: lambda head: source.get(head, set()))
     assert reaches(reach, Targets.of({"names"}, set()))  # a name it imports
     assert reaches(reach, Targets.of(set(), {"pkg.consts.names"}))  # a module it imports from a package
     assert reaches(reach, Targets.of(set(), {"pkg.sub.mid"}))  # relative, from its own package

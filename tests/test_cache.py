@@ -26,6 +26,7 @@ from typing import Sequence, Tuple
 
 import pytest
 
+import lint_plugin.project.index as index_module
 from conftest import (
     EXIT_CLEAN,
     EXIT_ERROR,
@@ -304,7 +305,6 @@ def test_a_file_read_for_its_lists_of_model_types_is_not_read_again_while_its_by
     assert set(document["typed"]) == {"pkg/hybrid.py"}
     assert document["typed"]["pkg/hybrid.py"][1][0] == "pkg/hybrid.py"  # its facts, as stored
 
-    import lint_plugin.project.index as index_module
     read = []
     real = index_module.model_type_facts
     monkeypatch.setattr(index_module, "model_type_facts", lambda *args: read.append(args[1].rel) or real(*args))

@@ -5,12 +5,14 @@ real console script.
 """
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 
 import pytest
 
-from conftest import ARCHSYNC, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, write
+from conftest import ARCHSYNC, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, SGLANG_BUG, archsync, copy_tree, write
+from lint_plugin.frontends.cli import _command, console
 
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
 DUPLICATE = "sglang/srt/layers/dup.py:1:72: ARC301 'Qwen3_5ForCausalLM' is listed twice in _DUP_ARCHS (first at line 1)"
@@ -152,19 +154,12 @@ def test_stdin_with_other_paths_is_an_error(root):
     (["check", "."], "check"), (["--no-cache"], None), (["lsp"], "lsp"), (["--version"], None), ([], None),
 ])
 def test_the_command_is_the_first_word_that_is_no_option(words, command):
-    from lint_plugin.frontends.cli import _command
-
     assert _command(words) == command
 
 
 def test_a_command_run_by_the_console_script_keeps_the_cyclic_collector_off(tmp_path, monkeypatch, capsys):
     """One run, then the process ends: the collector would only walk what the run made (`console`). The
     language server's process keeps it, pausing it per run."""
-    import gc
-
-    from conftest import SGLANG_BUG, copy_tree
-    from lint_plugin.frontends.cli import console
-
     root = copy_tree(SGLANG_BUG, tmp_path / "bug")
     monkeypatch.setattr("sys.argv", ["archsync", "check", "--no-cache", str(root)])
     assert gc.isenabled()

@@ -21,6 +21,7 @@ from typing import Callable, Dict
 
 import pytest
 
+import lint_plugin.project.index as index_module
 from conftest import SGLANG_BUG, age_files, archsync, copy_tree
 from lint_plugin import pipeline
 from lint_plugin.config import load_config
@@ -131,8 +132,6 @@ def test_a_redone_run_keys_the_files_it_read_alike_whether_or_not_it_had_a_store
     """A file asked for its signals alone, then and now, with the same bytes takes its key from the stored run
     (nine files in ten of a large tree) instead of computing it: the keys are those a run computing every
     one of them writes."""
-    import lint_plugin.project.index as index_module
-
     computed_keys = []
     real = index_module.record_key
     monkeypatch.setattr(index_module, "record_key", lambda *args: computed_keys.append(args[0]) or real(*args))

@@ -225,15 +225,12 @@ class Reachers:
     under it through dotted attributes, a written dotted path the modules it passes through; a star
     import reaches what its module holds."""
 
-    def __init__(self, modules: Iterable[Tuple[str, Iterable[Reach]]] = ()) -> None:
+    def __init__(self) -> None:  # filled by `of`
         # lists, not sets (a module may be listed twice): a run fills them with 125,000 entries on SGLang and
         # asks a few of them
         self.by_name: Dict[str, List[str]] = {}  # a from-imported name -> the modules importing it
         self.by_module: Dict[str, List[str]] = {}  # a module -> the modules whose bindings reach it
         self.by_package: Dict[str, List[str]] = {}  # a bound module -> its binders (they reach all under it)
-        for module, reach in modules:
-            for item in reach:
-                self._index(item, (module,))
 
     @classmethod
     def of(cls, modules: Iterable[Tuple[str, Iterable[str], str]], tops: AbstractSet[str],
