@@ -105,6 +105,7 @@ def python_says(source: bytes) -> str:
 
 
 # An ARC902 reason is Python's own parser speaking (`ast.parse`): its words vary by version.
+NEWER_FSTRING = b'X_LABELS = {"Qwen3_5ForCausalLM": f"{"qwen"} 3.5"}\n'  # parses from Python 3.12 on
 CASES = {
     "syntax-error": Case(
         {"pkg/broken.py": b'BROKEN_ARCHS = frozenset({"Qwen3_5ForCausalLM",\n'},
@@ -115,6 +116,18 @@ CASES = {
         ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
          "but missing from X_ARCHS",),
         ("pkg/broken.py",)),
+    # Before Python 3.12 an f-string may not reuse its quotes (PEP 701): the reason says whose Python is too old.
+    "f-string-of-a-newer-python": Case(
+        {"pkg/labels.py": NEWER_FSTRING},
+        (("pkg/labels.py:1:1: ARC902 file not analysed: syntax error at line 1: " + python_says(NEWER_FSTRING)
+          + f" (archsync runs on Python {sys.version_info[0]}.{sys.version_info[1]}; an f-string written for Python "
+            "3.12 or later does not parse before it: run archsync on the project's Python)",)
+         if sys.version_info < (3, 12) else ())
+        + ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+           "but missing from X_ARCHS",),
+        ("pkg/overrides.py:1:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (pkg/config.py:1) "
+         "but missing from X_ARCHS",),
+        ("pkg/labels.py",) if sys.version_info < (3, 12) else ()),
     # A model file that does not parse still registers what its registration statement says, read
     # alone, with or without the prefilter: MOE_ARCHS holds a registered name, and nothing is unknown.
     "syntax-error-in-a-model-file": Case(

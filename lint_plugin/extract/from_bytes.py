@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import warnings
 from typing import AbstractSet, List, Optional, Sequence, Tuple
 
@@ -165,11 +166,20 @@ def _utf8_lines(text: str) -> List[bytes]:
     return text.replace("\r\n", "\n").replace("\r", "\n").encode("utf-8", "surrogatepass").split(b"\n")
 
 
+def _newer_python(exc: SyntaxError) -> str:
+    """Where the error may be this interpreter's age, not the file's: before Python 3.12 an f-string may not
+    reuse its quotes or hold a backslash or a comment (PEP 701), and archsync parses with the Python it runs on."""
+    if sys.version_info >= (3, 12) or not str(exc.msg).startswith("f-string"):
+        return ""
+    return (f" (archsync runs on Python {sys.version_info[0]}.{sys.version_info[1]}; an f-string written for "
+            "Python 3.12 or later does not parse before it: run archsync on the project's Python)")
+
+
 def _parse_error(exc: BaseException) -> str:
     if isinstance(exc, SyntaxError) and exc.lineno is None:
         return f"cannot parse: {exc.msg}"
     if isinstance(exc, SyntaxError):
-        return f"syntax error at line {exc.lineno}: {exc.msg}"
+        return f"syntax error at line {exc.lineno}: {exc.msg}{_newer_python(exc)}"
     if isinstance(exc, ValueError):
         return f"cannot parse: {exc}"
     return "expression nested too deeply to parse"

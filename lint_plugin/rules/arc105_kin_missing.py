@@ -227,6 +227,8 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return kind_guard(name, model.multimodal)
     if _other_lineage(held, name):
         return "the subject is about one lineage and the name is of another"
+    if _dense_beside_experts(model, held, name):
+        return "the subject holds mixture-of-experts models only (their code builds expert layers), and it is dense"
     if sum(_later(h, name) for h in held) > 1:
         return "the subject holds two later versions of it and not it: what it gates began with them"
     own = _own_registry(model, collection)
@@ -237,6 +239,18 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return "the subject's directory keeps tables looked up with a model's class name, and none names it: " \
                "that subsystem does not handle the model, and one list is not where to start"
     return ""
+
+
+def _dense_beside_experts(model: Model, held: AbstractSet[str], name: str) -> bool:
+    """Is `name` dense, in a subject whose every name of known code builds mixture-of-experts layers (two at
+    least)? Such a list is about experts (the tables of a MoE kernel's benchmark, of a quantizer's expert
+    layouts): a dense model has none to give it, whatever its name shares with a MoE model the list holds
+    (`Qwen3ForCausalLM` beside `Qwen3MoeForCausalLM`). As the kind guard, read from what the list holds; the
+    code says which models are MoE (`Kinship.builds_experts`), a name whose code is not known says nothing."""
+    if model.kinship.builds_experts(name) is not False:
+        return False
+    known = [model.kinship.builds_experts(h) for h in held]
+    return False not in known and known.count(True) >= 2
 
 
 def _later(held: str, name: str) -> bool:
@@ -311,6 +325,9 @@ _WHAT = "\n\n".join((
         "lineage and task, in the part of the project the registry is in: it is what the subject holds under "
         "another name; a test of that one name, `arch == X`, is asked for it too);",
         "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`);",
+        "- a dense model in a list whose every name of known code builds mixture-of-experts layers (two at "
+        "least, read from their modules' imports): it is about experts, and a dense model has none "
+        "(`Qwen3ForCausalLM` beside `Qwen3MoeForCausalLM` in a MoE kernel's table);",
         "- an earlier version or generation of a lineage where the subject holds two later ones "
         "(`DeepseekForCausalLM` beside `DeepseekV2ForCausalLM` and `DeepseekV3ForCausalLM`, `DeepseekV2ForCausalLM` "
         "beside `DeepseekV3ForCausalLM` and `DeepseekV32ForCausalLM`): what the list gates began with them;",

@@ -28,7 +28,8 @@ RULE = Rule(
          "reported only where it may register names, hold a guarded collection (`guard`, `*_ARCHS` by default) or "
          "test a model type: a name no registration serves reaches no rule. In a file of 4 KiB or more, the bodies "
          "of functions no fact is read from are not parsed (`lint_plugin/extract/bodies.py`): a syntax error there is "
-         "left to ruff or flake8.",
+         "left to ruff or flake8. archsync parses with the Python it runs on: a file written for a newer one (an "
+         "f-string that reuses its quotes, Python 3.12) does not parse on an older one, and the reason says so.",
     why="A whitelist in a file that does not parse is invisible; saying so is better than a silent gap.",
     fix_doc="Fix the syntax error, the permissions or the encoding (save the file as UTF-8, or declare the "
             "encoding it is in with a cookie such as `# coding: latin-1`); exclude generated files with `exclude`.",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 from ...diagnostics import place
 from ..lineage import first_word, stem
@@ -75,6 +75,13 @@ class Kinship:
     moe_names: FrozenSet[str] = frozenset()
     families: Tuple[Family, ...] = ()  # the families ARC101 holds collections to
     siblings: Tuple[Tuple[str, str], ...] = ()  # the suffix pairs ARC104 completes (`siblings`)
+
+    def builds_experts(self, name: str) -> Optional[bool]:
+        """Does the code that serves `name` build mixture-of-experts layers? None where its class's module is
+        not known (a host's name, a name registered without a class): only the code says, never the spelling."""
+        if name in self.moe_names:
+            return True
+        return self.experts.get(self.registered_class.get(name, name))
 
     def appears(self, name: str) -> int:
         """How many of the project's lists hold `name`."""
