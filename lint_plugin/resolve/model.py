@@ -192,7 +192,7 @@ def _read_or_not(index: ProjectIndex, collections: Tuple[Collection, ...],
     by shape (a declared one is a gating list by its name or by configuration, read or not), and what a
     module-level one is looked up with."""
     why = unread([c for c in collections if c.completable and not c.declared], index, counted)
-    keyed = class_name_keyed(index.facts)
+    keyed = class_name_keyed(_served_facts(index))
     modules = index.module_by_path() if keyed else {}
     found = []
     for c in collections:
@@ -295,7 +295,7 @@ def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str
     found: Dict[str, Predicate] = {}
     if resolver.kept is None:  # a caller that keeps results resolves only what changed: nothing to batch
         _extract_delegates(index)
-    for facts in _in_path_order(index):
+    for facts in _served_facts(index):
         for fact in facts.predicates:
             predicate = resolver.predicate(facts.module, fact.name, lambda n: name_regex.fullmatch(n) is not None,
                                            universe)
@@ -311,7 +311,7 @@ def _extract_delegates(index: ProjectIndex) -> None:
     """Extract in batches the modules the predicates delegate to (`is_qwen3_5()` calling
     `_hf_arch(config)` from another module), wave by wave along the delegations and imports: what
     `Resolver.predicate` would extract one module at a time, in this process, as it reached each."""
-    wanted = [(ref.module, ref.name) for facts in _in_path_order(index) for fact in facts.predicates
+    wanted = [(ref.module, ref.name) for facts in _served_facts(index) for fact in facts.predicates
               for ref in fact.delegates]
     seen: Set[Tuple[str, str]] = set()
     for _ in range(_WAVES):
@@ -360,7 +360,8 @@ def _config_maps(index: ProjectIndex) -> Dict[str, Ref]:
 def _mapped(index: ProjectIndex, registered: Mapping[str, Occurrence]) -> FrozenSet[str]:
     """Names the project maps: the keys of its config maps, and those its rename tables turn into a
     registered name (a file quoting a registered name is never left out by the prefilter)."""
-    renamed = (old for facts in index.facts for m in facts.mappings for old, new in m.renames if new in registered)
+    renamed = (old for facts in _served_facts(index) for m in facts.mappings for old, new in m.renames
+               if new in registered)
     return frozenset(_config_maps(index)).union(renamed)
 
 
@@ -532,7 +533,7 @@ def _namespace(facts: FileFacts) -> FrozenSet[str]:
 def _multimodal(index: ProjectIndex, resolver: Resolver, registrations: Sequence[Registration]) -> FrozenSet[str]:
     """Members of every collection or registry whose name (with its function's) says it lists multimodal models."""
     names = {r.name for r in registrations if _lists_multimodal_models(r.registry)}
-    for facts in index.facts:
+    for facts in _served_facts(index):
         namespace: Optional[FrozenSet[str]] = None
         for fact in facts.collections:
             if _MULTIMODAL_WORDS & _words(fact.name):
@@ -585,10 +586,10 @@ def _unanalysed(index: ProjectIndex, registered: AbstractSet[str]) -> Tuple[Tupl
     name), but a name no registration serves reaches no rule: a file that does not parse matters then
     only where it may register names, hold a collection the configuration names, or test a model type
     (a vendored Python 2 script quoting `'PropertyGroup'` does not)."""
-    signals = dict(index.signals()) if not registered else {}
+    signals = dict(index.signals())
     found = [(facts.path, facts.error) for facts in index.facts
              if facts.error and index.meets_parse_error(facts.module)
-             and (registered or _may_matter_unregistered(signals.get(facts.module)))]
+             and ((registered and not is_not_served(facts.path)) or _may_matter_unregistered(signals.get(facts.module)))]
     found += [(rel, f"cannot read: {reason}") for rel, reason in index.unreadable.items()]
     return tuple(found)
 
@@ -599,3 +600,12 @@ def _may_matter_unregistered(signals: Optional[Signals]) -> bool:
 
 def _in_path_order(index: ProjectIndex) -> List[FileFacts]:
     return sorted(index.facts, key=lambda f: f.path)
+
+
+def _served_facts(index: ProjectIndex) -> List[FileFacts]:
+    """The facts of the files the server runs, in path order. A test, benchmark or example gates nothing it
+    does (`served.py`): what such a file says counts only where the bytes alone choose it, for its
+    registrations and the collections the configuration names (and a file that does not parse, ARC902,
+    only where it may hold one of those), so no predicate, table or rename of one is read, and a
+    file of them quoting a registered name is never parsed for it (`selection.py`)."""
+    return [facts for facts in _in_path_order(index) if not is_not_served(facts.path)]

@@ -109,7 +109,8 @@ def typed_lists(index: ProjectIndex) -> List[Tuple[FileFacts, CollectionFact]]:
     them alone (`ProjectIndex.model_typed`: its other facts hold no registered name, the choice did not
     want them); a module such a file looks its table up in is read whole, as `--no-prefilter` would. Tests,
     benchmarks and examples are not read for them: their lists are never subjects (`served.py`)."""
-    chosen = {facts.module: facts for facts in index.facts if index.is_chosen_whole(facts.module)}
+    chosen = {facts.module: facts for facts in index.facts
+              if index.is_chosen_whole(facts.module) and not is_not_served(facts.path)}
     wanted = [module for module, signals in index.signals()
               if signals.model_types and module not in chosen and not is_not_served(index.path_of(module))]
     index.read_for_types(wanted)

@@ -35,6 +35,7 @@ from ..project.index import ProjectIndex
 from .memory import ResolveMemory
 from .memory_choice import Choice, PathsRead, Read, replay
 from .references import Resolver
+from .served import is_not_served
 
 _PIECE = re.compile(r"[A-Za-z][\w.\-]*")  # a constant that may be a name pattern (`"Qwen3"`, `"VL"`)
 
@@ -63,9 +64,10 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
         reads.append(tuple((module, index.facts_of(module)) for module in read))
         return [facts for _, facts in reads[-1]]
 
-    first = choose([module for module, signals in index.signals()
-                    if (signals.quoted and (signals.quoted & universe if universe else True))
-                    or tests_a_piece(signals.shape_tests)], every=True)
+    served = {module for module, _ in index.signals() if not is_not_served(index.path_of(module))}
+    first = choose([module for module, signals in index.signals() if module in served
+                    and ((signals.quoted and (signals.quoted & universe if universe else True))
+                         or tests_a_piece(signals.shape_tests))], every=True)
     # Until nothing changes: files whose imports reach what a chosen file defines or imports (a
     # module sees another's names only through its imports: `extract/bindings.py`). A constant
     # module, a tuple of its constants in a second, the test in a third: all chosen.
@@ -84,7 +86,7 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
         return paths
 
     importing = [(module, signals.imports, index.package(module)) for module, signals in index.signals()
-                 if signals.imports and module not in chosen]
+                 if signals.imports and module not in chosen and module in served]
     waiting = [module for module, _, _ in importing]
     reachers = Reachers.of(importing, tops, paths_of)
     index.reachers = reachers  # who reads a subject asks it too (`consumers.py`)
