@@ -175,3 +175,31 @@ def test_repeated_runs_agree_and_see_edits(tree):
         "sglang/srt/arg_groups/overrides.py:50:1: ARC101 'Qwen3NextKimiK3ForCausalLM' is matched by is_qwen3_next() "
         "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
     ], last
+
+
+NOTHING_CHECKED = ("nothing checked ({counts}): no list or family holds an architecture archsync knows; "
+                   "`archsync inventory` says what it found")
+
+
+def test_a_run_where_no_list_took_part_says_nothing_was_checked_cold_and_warm(tmp_path):
+    """Zero configuration on a project whose registries archsync cannot read (a trainer, a quantizer) finds
+    no list to check: "no problems" would claim a check that never happened."""
+    write(tmp_path / "pyproject.toml", '[project]\nname = "trainer"\n')
+    write(tmp_path / "trainer" / "loading.py", 'AUTO_CLASSES = {"LlamaForCausalLM": "AutoModelForCausalLM"}\n'
+                                               'def auto_class(arch):\n    return AUTO_CLASSES[arch]\n')
+    for args in (("check", "--no-cache"), ("check",), ("check",)):
+        result = archsync(*args, cwd=tmp_path)
+        assert (result.returncode, result.lines) == (EXIT_CLEAN, []), result
+        assert result.err_lines == ["archsync: " + NOTHING_CHECKED.format(counts="1 file, 1 analysed")], result
+
+
+def test_one_project_of_the_run_with_a_list_checked_is_a_check(tmp_path):
+    write(tmp_path / "kernels" / "pyproject.toml", '[project]\nname = "kernels"\n')
+    write(tmp_path / "kernels" / "ops.py", "def fused(x):\n    return x\n")
+    write(tmp_path / "server" / "pyproject.toml", '[project]\nname = "server"\n')
+    write(tmp_path / "server" / "models.py", "class LlamaForCausalLM:\n    pass\n\n\nEntryClass = LlamaForCausalLM\n")
+    write(tmp_path / "server" / "graphs.py", '_CUDA_GRAPH_ARCHS = {"LlamaForCausalLM"}\n')
+    result = archsync("check", "--no-cache", ".", cwd=tmp_path)
+    assert result.err_lines == ["archsync: no problems (3 files in 2 projects, 1 analysed)"], result
+    alone = archsync("check", "--no-cache", ".", cwd=tmp_path / "kernels")
+    assert alone.err_lines == ["archsync: " + NOTHING_CHECKED.format(counts="1 file, 0 analysed")], alone

@@ -100,13 +100,16 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
             diagnostics, noqa = report_again(found, config, overrides, inputs.noqa, memory.noqa or NoqaMemory())
         index.save_cache()
     named = sources + check_settings(index, model.predicates.values(), model.registered) if inputs.strict else ()
+    checked = bool(model.collections or model.families)
     warnings = universe.warnings + named
     if disk.results is not None:  # what the next run may reuse, and what it depends on
         with paused():  # resumed, the collector would walk all the run made for the lists made here
             states = index.record_states(disk.results.loaded.files if disk.results.loaded is not None else None)
             disk.results.save(StoredRun(states, tuple(sorted({d.path for d in found})), disk.results.index_state(),
-                                        diagnostics, index.parsed, warnings, mentions=_mentioned(index)))
-    done = Report(config.root, config, diagnostics, ModelOf(model), len(files), index.parsed, warnings, inputs.only)
+                                        diagnostics, index.parsed, warnings, mentions=_mentioned(index),
+                                        checked=checked))
+    done = Report(config.root, config, diagnostics, ModelOf(model), len(files), index.parsed, warnings, inputs.only,
+                  checked=checked)
     shown = dataclasses.replace(done, warnings=disk.warnings + warnings) if disk.warnings else done
     if memory is None:
         return Analysis(shown, tuple(found), index)

@@ -43,6 +43,9 @@ class Report:
     loose_files: int = 0  # Python files under the paths that are in no project, so not checked
     parts: Tuple["Report", ...] = ()  # each project's own report, in a run over several
     reused: bool = False  # an earlier run's findings (the result cache's, a session's): nothing was analysed again
+    # did any list or family take part? Not where nothing is registered or declared: "no problems" would
+    # claim what was never checked, and the summary says so instead (`commands/check.py`)
+    checked: bool = True
     # the `RunMemory` the run left (`Request.keep`), for `run_with`; typed loosely: `memory.py` reads Report
     memory: Any = field(default=None, repr=False, compare=False)
 

@@ -76,7 +76,8 @@ def _run_projects(request: Request) -> Report:
     warnings = tuple(w for r in reports for w in r.warnings)
     return dataclasses.replace(reports[0], root=base, diagnostics=diagnostics, files=sum(r.files for r in reports),
                                parsed=sum(r.parsed for r in reports), warnings=warnings, projects=tuple(roots),
-                               loose_files=loose, parts=tuple(reports), reused=all(r.reused for r in reports))
+                               loose_files=loose, parts=tuple(reports), reused=all(r.reused for r in reports),
+                               checked=any(r.checked for r in reports))
 
 
 def rebased(d: Diagnostic, root: Path, base: Path) -> Diagnostic:
@@ -150,7 +151,7 @@ def _reused(config: Config, files: List[SourceFile], stored: StoredRun, results:
         return run_with(config, Request(noqa=noqa)).model
 
     return Report(config.root, config, stored.diagnostics, ModelOf(None, build), len(files), stored.parsed,
-                  stored.warnings, reused=True)
+                  stored.warnings, reused=True, checked=stored.checked)
 
 
 def _same_records(config: Config, edited: Sequence[Changed], stored: StoredRun) -> bool:

@@ -47,7 +47,7 @@ from .writer import WriteRefused, read_private, write_private
 
 # the counts of the search for readers; files by git blob id (`files.digest`); the code by stamps and content; the
 # index cache by its write time
-SCHEMA = 4
+SCHEMA = 5  # 5 added `checked`
 TYPED, TYPED_REGISTERED = 4, 5  # levels of a file read in part for its lists of model types (`RecordState`)
 
 
@@ -83,6 +83,7 @@ class StoredRun:
     # by path, the names the search for readers counted in the file and how often it found each (`mentions.py`):
     # an edit there stands only where the counts do
     mentions: Mapping[str, Counts] = field(default_factory=dict)
+    checked: bool = True  # `Report.checked`
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,7 @@ class ResultCache:
             written_ns=_int(document["written"]),
             code_moved=code_moved,
             mentions={_str(rel): _counts(counts) for rel, counts in _pairs(document["mentions"])},
+            checked=_bool(report["checked"]),
         )
 
     def index_state(self) -> Tuple[int, int]:
@@ -223,7 +225,7 @@ class ResultCache:
             "files": [[rel, s.size, s.stamp, s.digest, s.level, s.record] for rel, s in sorted(run.files.items())],
             "read": sorted(run.read),
             "mentions": [[rel, [list(c) for c in counts]] for rel, counts in sorted(run.mentions.items())],
-            "report": {"parsed": run.parsed, "warnings": list(run.warnings),
+            "report": {"parsed": run.parsed, "warnings": list(run.warnings), "checked": run.checked,
                        "diagnostics": [_encode_diagnostic(d) for d in run.diagnostics]},
         }
         data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
@@ -334,4 +336,10 @@ def _optional_str(value: Any) -> Optional[str]:
 def _int(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError("expected an integer")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("expected true or false")
     return value

@@ -75,10 +75,17 @@ def _check(args: argparse.Namespace, recorder: "Recorder") -> int:
         count = len(shown)
         new = "new " if args.baseline_commit is not None else ""
         summary = f"{count} {new}problem{'s' if count != 1 else ''}" if count else f"no {new}problems"
-        print(f"archsync: {summary} ({_counts(report)}){'; ' + note if note else ''}", file=sys.stderr)
+        unseen = not count and not report.checked  # "no problems" would claim what was never checked
+        summary = "nothing checked" if unseen else summary
+        print(f"archsync: {summary} ({_counts(report)}){': ' + NOTHING_CHECKED if unseen else ''}"
+              f"{'; ' + note if note else ''}", file=sys.stderr)
     elif note and not args.quiet:
         print(f"archsync: {note}", file=sys.stderr)
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
+
+
+# Why a run where no list or family took part says so: nothing registered or declared that archsync could read
+NOTHING_CHECKED = "no list or family holds an architecture archsync knows; `archsync inventory` says what it found"
 
 
 def _fixes_cache(args: argparse.Namespace, report):
