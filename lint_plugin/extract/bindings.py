@@ -69,16 +69,25 @@ def may_bind(data: bytes, name: str) -> bool:
     predicate there (`imports.locate`) would find no predicate, and the module need not be parsed."""
     if not _IDENTIFIER.fullmatch(name):
         return True  # a dotted or non-ASCII name: not told from the bytes
-    word = re.compile(rb"\b" + name.encode() + rb"\b")
-    if re.search(rb"\bdef" + _WS + rb"+" + name.encode() + rb"\b", data):
-        return True
+    word: Optional["re.Pattern[bytes]"] = None  # bytes that never spell the name bind it by a star import alone
+    if name.encode() in data:
+        definition, word = _binding_patterns(name)
+        if definition.search(data):
+            return True
     start = data.find(b"import")
     while start != -1:
         names = _IMPORTED_NAMES.match(data, start)
-        if names is not None and (b"*" in names.group(1) or word.search(names.group(1))):
+        if names is not None and (b"*" in names.group(1) or (word is not None and word.search(names.group(1)))):
             return True
         start = data.find(b"import", start + 6)
     return False
+
+
+@functools.lru_cache(maxsize=1 << 10)  # resolution asks of several modules for the same few names
+def _binding_patterns(name: str) -> Tuple["re.Pattern[bytes]", "re.Pattern[bytes]"]:
+    """`def NAME` and the word NAME, as bytes expressions."""
+    encoded = name.encode()
+    return re.compile(rb"\bdef" + _WS + rb"+" + encoded + rb"\b"), re.compile(rb"\b" + encoded + rb"\b")
 
 
 def dotted_paths(data: bytes, head: str) -> FrozenSet[str]:
