@@ -585,11 +585,13 @@ def _unanalysed(index: ProjectIndex, registered: AbstractSet[str]) -> Tuple[Tupl
     While nothing is registered, every file quoting a name-shaped string is read (any of them may be a
     name), but a name no registration serves reaches no rule: a file that does not parse matters then
     only where it may register names, hold a collection the configuration names, or test a model type
-    (a vendored Python 2 script quoting `'PropertyGroup'` does not)."""
+    (a vendored Python 2 script quoting `'PropertyGroup'` does not). A test, benchmark or example matters only
+    so, whatever is registered (`_served_facts`)."""
     signals = dict(index.signals())
     found = [(facts.path, facts.error) for facts in index.facts
              if facts.error and index.meets_parse_error(facts.module)
-             and ((registered and not is_not_served(facts.path)) or _may_matter_unregistered(signals.get(facts.module)))]
+             and ((registered and not is_not_served(facts.path))
+                  or _may_matter_unregistered(signals.get(facts.module)))]
     found += [(rel, f"cannot read: {reason}") for rel, reason in index.unreadable.items()]
     return tuple(found)
 
