@@ -36,6 +36,10 @@ REGISTRATIONS = {
                                    '    registry.register_model("AlphaForCausalLM", AlphaForCausalLM)\n'
                                    '    registry.register_model(\n        "AlphaMoeForCausalLM",\n'
                                    '        AlphaMoeForCausalLM)\n',
+    "registering calls keyed by their own names": CLASSES + 'def setup(registry):\n'
+                                   '    registry.register_model("alpha", AlphaForCausalLM, ["AlphaForCausalLM"])\n'
+                                   '    registry.register_model(\n        "alpha_moe",\n        AlphaMoeForCausalLM,\n'
+                                   '        support_architectures=["AlphaMoeForCausalLM"])\n',
     "decorators": 'from pkg.registry import register_auto_model\n\n\n@register_auto_model("AlphaForCausalLM")\n'
                   'class AlphaForCausalLM:\n    pass\n\n\n@register_auto_model(\n    "AlphaMoeForCausalLM",\n)\n'
                   'class AlphaMoeForCausalLM:\n    pass\n',

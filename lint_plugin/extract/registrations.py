@@ -94,18 +94,28 @@ def keyword_registrations(ctx: ModuleContext, call: ast.Call) -> List[Registered
 
 
 def call_registration(ctx: ModuleContext, call: ast.Call) -> List[Registered]:
-    """`register_model("X", <implementation>)` (the implementation positional or a keyword)."""
+    """`register_model("X", <implementation>)` (the implementation positional or a keyword); or, keyed by a name
+    of the project's own, the architectures a list argument gives that implementation:
+    `register_model("qwen_3_moe", QWen3Moe, ["Qwen3MoeForCausalLM"])`, `support_architectures=[...]`."""
     name = dotted_name(call.func)
     if name is None or not _REGISTERING.search(name.rsplit(".", 1)[-1]) or not call.args:
         return []
     first = call.args[0]
-    if not is_str(first) or not ctx.is_name(first.value):  # type: ignore[attr-defined]
+    if not is_str(first):
         return []
     rest = list(call.args[1:]) + [k.value for k in call.keywords if k.arg is not None]
-    impl = next((i for i in (implementation(ctx, v) for v in rest) if i is not None), None)
+    if ctx.is_name(first.value):  # type: ignore[attr-defined]
+        impl = next((i for i in (implementation(ctx, v) for v in rest) if i is not None), None)
+        return [] if impl is None else [(Member(first.value, first.lineno, ctx.column(first)), impl)]  # type: ignore[attr-defined]
+    # keyed by a name of its own: the class is a reference (a list of two strings is the architectures, no pair)
+    impl = next((i for i in (implementation(ctx, v) for v in rest if isinstance(v, (ast.Name, ast.Attribute)))
+                 if i is not None), None)
     if impl is None:
         return []
-    return [(Member(first.value, first.lineno, ctx.column(first)), impl)]  # type: ignore[attr-defined]
+    named = [k.value for k in call.keywords if k.arg is not None and k.arg.endswith("architectures")]
+    listed = [v for v in named or call.args[1:] if isinstance(v, (ast.List, ast.Tuple))][:1]
+    return [(Member(e.value, e.lineno, ctx.column(e)), impl) for v in listed for e in v.elts  # type: ignore[attr-defined]
+            if is_str(e) and ctx.is_name(e.value) and MODEL_CLASS.fullmatch(e.value)]  # type: ignore[attr-defined]
 
 
 def subscript_registration(ctx: ModuleContext, target: ast.Subscript, value: ast.expr) -> List[Registered]:

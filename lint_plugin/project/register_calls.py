@@ -5,7 +5,9 @@ catches `register_model("LlamaForCausalLM", ...)` and also every `self.register_
 ...)` of PyTorch model code and `register_connector("SharedStorageConnector", ...)` of plugin
 tables: a third of the files SGLang parsed in full for their registrations held only those.
 Extraction reads a call as a registration only when its first argument is a string in the name
-shape (`registrations.call_registration`), and keeps the registrations of one callee only when
+shape, or any string with a list of architecture names among the later arguments (the engine's own
+key, `register_model("qwen_3_moe", QWenV3Moe, ["Qwen3MoeForCausalLM"])`: `registrations.call_registration`),
+and keeps the registrations of one callee only when
 at least half of their names are spelt like architectures (`mostly_architectures`); a decorator
 it reads only on a model class (`...ForCausalLM`, `...Model`, `...LM`), with every argument
 (`class_registrations`), and one of them a string in the name shape. So a call that is no
@@ -68,7 +70,32 @@ def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], obj
     if plain is None:
         return True
     text = plain.group(1).decode("ascii")
-    return bool(is_name(text)) and mostly_architectures((text,))
+    if is_name(text) and mostly_architectures((text,)):
+        return True
+    return _lists_architectures(data, plain.end(), is_name)  # keyed by a name of its own (`"qwen_3_moe"`)
+
+
+def _lists_architectures(data: bytes, start: int, is_name: Callable[[str], object]) -> bool:
+    """Does a list of the call's later arguments quote an architecture (`register_model("qwen_3_moe", QWen3Moe,
+    ["Qwen3MoeForCausalLM"])`, `support_architectures=[...]`)? Read up to the call's closing parenthesis, or a
+    bound: a superset of `registrations.call_registration`'s."""
+    depth, end = 1, min(len(data), start + _CALL_WINDOW)
+    for position in range(start, end):
+        byte = data[position]
+        if byte in b"([{":
+            depth += 1
+        elif byte in b")]}":
+            depth -= 1
+            if depth == 0:
+                end = position
+                break
+    return any(is_name(m.group(1).decode("ascii")) and MODEL_CLASS.fullmatch(m.group(1).decode("ascii"))
+               for m in _LISTED.finditer(data, start, end))
+
+
+_CALL_WINDOW = 4000  # bytes of a registering call's arguments read for a list of architectures
+# a string in a list or tuple of the arguments (the first element, or one after a comma)
+_LISTED = re.compile(rb"""[\[(,]\s*[\"']([A-Za-z_][A-Za-z0-9_]*)[\"']""")
 
 
 def _model_type_first(data: bytes, start: int, end: int, model_types: AbstractSet[str]) -> bool:
