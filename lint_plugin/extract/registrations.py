@@ -66,15 +66,20 @@ def dict_registrations(ctx: ModuleContext, node: ast.Dict) -> List[Registered]:
     a registry: fewer than half of its entries name a class.
     """
     found: List[Registered] = []
-    keyed = 0
+    keyed = strings = 0
     for key, value in zip(node.keys, node.values):
-        if key is None or not is_str(key) or not ctx.is_name(key.value):  # type: ignore[attr-defined]
-            continue  # `**spread`, or a key that is no architecture name
+        if key is None or not is_str(key):
+            continue  # `**spread`
+        strings += 1
+        if not ctx.is_name(key.value):  # type: ignore[attr-defined]
+            continue  # a key that is no architecture name
         keyed += 1
         impl = implementation(ctx, value)
         if impl is not None:
             found.append((Member(key.value, key.lineno, ctx.column(key)), impl))  # type: ignore[attr-defined]
-    return found if 2 * len(found) >= keyed else []
+    # a table keyed mostly by something else (model types, with a legacy `"RefinedWeb"` among them) registers
+    # nothing: its few name-shaped keys are keys of that kind too
+    return found if 2 * len(found) >= keyed and 2 * keyed >= strings else []
 
 
 def keyword_registrations(ctx: ModuleContext, call: ast.Call) -> List[Registered]:
