@@ -25,7 +25,7 @@ from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 16  # 16: the facts of files read in part for their lists of model types (`typed`)
+SCHEMA = 17  # 17: the language models a model class builds whole (`Signals.builds`)
 
 
 @dataclass(frozen=True)
@@ -112,14 +112,15 @@ class IndexCache:
         entries = {}
         texts = _entry_texts(raw, document["files"])
         for rel, item in document["files"].items():
-            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 14:
+            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 15:
                 raise ValueError("bad entry")
             (size, stamp, file_digest, guarded, registers, quoted, imports, imported, classes, bases,
-             shape_tests, configs, model_types, facts) = item
+             shape_tests, configs, model_types, builds, facts) = item
             if not (isinstance(size, int) and isinstance(stamp, int) and isinstance(file_digest, str)
                     and isinstance(guarded, bool) and isinstance(registers, bool) and isinstance(model_types, bool)
                     and all(isinstance(names, list) and all(isinstance(n, str) for n in names)
-                            for names in (quoted, imports, imported, classes, bases, shape_tests, configs))):
+                            for names in (quoted, imports, imported, classes, bases, shape_tests, configs,
+                                          builds))):
                 raise ValueError("bad entry")
             partial = False
             encoded = None
@@ -131,7 +132,8 @@ class IndexCache:
             entries[rel] = CachedFile(size, stamp, file_digest,
                                       Signals(guarded, registers, frozenset(quoted), frozenset(imports),
                                               frozenset(imported), frozenset(classes), frozenset(bases),
-                                              frozenset(shape_tests), frozenset(configs), model_types),
+                                              frozenset(shape_tests), frozenset(configs), model_types,
+                                              frozenset(builds)),
                                       None, partial, encoded, texts.get(rel))
         self.typed = _typed_entries(document.get("typed", {}))
         return entries

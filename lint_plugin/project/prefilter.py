@@ -12,6 +12,7 @@ on demand by the index.
 """
 from __future__ import annotations
 
+import bisect
 import codecs
 import re
 from dataclasses import dataclass
@@ -63,13 +64,16 @@ class Signals:
     # spells `model_type`: may test a checkpoint's model type against a list (`config.model_type in (...)`), a
     # list of the second naming scheme, which holds no architecture name to find it by (`model_type_keys.py`)
     model_types: bool = False
+    # `Child:Built:line` for each language-model class a column-0 model class instantiates whole as an
+    # attribute (`self.language_model = Lfm2ForCausalLM(...)`): a wrapper that runs that model as its own
+    builds: FrozenSet[str] = frozenset()
 
 
 def stored_signals(signals: Signals) -> List[Any]:
     """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
     return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.imports),
             sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests),
-            sorted(signals.configs), signals.model_types]
+            sorted(signals.configs), signals.model_types, sorted(signals.builds)]
 
 
 class Prefilter:
@@ -117,7 +121,8 @@ class Prefilter:
         self.anchors = Anchors(self.registry_tokens + self.guard_tokens + list(bindings.LITERALS)
                                + [literal for call in self.calls for literal in call.literals]
                                + list(self.registration.literals) + list(_COLUMN0.literals)
-                               + list(_AFFIX_TEST.literals) + list(_KEYWORD_CALLS) + [b"class", MODEL_TYPE],
+                               + list(_AFFIX_TEST.literals) + list(_KEYWORD_CALLS) + list(_BUILT)
+                               + [b"class", MODEL_TYPE],
                                compiled)
 
     def signals(self, data: bytes) -> Signals:
@@ -139,6 +144,7 @@ class Prefilter:
             shape_tests=_shape_tests(scan) | _pieces(data) | read_otherwise,
             configs=top.configs,
             model_types=scan.has(MODEL_TYPE) and tests_a_model_type(data),
+            builds=top.builds,
         )
 
     def _shaped(self, scan: Scan, double: bool, single: bool, names: Optional[FrozenSet[str]] = None) -> bool:
@@ -256,6 +262,7 @@ class _TopLevel:
     bases: FrozenSet[str]
     configs: FrozenSet[str]
     imported: FrozenSet[str]
+    builds: FrozenSet[str]
 
 
 def _column0(scan: Scan, models: bool) -> _TopLevel:
@@ -268,12 +275,16 @@ def _column0(scan: Scan, models: bool) -> _TopLevel:
     edges: Set[str] = set()
     configs: Set[str] = set()
     imported: List[bytes] = []
+    class_starts: List[int] = []  # every column-0 class, its newline's offset in `data`
+    class_names: List[bytes] = []
     bases_end = imports_end = 0
     for match in scan.finditer(_COLUMN0, padded=True):
         start = match.start()
         if match.group(1):  # a class
             name = match.group(2)
             classes.add(name)
+            class_starts.append(start)
+            class_names.append(name)
             if models and start >= bases_end and _MODEL_NAME.fullmatch(name):
                 found = _CLASS_BASES.match(data, start)
                 if found is not None:
@@ -291,7 +302,30 @@ def _column0(scan: Scan, models: bool) -> _TopLevel:
                 line = data.count(b"\n", 0, start + 1)
                 edges.add(f"{found.group(1).decode('ascii', 'replace')}:{found.group(2).decode('ascii', 'replace')}"
                           f":-1:{line}")
-    return _TopLevel(_decoded(classes, "ascii"), frozenset(edges), frozenset(configs), _names_of(imported))
+    builds = _builds(scan, class_starts, class_names) if class_starts else frozenset()
+    return _TopLevel(_decoded(classes, "ascii"), frozenset(edges), frozenset(configs), _names_of(imported), builds)
+
+
+def _builds(scan: Scan, class_starts: Sequence[int], class_names: Sequence[bytes]) -> FrozenSet[str]:
+    """`Child:Built:line` for each language model a column-0 class instantiates whole as an attribute
+    (`self.language_model = Lfm2ForCausalLM(...)`), whatever the class is called (`NemotronH_Nano_VL_V2`).
+    Looked for only where the scan found a language model's name called (most files call none)."""
+    data = scan.padded
+    found: Set[str] = set()
+    for token in _BUILT:
+        for position in scan.starts(token):
+            position += 1  # in the padded bytes
+            line_start = data.rfind(b"\n", 0, position) + 1
+            built = _BUILD_LINE.fullmatch(data, line_start, position + len(token) - 1)
+            if built is None:
+                continue
+            at = bisect.bisect_left(class_starts, line_start - 1) - 1  # the last class begun before the line
+            if at < 0 or _NEXT_TOP.search(data, class_starts[at] + 1, line_start - 1) is not None:
+                continue  # at module level, or in a function after the class
+            line = data.count(b"\n", 0, line_start)  # the padding newline makes this 1-based
+            found.add(f"{class_names[at].decode('ascii', 'replace')}:{built.group(1).decode('ascii', 'replace')}:"
+                      f"{line}")
+    return frozenset(found)
 
 
 def _class_edges(data: bytes, match: "re.Match[bytes]", edges: Set[str], configs: Set[str]) -> None:
@@ -312,6 +346,10 @@ def _class_edges(data: bytes, match: "re.Match[bytes]", edges: Set[str], configs
             configs.add(f"{child}:{config}:{line}")
 
 
+# `self.language_model = Lfm2ForCausalLM(` on a line of a class body: a language model, head and all, built whole
+_BUILT = (b"ForCausalLM(", b"LMHeadModel(")
+_NEXT_TOP = re.compile(rb"\n(?=[^ \t\r\n#)\]])")  # a column-0 statement (the `)` closing a class's bases is none)
+_BUILD_LINE = re.compile(rb"[ \t]+self\.\w+[ \t]*(?::[^=\n]*)?=[ \t]*([A-Z]\w*(?:ForCausalLM|LMHeadModel))")
 # `config_class = Qwen3MoeConfig` in a class body; `config: Qwen3MoeConfig` (`Optional[...]`, quoted,
 # dotted) in the `__init__` signature, whose end is the first `)` closing a line before the body
 _CONFIG_CLASS = re.compile(rb"\n(?:    |\t)config_class[ \t]*(?::[^=\n]*)?=[ \t]*(?:\w+\.)*(?!None\b)([A-Z]\w*)")

@@ -30,7 +30,9 @@ from .kinship import (
     Kinship,
     ModuleClasses,
     Related,
+    Wrapping,
     build_kinship_from,
+    parse_builds,
     parse_configs,
     parse_edges,
 )
@@ -78,7 +80,10 @@ def kinship_with(last: Optional[KinshipMemory], index: ProjectIndex, registratio
     paths = paths or {module: rel for rel, module in index.module_by_path().items()}
     edges, uses = {}, {}
     found: List[ModuleClasses] = []
+    builds: List[Wrapping] = []
     for module, signal in pairs:
+        if signal.builds:  # compared whole by `_view`, lines too: a moved one builds kinship again
+            builds += parse_builds(paths[module], signal.builds)
         if signal.bases:
             edges[module] = parse_edges(paths[module], signal.bases)
         if signal.configs:
@@ -87,7 +92,7 @@ def kinship_with(last: Optional[KinshipMemory], index: ProjectIndex, registratio
             found.append(ModuleClasses(paths[module], signal.imported, signal.classes))
     kinship, related = build_kinship_from(registrations, [e for t in edges.values() for e in t], lists, found,
                                           [u for t in uses.values() for u in t], families, siblings,
-                                          last.related if last is not None else None)
+                                          last.related if last is not None else None, builds)
     return kinship, KinshipMemory(modules, signals, rows, tuple(lists), edges, uses, related, kinship)
 
 

@@ -16,6 +16,7 @@ from ..resolve.kinship import (
     SAME_MODEL,
     SHARED_BASE,
     SUBCLASS,
+    WRAPS,
     Evidence,
     confidence,
     corroborated,
@@ -186,7 +187,7 @@ def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
     return evidence.kind in _CODE and model.kinship.is_alias(evidence.kin) and not model.kinship.is_alias(name)
 
 
-_CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, CONFIG_CLASS})
+_CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, WRAPS, CONFIG_CLASS})
 
 
 def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:

@@ -19,6 +19,8 @@ architecture that runs the same code is what it forgot. The evidence, strongest 
 - a backbone: the module of one model imports another's backbone from that model's module
   (`from .qwen3 import Qwen3Model` in the module of `Qwen3VLForConditionalGeneration`): it
   builds its language model on the other's decoder stack, by composition instead of a subclass;
+- a wrapper: a class builds another model whole as its language model (`self.language_model =
+  Lfm2ForCausalLM(...)` in `Lfm2VlForConditionalGeneration`), and no other model;
 - a config class: two model classes built with one config class (`config: Qwen3MoeConfig` in
   `__init__`, `config_class = X`) read the same kind of checkpoint; weak alone, and only for a
   config class that names a model and builds a few served classes;
@@ -38,7 +40,7 @@ predicate such as `is_qwen3_5()` matches both names: ARC101) and a sibling pair 
 suffixes, `XForConditionalGeneration` / `XForCausalLM`: ARC104). `declared` names them, so
 `archsync why` shows every tie; ARC105 weighs the rest.
 
-Classes come from byte signals (`Signals.bases`, `Signals.configs`), so model files read for their registrations
+Classes come from byte signals (`Signals.bases`, `Signals.configs`, `Signals.builds`), so model files read for their registrations
 alone still say what they subclass. Nothing is imported or run.
 """
 from __future__ import annotations
@@ -63,12 +65,15 @@ from .evidence import (
     SLIP,
     SUBCLASS,
     VARIANT,
+    WRAPS,
     Backbone,
     ClassEdge,
     ConfigUse,
     Evidence,
     Family,
     ModuleClasses,
+    Wrapping,
+    parse_builds,
     parse_configs,
     parse_edges,
 )
@@ -79,8 +84,8 @@ from .score import confidence, corroborated
 __all__ = [
     "BACKBONE", "CONFIG_CLASS", "COOCCURRENCE", "FAMILY", "GAP", "IMPLEMENTATION", "MAX_CONFIG_USERS", "MIN_CONFIDENCE",
     "MIN_SUPPORT", "MIN_TOGETHER", "NAMESAKE", "ROOT_BASES", "SAME_MODEL", "SHARED_BASE", "SIBLING", "SLIP", "SUBCLASS",
-    "VARIANT",
-    "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs",
-    "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "parse_configs",
+    "VARIANT", "WRAPS",
+    "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs", "Wrapping",
+    "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "parse_builds", "parse_configs",
     "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips", "variant",
 ]

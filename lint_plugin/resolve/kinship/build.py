@@ -6,8 +6,8 @@ from collections import Counter
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..values import Registration
-from .code import backbones, experts, shared_configs
-from .evidence import MIN_CONFIDENCE, MIN_SUPPORT, ROOT_BASES, ClassEdge, ConfigUse, Family, ModuleClasses
+from .code import backbones, experts, shared_configs, wrappers
+from .evidence import MIN_CONFIDENCE, MIN_SUPPORT, ROOT_BASES, ClassEdge, ConfigUse, Family, ModuleClasses, Wrapping
 from .model import Kinship
 from .names import variant_keys
 
@@ -18,17 +18,18 @@ Related = Tuple[RelatedInputs, Mapping[str, FrozenSet[str]]]  # those inputs, an
 def build_kinship(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
                   lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
                   configs: Iterable[ConfigUse] = (), families: Sequence[Family] = (),
-                  siblings: Sequence[Tuple[str, str]] = ()) -> Kinship:
+                  siblings: Sequence[Tuple[str, str]] = (), builds: Iterable[Wrapping] = ()) -> Kinship:
     """Kinship from the registrations, the class edges of the project, the lists it keeps, its modules,
-    the config classes its model classes are built with, and the ties it states (families, siblings)."""
-    return build_kinship_from(registrations, edges, lists, modules, configs, families, siblings)[0]
+    the config classes its model classes are built with, the ties it states (families, siblings) and the
+    language models its classes build whole."""
+    return build_kinship_from(registrations, edges, lists, modules, configs, families, siblings, builds=builds)[0]
 
 
 def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[ClassEdge],
                        lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
                        configs: Iterable[ConfigUse] = (), families: Sequence[Family] = (),
-                       siblings: Sequence[Tuple[str, str]] = (), earlier: Optional[Related] = None
-                       ) -> Tuple[Kinship, Related]:
+                       siblings: Sequence[Tuple[str, str]] = (), earlier: Optional[Related] = None,
+                       builds: Iterable[Wrapping] = ()) -> Tuple[Kinship, Related]:
     """`build_kinship`, with which names are related taken from `earlier` (a run's, kept for the next) when
     what they are read from is the same: a language server's check after an edit that moved lines or
     changed a list of no registered name asks again with the same inputs. Returns what to keep, too."""
@@ -52,6 +53,7 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
                       registered_class, {n: frozenset(at) for n, at in holding.items()},
                       backbones=backbones(set(registered_class.values()), classes, modules),
+                      wraps=wrappers(set(registered_class.values()), builds, classes),
                       configs=shared_configs(set(registered_class.values()), configs),
                       experts={c: moe[c] for c in set(registered_class.values()) if c in moe},
                       moe_names=frozenset(n for n, found in serving.items() if any(moe.get(c) for c in found)),
@@ -67,6 +69,7 @@ def related_inputs(kinship: Kinship) -> RelatedInputs:
             tuple((cls, tuple(e.base for e in edges)) for cls, edges in kinship.classes.items()),
             kinship.company,
             tuple(kinship.backbones.items()),
+            tuple((cls, w.owner) for cls, w in kinship.wraps.items()),
             tuple((c, u.config) for c, u in kinship.configs.items()))
 
 
@@ -76,6 +79,8 @@ def related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
     for ties in kinship.backbones.values():
         for tie in ties:
             built_on.setdefault(tie.owner, []).append(tie.child)
+    for cls, wrapping in kinship.wraps.items():
+        built_on.setdefault(wrapping.owner, []).append(cls)
     groups: Dict[Tuple[str, str], List[str]] = {}
     for name in names:
         cls = kinship.registered_class[name]
@@ -86,6 +91,8 @@ def related_of(kinship: Kinship) -> Dict[str, FrozenSet[str]]:
         keys += [("base", cls)]  # a name is kin to the names whose class subclasses its own
         keys += [("variant", key) for key in variant_keys(name)]
         keys += [("backbone", f"{tie.owner}->{cls}") for tie in kinship.backbones.get(cls, ())]
+        if cls in kinship.wraps:
+            keys.append(("backbone", f"{kinship.wraps[cls].owner}->{cls}"))
         keys += [("backbone", f"{cls}->{child}") for child in built_on.get(cls, ())]
         if cls in kinship.configs:
             keys.append(("config", kinship.configs[cls].config))

@@ -5,7 +5,7 @@ import functools
 import re
 from typing import AbstractSet, Dict, Iterable, List, Mapping, Sequence, Set, Tuple
 
-from .evidence import MAX_CONFIG_USERS, Backbone, ClassEdge, ConfigUse, ModuleClasses
+from .evidence import MAX_CONFIG_USERS, Backbone, ClassEdge, ConfigUse, ModuleClasses, Wrapping
 from .names import TASK
 
 
@@ -82,6 +82,21 @@ def _is_moe(cls: str, classes: Mapping[str, Sequence[ClassEdge]], moe_paths: Abs
 
 def _squashed(name: str) -> str:
     return name.replace("_", "").lower()
+
+
+def wrappers(served: AbstractSet[str], builds: Iterable[Wrapping],
+             classes: Mapping[str, Sequence[ClassEdge]]) -> Dict[str, Wrapping]:
+    """Each served class that builds exactly one other served language model whole, and where it first does.
+
+    A class that builds one of several (InternVL's chat model picks its language model by the config)
+    runs none of them as its own; a subclass of the one it builds says so by its edge, as a subclass.
+    """
+    found: Dict[str, List[Wrapping]] = {}
+    for build in builds:
+        if build.child in served and build.owner in served and build.owner != build.child:
+            found.setdefault(build.child, []).append(build)
+    return {child: ties[0] for child, ties in sorted(found.items())
+            if len({t.owner for t in ties}) == 1 and all(e.base != ties[0].owner for e in classes.get(child, ()))}
 
 
 def backbones(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdge]],

@@ -8,6 +8,7 @@ from typing import FrozenSet, Tuple
 IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, CONFIG_CLASS, VARIANT, GAP, COOCCURRENCE, SLIP, NAMESAKE = (
     "implementation", "subclass", "shared-base", "backbone", "config-class", "variant", "gap", "co-occurrence", "slip",
     "namesake")
+WRAPS = "wraps"  # builds a held language model whole, as its own (`self.language_model = Lfm2ForCausalLM(...)`)
 SAME_MODEL = "same-model"  # another name of a held model: registered to its class, of its lineage and task
 FAMILY, SIBLING = "family", "sibling"  # stated by the project, decided by ARC101 and ARC104
 
@@ -40,6 +41,17 @@ class Backbone:
     owner: str  # the model class whose module defines the backbone (`Qwen3ForCausalLM`)
     backbone: str  # `Qwen3Model`
     path: str  # where `owner` and the backbone are defined
+
+
+@dataclass(frozen=True)
+class Wrapping:
+    """`class child` builds `owner`, a served language model, whole (`self.language_model = owner(...)` at
+    path:line), and no other: it runs that model as its own language model, head and all."""
+
+    child: str
+    owner: str
+    path: str
+    line: int
 
 
 @dataclass(frozen=True)
@@ -87,6 +99,16 @@ def parse_configs(path: str, signals: FrozenSet[str]) -> Tuple[ConfigUse, ...]:
         child, config, line = text.split(":")
         found.append(ConfigUse(child, config, path, int(line)))
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=1 << 14)  # a file's signals are the same object while it is unchanged
+def parse_builds(path: str, signals: FrozenSet[str]) -> Tuple[Wrapping, ...]:
+    """`Child:Built:line` signals of one file as what each class builds whole (any number per class)."""
+    found = []
+    for text in signals:
+        child, built, line = text.split(":")
+        found.append(Wrapping(child, built, path, int(line)))
+    return tuple(sorted(found, key=lambda w: (w.child, w.line, w.owner)))
 
 
 @functools.lru_cache(maxsize=1 << 14)  # a file's signals are the same object while it is unchanged

@@ -21,11 +21,13 @@ from .evidence import (
     SIBLING,
     SUBCLASS,
     VARIANT,
+    WRAPS,
     Backbone,
     ClassEdge,
     ConfigUse,
     Evidence,
     Family,
+    Wrapping,
 )
 from .names import TASK, VARIANT_TEXTS, VERSION, gaps, sibling_pair, variant
 
@@ -66,6 +68,8 @@ class Kinship:
     related: Mapping[str, FrozenSet[str]] = field(default_factory=dict)  # name -> names any evidence ties to it
     # class -> the backbones its module imports from another model's module, with that model's class
     backbones: Mapping[str, Tuple["Backbone", ...]] = field(default_factory=dict)
+    # class -> the one served language model it builds whole as its own (`self.language_model = X(...)`)
+    wraps: Mapping[str, Wrapping] = field(default_factory=dict)
     # registered class -> the config class it is built with, where that config builds a few served models only
     configs: Mapping[str, ConfigUse] = field(default_factory=dict)
     # served class -> does its code build mixture-of-experts layers (its module or a base's imports one)
@@ -148,10 +152,11 @@ class Kinship:
         """
         held = set(held) - {name}
         held_classes = frozenset(self.registered_class.get(h, h) for h in held)
-        composed = self._composes(held_classes)
+        composed = self._composes(held_classes, held)
         mine, cls = self.implementations.get(name), self.registered_class.get(name, name)
         bases = self._bases.get(cls, _NONE)
         ties = self.backbones.get(cls, ()) if composed else ()
+        wraps = self.wraps.get(cls) if composed else None
         found: List[Evidence] = []
         for kin in sorted(held):
             if mine and mine == self.implementations.get(kin):
@@ -170,6 +175,11 @@ class Kinship:
                     found.append(Evidence(BACKBONE, weights.BUILDS_ON_BACKBONE,
                                           kin, f"builds on the backbone of '{kin}' (imports "
                                                f"{tie.backbone} from {place(tie.path)})"))
+            if wraps is not None and wraps.owner == kin_cls:
+                # The language model is the other's class itself, unchanged: as much as a subclass with no
+                # method of its own, for what the subject is about (it holds a model so built beside it).
+                found.append(Evidence(WRAPS, weights.BUILDS_WHOLE, kin,
+                                      f"builds '{kin}' whole as its language model ({place(wraps.path, wraps.line)})"))
             use, kin_use = self.configs.get(cls), self.configs.get(kin_cls)
             if use and kin_use and use.config == kin_use.config and cls != kin_cls:
                 # Weak alone: a config class says what the checkpoint holds, not what code runs it.
@@ -189,14 +199,17 @@ class Kinship:
         found += gaps(name, held)
         return sorted(found, key=lambda e: (-e.weight, e.kind, e.kin))
 
-    def _composes(self, held_classes: FrozenSet[str]) -> bool:
-        """Does a subject hold a model beside the model whose backbone it builds on (`Qwen3VLMoe` and `Qwen3Moe`)?
+    def _composes(self, held_classes: FrozenSet[str], held: AbstractSet[str]) -> bool:
+        """Does a subject hold a model beside the model whose backbone it builds on (`Qwen3VLMoe` and `Qwen3Moe`),
+        or beside the model it builds whole (`JetVLM` and `JetNemotron`, that model held by its own name: a
+        wrapper of Llama's class says nothing beside Mistral, which a registry serves with that class)?
 
         Then it treats a composed model as its backbone, and a missing one is drift. A subject that
         holds none may list composed models for what they add (a vision tower, a backend's own
         reader), and a backbone says nothing there.
         """
-        return any(tie.owner in held_classes for cls in held_classes for tie in self.backbones.get(cls, ()))
+        return any(tie.owner in held_classes for cls in held_classes for tie in self.backbones.get(cls, ())) \
+            or any(cls in self.wraps and self.wraps[cls].owner in held for cls in held_classes)
 
     def _adds_experts(self, cls: str, kin_cls: str, held: AbstractSet[str]) -> bool:
         """Does held `kin_cls` add MoE layers to its base `cls`, in a subject that also holds dense models?

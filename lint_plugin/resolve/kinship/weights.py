@@ -21,6 +21,7 @@ from .evidence import (
     SLIP,
     SUBCLASS,
     VARIANT,
+    WRAPS,
 )
 
 SAME_CLASS = 0.9  # a registry binds both names to one class, or `X = Y`
@@ -29,6 +30,7 @@ THIN_SUBCLASS = 0.85  # a subclass that defines no method runs its base's code
 SUBCLASS_OVERRIDING = 0.6  # a subclass that overrides methods shares less
 BASE_OF_HELD = 0.25  # the base of a held subclass: the subclass may be why the list exists
 BUILDS_ON_BACKBONE = 0.7
+BUILDS_WHOLE = 0.85  # builds the held model whole as its language model: that model's code, unchanged
 SHARES_A_BASE = 0.25
 SHARES_A_CONFIG = 0.25
 GAP_IN_GENERATIONS = 0.75
@@ -72,6 +74,9 @@ TABLE: Tuple[Row, ...] = (
     Row(BACKBONE, f"{BUILDS_ON_BACKBONE}", "its module imports the held model's backbone from that model's "
         "module (`from .qwen3 import Qwen3Model`); counted where the subject already holds a model so "
         "built beside the model it builds on"),
+    Row(WRAPS, f"{BUILDS_WHOLE}", "its class builds the held model whole as its language model and no other "
+        "(`self.language_model = Lfm2ForCausalLM(...)`); counted where the subject already holds a model so "
+        "built beside the model it builds"),
     Row(NAMESAKE, f"{SAME_NAME_LIST}", "a list of the same name in another module holds it beside a name "
         "this one holds"),
     Row(VARIANT, " / ".join(f"{w}" for w in VARIANTS.values()),
