@@ -40,8 +40,8 @@ predicate such as `is_qwen3_5()` matches both names: ARC101) and a sibling pair 
 suffixes, `XForConditionalGeneration` / `XForCausalLM`: ARC104). `declared` names them, so
 `archsync why` shows every tie; ARC105 weighs the rest.
 
-Classes come from byte signals (`Signals.bases`, `Signals.configs`, `Signals.builds`), so model files read for their registrations
-alone still say what they subclass. Nothing is imported or run.
+Classes come from byte signals (`Signals.bases`, `Signals.configs`, `Signals.builds`), so model files read
+for their registrations alone still say what they subclass and build. Nothing is imported or run.
 """
 from __future__ import annotations
 
@@ -85,7 +85,8 @@ __all__ = [
     "BACKBONE", "CONFIG_CLASS", "COOCCURRENCE", "FAMILY", "GAP", "IMPLEMENTATION", "MAX_CONFIG_USERS", "MIN_CONFIDENCE",
     "MIN_SUPPORT", "MIN_TOGETHER", "NAMESAKE", "ROOT_BASES", "SAME_MODEL", "SHARED_BASE", "SIBLING", "SLIP", "SUBCLASS",
     "VARIANT", "WRAPS",
-    "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs", "Wrapping",
-    "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "parse_builds", "parse_configs",
-    "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips", "variant",
+    "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs",
+    "Wrapping",
+    "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "parse_builds",
+    "parse_configs", "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips", "variant",
 ]
