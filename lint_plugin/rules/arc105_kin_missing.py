@@ -226,7 +226,7 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
         return "the subject is looked up with a class name, and the registry serves the name with another's class"
     if not same_model and not accepts(collection.members.names, name, multimodal=model.multimodal):
         return kind_guard(name, model.multimodal)
-    if _other_lineage(held, name):
+    if _other_lineage(held, name, model.kinship.served_ancestors(name)):
         return "the subject is about one lineage and the name is of another"
     if _dense_beside_experts(model, held, name):
         return "the subject holds mixture-of-experts models only (their code builds expert layers), and it is dense"
@@ -295,10 +295,13 @@ def kind_guard(name: str, multimodal: AbstractSet[str]) -> str:
     return f"kind guard: it is {wanted} and fewer than a fifth of the subject's names are (`archsync explain ARC101`)"
 
 
-def _other_lineage(held: AbstractSet[str], name: str) -> bool:
-    """A list of one lineage (`_INTERN_S2_ARCHS`) is about that lineage, whatever runs the same code."""
+def _other_lineage(held: AbstractSet[str], name: str, ancestors: AbstractSet[str] = frozenset()) -> bool:
+    """A list of one lineage (`_INTERN_S2_ARCHS`) is about that lineage, whatever runs the same code. A
+    class that subclasses a model of the lineage is of it too, whatever its name (`InternS2PreviewFor...`
+    subclasses Qwen3.5's class: a list of Qwen models is about it as well)."""
     lineages = {first_word(n, generations=False) for n in held}
-    return len(held) > 1 and len(lineages) == 1 and first_word(name, generations=False) not in lineages
+    return len(held) > 1 and len(lineages) == 1 and first_word(name, generations=False) not in lineages \
+        and lineages.isdisjoint(first_word(a, generations=False) for a in ancestors)
 
 
 _WHAT = "\n\n".join((
@@ -325,7 +328,9 @@ _WHAT = "\n\n".join((
         "- (neither of the last two applies to a second name of a held model, registered to its class, of its "
         "lineage and task, in the part of the project the registry is in: it is what the subject holds under "
         "another name; a test of that one name, `arch == X`, is asked for it too);",
-        "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`);",
+        "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`), unless its class "
+        "subclasses a model of that lineage (read from the code: `InternS2PreviewForConditionalGeneration` "
+        "subclasses Qwen3.5-MoE's class, so a list of Qwen models is about it too);",
         "- a dense model in a list whose every name of known code builds mixture-of-experts layers (two at "
         "least, read from their modules' imports): it is about experts, and a dense model has none "
         "(`Qwen3ForCausalLM` beside `Qwen3MoeForCausalLM` in a MoE kernel's table);",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
 from ...diagnostics import place
 from ..lineage import first_word, stem
@@ -230,6 +230,24 @@ class Kinship:
             return False
         return any(self.experts.get(h_cls) is False and h not in self.moe_names
                    for h in held for h_cls in (self.registered_class.get(h, h),) if h_cls != kin_cls)
+
+    def served_ancestors(self, name: str) -> FrozenSet[str]:
+        """The served classes the class serving `name` subclasses, however far up (`InternS2PreviewFor...`
+        subclasses `Qwen3_5MoeForConditionalGeneration`, which subclasses `Qwen3_5ForConditionalGeneration`):
+        whose code it runs, whatever its name says."""
+        served = self._served
+        found: Set[str] = set()
+        todo = [self.registered_class.get(name, name)]
+        while todo:
+            for base in self._bases.get(todo.pop(), _NONE):
+                if base not in found:
+                    found.add(base)
+                    todo.append(base)
+        return frozenset(found & served)
+
+    @functools.cached_property
+    def _served(self) -> FrozenSet[str]:
+        return frozenset(self.registered_class.values())
 
     @functools.cached_property
     def _bases(self) -> Dict[str, FrozenSet[str]]:
