@@ -103,6 +103,8 @@ class ScopeSubjects:
             if sides is None:
                 return
             strings.extend(sides)
+        if len(set(map(_tested_expression, node.values))) > 1:
+            return  # `"A" in archs or path.endswith("A")`: two tests of two values, each read alone
         typed = all(_tests_a_model_type(v) for v in node.values)
         if len(strings) > 1 and self._members(strings, node, typed):
             self._seen.update(id(v) for v in node.values)
@@ -117,7 +119,7 @@ class ScopeSubjects:
         typed = bool(written) and any(is_model_type(n, set()) for n in ast.walk(node.test))
         if any(self._names(text, typed) for text in written):
             self._dispatch.update(id(n) for n in ast.walk(node.test))
-        elif _does_nothing(node.body) and _only_literal_tests_after(node):
+        elif (_does_nothing(node.body) and _only_literal_tests_after(node)) or _does_what_the_else_does(node):
             self._inert.update(id(n) for n in ast.walk(node.test))
 
     def _chain(self, node: ast.If) -> None:
@@ -237,6 +239,23 @@ def _only_literal_tests_after(node: ast.If) -> bool:
     return True
 
 
+def _does_what_the_else_does(node: ast.If) -> bool:
+    """Does the branch do what its chain's `else` does, each later `elif` testing written strings only? A name
+    it holds and the others' tests do not reaches that `else` without it, and the same code runs: which names
+    it holds changes nothing (`elif arch in [...]: return (3, 1, 4)` ... `else: return (3, 1, 4)`)."""
+    rest = node.orelse
+    while len(rest) == 1 and isinstance(rest[0], ast.If):
+        if not _tests_written_strings(rest[0].test):
+            return False
+        rest = rest[0].orelse
+    return bool(rest) and len(rest) == len(node.body) and not any(  # a definition's body may be stubbed
+        isinstance(n, _DEFINITIONS) for stmt in node.body for n in ast.walk(stmt)) and all(
+        ast.dump(mine) == ast.dump(theirs) for mine, theirs in zip(node.body, rest))
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
 def _tests_written_strings(test: ast.expr) -> bool:
     """`x in ["A", "B"]`, `x == "A"`, or an `and`/`or` of such tests."""
     if isinstance(test, ast.BoolOp):
@@ -264,6 +283,19 @@ def _tested_strings(value: ast.expr, either: bool) -> Optional[List[ast.expr]]:
     if either and isinstance(value, ast.Call):
         return _affix_strings(value)
     return None
+
+
+def _tested_expression(value: ast.expr) -> str:
+    """What one term of a chain tests (`_tested_strings` took it): `x` of `x == "A"`, `"A" in x` and
+    `x.startswith("A")`. The terms of one list test one value; a name in terms that test two values
+    (`"A" in archs or path.endswith("A")`) is no duplicate."""
+    if isinstance(value, ast.Compare):
+        left, right = value.left, value.comparators[0]
+        if isinstance(value.ops[0], ast.In):
+            return ast.dump(right)
+        return ast.dump(right if is_str(left) or _one_string_list(left) else left)
+    assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+    return ast.dump(value.func.value)
 
 
 def _equal_strings(left: ast.expr, right: ast.expr) -> Optional[List[ast.expr]]:

@@ -17,7 +17,7 @@ from ..report.escape import json_safe, printable
 from ..resolve import Collection, Model, Registration
 from ..resolve.consumers import CLASS_NAME
 from ..resolve.lineage import lineage_words, names_lineage, outside_lineage
-from ..resolve.values import MODEL_TYPE
+from ..resolve.values import INERT_WHY, MODEL_TYPE
 from ..rules.arc106_host_copy_behind import copy_of
 
 
@@ -90,7 +90,7 @@ def _how_read(collection: Collection) -> str:
     if collection.unread:
         return f"not completed: {collection.unread}"
     if collection.scope == "inert":
-        return "not completed: its branch does nothing"
+        return f"not completed: its {INERT_WHY}"
     if collection.keyed == CLASS_NAME:
         return "looked up with a class name: not asked for names the registry serves with another's class"
     if collection.keyed == MODEL_TYPE:

@@ -16,7 +16,7 @@ from ..resolve import Collection, Model, Predicate
 from ..resolve.consumers import CLASS_NAME, holder
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
-from ..resolve.values import MODEL_TYPE
+from ..resolve.values import INERT_WHY, MODEL_TYPE
 from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
 from ..rules.arc106_host_copy_behind import copy_of
 from ..rules.chains import lacking_a_branch
@@ -120,7 +120,7 @@ def readers(collection: Collection) -> str:
     if collection.unread:
         return f"not completed: {collection.unread}"
     if collection.scope == "inert":
-        return "not completed: its branch does nothing, and no later branch could take its names"
+        return f"not completed: its {INERT_WHY}"
     owner = holder(collection)
     how = "by its name (a call, an import or a mention beyond its definition)" if owner == collection.subject \
         else f"through {owner}(), named elsewhere in the project" if owner else \

@@ -25,7 +25,7 @@ from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 17  # 17: the language models a model class builds whole (`Signals.builds`)
+SCHEMA = 18  # 18: a branch that does what its `else` does is inert (`extract/subjects.py`)
 
 
 @dataclass(frozen=True)

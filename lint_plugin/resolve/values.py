@@ -50,6 +50,10 @@ class ResolvedSet:
         return frozenset(m.name for m in self.members)
 
 
+# Why an inert test's names change nothing (`extract/subjects.py`): `inventory`, `why` and the rules say it alike
+INERT_WHY = "branch does nothing, or what its chain's `else` does, and no later branch could take its names"
+
+
 @dataclass(frozen=True)
 class Collection:
     """A resolved collection: module-level, function-local, inline or a decorator's arguments.
@@ -87,7 +91,7 @@ class Collection:
         if self.completable:
             return ""
         if self.scope == "inert":
-            return "the subject's branch does nothing, and no later branch could take its names"
+            return f"the subject's {INERT_WHY}"
         return "the subject tests one name or dispatches on it: not a list to complete"
 
     @property
@@ -96,7 +100,8 @@ class Collection:
 
         Declared subjects are. Found by shape, a test of one name is a special case, and a
         dispatch (a test whose branch writes an architecture name) tells names apart on purpose, and
-        an inert test (its branch does nothing, and no later branch could take its names) and a list
+        an inert test (its branch does nothing or what the `else` does, and no later branch could take its
+        names) and a list
         nothing reads gate nothing.
         """
         if self.unread:

@@ -47,7 +47,9 @@ RULE = Rule(
     name="duplicate-member",
     summary="the same name is written twice in one literal",
     what="A guarded collection or a family predicate lists the same string twice in one literal. The later "
-         "occurrence is reported.",
+         "occurrence is reported. The tests an `or` joins are one literal where they test one value "
+         "(`arch == \"A\" or arch.startswith(\"A\")`); a name in tests of two values (the architectures, and a "
+         "remote class path's suffix) is tested twice on purpose.",
     why="Usually a merge artefact; sometimes the second copy was meant to be a new variant.",
     fix_doc="Remove the duplicate (`archsync fix`), or correct it to the intended name.",
     exempt_doc="`# noqa: ARC301` on the duplicate's line, or `[[tool.archsync.exempt]]`.",
@@ -61,6 +63,13 @@ RULE = Rule(
         Example("the same name in two literals of one collection", (
             ("cache.py", "_BASE_ARCHS = [\"FalconH1ForCausalLM\"]\n"
                          "_RADIX_ARCHS = _BASE_ARCHS + [\"FalconH1ForCausalLM\"]\n"),
+        )),
+        Example("one name in two tests of two values", (
+            ("models/deci.py", "class DeciLMForCausalLM:\n    pass\n\n\nEntryClass = DeciLMForCausalLM\n"),
+            ("bridge.py", "def remote_kind(archs, auto_map):\n"
+                          "    if \"DeciLMForCausalLM\" in archs or auto_map[\"AutoModel\"].endswith(\n"
+                          "            \"DeciLMForCausalLM\"):\n"
+                          "        return \"deci\"\n    return \"\"\n"),
         )),
     ),
     check=check,
