@@ -287,15 +287,41 @@ def _tested_strings(value: ast.expr, either: bool) -> Optional[List[ast.expr]]:
 
 def _tested_expression(value: ast.expr) -> str:
     """What one term of a chain tests (`_tested_strings` took it): `x` of `x == "A"`, `"A" in x` and
-    `x.startswith("A")`. The terms of one list test one value; a name in terms that test two values
-    (`"A" in archs or path.endswith("A")`) is no duplicate."""
+    `x.startswith("A")`, however it is read (`_value_read`). The terms of one list test one value; a name in
+    terms that test two values (`"A" in archs or path.endswith("A")`) is no duplicate."""
     if isinstance(value, ast.Compare):
         left, right = value.left, value.comparators[0]
         if isinstance(value.ops[0], ast.In):
-            return ast.dump(right)
-        return ast.dump(right if is_str(left) or _one_string_list(left) else left)
+            return _value_read(right)
+        return _value_read(right if is_str(left) or _one_string_list(left) else left)
     assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-    return ast.dump(value.func.value)
+    return _value_read(value.func.value)
+
+
+_NORMALISING = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold"})
+
+
+def _value_read(node: ast.expr) -> str:
+    """A value as the path it is read by, normalising calls and ways of reading a key aside:
+    `str(cfg.model_type).lower()`, `getattr(cfg, "model_type", "")`, `cfg["model_type"]` and
+    `cfg.get("model_type")` all read `cfg.model_type`."""
+    if isinstance(node, ast.Call):
+        func, args = node.func, node.args
+        if isinstance(func, ast.Name) and func.id == "str" and len(args) == 1:
+            return _value_read(args[0])
+        if isinstance(func, ast.Attribute) and func.attr in _NORMALISING and not args:
+            return _value_read(func.value)
+        if isinstance(func, ast.Name) and func.id == "getattr" and len(args) >= 2 and is_str(args[1]):
+            return f"{_value_read(args[0])}.{args[1].value}"  # type: ignore[attr-defined]
+        if isinstance(func, ast.Attribute) and func.attr == "get" and args and is_str(args[0]):
+            return f"{_value_read(func.value)}.{args[0].value}"  # type: ignore[attr-defined]
+    if isinstance(node, ast.Subscript) and is_str(node.slice):
+        return f"{_value_read(node.value)}.{node.slice.value}"  # type: ignore[attr-defined]
+    if isinstance(node, ast.Attribute):
+        return f"{_value_read(node.value)}.{node.attr}"
+    if isinstance(node, ast.Name):
+        return node.id
+    return ast.dump(node)
 
 
 def _equal_strings(left: ast.expr, right: ast.expr) -> Optional[List[ast.expr]]:
