@@ -248,9 +248,10 @@ def _does_what_the_else_does(node: ast.If) -> bool:
         if not _tests_written_strings(rest[0].test):
             return False
         rest = rest[0].orelse
-    return bool(rest) and len(rest) == len(node.body) and not any(  # a definition's body may be stubbed
-        isinstance(n, _DEFINITIONS) for stmt in node.body for n in ast.walk(stmt)) and all(
-        ast.dump(mine) == ast.dump(theirs) for mine, theirs in zip(node.body, rest))
+    if not rest or len(rest) != len(node.body) or any(type(a) is not type(b) for a, b in zip(node.body, rest)):
+        return False  # told apart at once, before any walk
+    return not any(isinstance(n, _DEFINITIONS) for stmt in node.body for n in ast.walk(stmt)) and all(
+        ast.dump(mine) == ast.dump(theirs) for mine, theirs in zip(node.body, rest))  # (a definition may be stubbed)
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
