@@ -101,8 +101,7 @@ class Collection:
         Declared subjects are. Found by shape, a test of one name is a special case, and a
         dispatch (a test whose branch writes an architecture name) tells names apart on purpose, and
         an inert test (its branch does nothing or what the `else` does, and no later branch could take its
-        names) and a list
-        nothing reads gate nothing.
+        names) and a list nothing reads gate nothing.
         """
         if self.unread:
             return False
