@@ -120,8 +120,9 @@ KEYS: Tuple[Key, ...] = (
         matched=True),
     Key("kinship", STRING, "how much kinship evidence ARC105 needs: `strong`, `all` or `off`",
         "`\"strong\"` reports a missing kin at a confidence of 0.80 or more when the project also treats the "
-        "two alike (a second kind of evidence, or two of its lists holding both); `\"all\"` reports from 0.30; "
-        "`\"off\"` turns ARC105 off. `archsync why SUBJECT NAME` prints the evidence behind a finding.",
+        "two alike (a second kind of evidence, two of its lists holding both, or two more clones of the held "
+        "model in the list itself); `\"all\"` reports from 0.30; `\"off\"` turns ARC105 off. `archsync why "
+        "SUBJECT NAME` prints the evidence behind a finding.",
         default='"strong"', example='kinship = "all"', choices=KINSHIP_LEVELS),
     Key("extends", STRINGS, "rule packs shipped with archsync, merged under this table",
         "A rule pack is plain configuration shipped in the wheel (`rules/*.toml` in the repository): "

@@ -21,9 +21,14 @@ class Member:
 
 @dataclass(frozen=True)
 class Literal:
-    """Members written out in the source."""
+    """Members written out in the source.
+
+    `valued`: the keys of a dict whose values differ from key to key (`{"gemma2": "<unused0>", "llama":
+    "<|reserved|>"}`, a table of per-name values: tokens, templates, another engine's classes), not a set of
+    names written as a dict (`{"A": True, "B": True}`)."""
 
     members: Tuple[Member, ...]
+    valued: bool = False
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ def _dict_literal(ctx: ModuleContext, node: ast.Dict, local: Dict[str, ast.expr]
             return None
     if node.keys and not members and not parts:
         return None
-    return (Literal(tuple(members)),) + tuple(parts)
+    return (Literal(tuple(members), _per_key(node.values)),) + tuple(parts)
 
 
 def _call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
@@ -139,4 +139,16 @@ def _dict_call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr],
             line = getattr(keyword, "lineno", node.lineno)
             column = ctx.column(keyword) if hasattr(keyword, "col_offset") else ctx.column(node)
             members.append(Member(keyword.arg, line, column))
-    return (Literal(tuple(members)),) + tuple(parts)
+    return (Literal(tuple(members), _per_key([k.value for k in node.keywords if k.arg is not None])),) + tuple(parts)
+
+
+def _per_key(values: List[ast.expr]) -> bool:
+    """Do a dict's values differ from key to key (a table of per-name values, not a set of names)?"""
+    first = None
+    for value in values:
+        dumped = ast.dump(value)
+        if first is None:
+            first = dumped
+        elif dumped != first:
+            return True
+    return False

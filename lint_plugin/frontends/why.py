@@ -9,7 +9,7 @@ decide those, and a `why` that said "no evidence" beside their finding would con
 """
 from __future__ import annotations
 
-from typing import FrozenSet, List, Sequence
+from typing import FrozenSet, List, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model, Predicate
@@ -94,7 +94,7 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
         lines.append(f"evidence that '{name}' belongs with what it holds:")
         lines += [f"  {e.weight:.2f}  {e.kind:<15} {e.text}" for e in verdict.evidence]
         lines.append(f"confidence {verdict.confidence:.2f} (the best piece of each kind, combined as independent)")
-        lines.append(_alike(model, name, verdict.evidence, verdict.corroborated))
+        lines.append(_alike(model, name, verdict.evidence, verdict.corroborated, verdict.clones))
         if name not in collection.members.names:
             lines.append(_in_its_lists(model, name, frozenset(held)))
     else:
@@ -164,10 +164,16 @@ def _in_its_lists(model: Model, name: str, held: FrozenSet[str]) -> str:
            f"{times_held / (times_held + lacked):.2f} held"
 
 
-def _alike(model: Model, name: str, evidence: Sequence[Evidence], corroborated: bool) -> str:
+def _alike(model: Model, name: str, evidence: Sequence[Evidence], corroborated: bool,
+           clones: Tuple[Tuple[str, ...], str] = ((), "")) -> str:
     """Does the project treat them alike, as `kinship = "strong"` asks, and by what."""
     if not corroborated:
-        return "the project does not treat them alike: one kind of evidence, and fewer than two lists hold both"
+        return "the project does not treat them alike: one kind of evidence, fewer than two lists hold both, " \
+               "and the subject holds fewer than two other names that run the same code"
+    if clones[0]:
+        held = ", ".join(f"'{c}'" for c in clones[0])
+        return f"the project treats them alike: the subject holds {held} beside '{clones[1]}', each running the " \
+               f"code of '{clones[1]}' as '{name}' does"
     company = sorted(((model.kinship.together(e.kin, name), e.kin) for e in evidence), reverse=True)
     if company and company[0][0] >= MIN_TOGETHER:
         both, kin = company[0]

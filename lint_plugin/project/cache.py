@@ -25,7 +25,7 @@ from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 18  # 18: a branch that does what its `else` does is inert (`extract/subjects.py`)
+SCHEMA = 19  # 19: a dict literal says whether its values differ from key to key (`Literal.valued`)
 
 
 @dataclass(frozen=True)

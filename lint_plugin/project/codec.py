@@ -126,7 +126,7 @@ def _ref(data: Any) -> Ref:
 
 def _encode_part(part: Part) -> List[Any]:
     if isinstance(part, Literal):
-        return ["L", [_member(m) for m in part.members]]
+        return ["L", [_member(m) for m in part.members]] + ([1] if part.valued else [])
     if isinstance(part, Ref):
         return ["R", part.module, part.name, part.line]
     if isinstance(part, Unknown):
@@ -139,8 +139,8 @@ def _encode_part(part: Part) -> List[Any]:
 def _part(data: Any) -> Part:
     items = as_list(data)
     tag = items[0] if items else None
-    if tag == "L" and len(items) == 2:
-        return Literal(tuple(_decode_member(m) for m in as_list(items[1])))
+    if tag == "L" and len(items) in (2, 3):
+        return Literal(tuple(_decode_member(m) for m in as_list(items[1])), len(items) == 3 and items[2] == 1)
     if tag == "R" and len(items) == 4:
         return Ref(as_str(items[1]), as_str(items[2]), as_int(items[3]))
     if tag == "U" and len(items) == 3:

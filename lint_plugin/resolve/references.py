@@ -189,7 +189,8 @@ class Resolver:
             literals = tuple(tuple(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
                              for part in collection.parts if isinstance(part, Literal))
             made = Collection(collection.name, facts.path, collection.line, collection.column, members, literals,
-                              collection.scope)
+                              collection.scope, table=any(isinstance(part, Literal) and part.valued
+                                                          for part in collection.parts))
         self.made[(facts.module, collection.name)] = (facts, collection, members, made)
         return made
 

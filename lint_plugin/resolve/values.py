@@ -78,6 +78,8 @@ class Collection:
     beside: FrozenSet[str] = frozenset()
     # in a plugin of several hosts, those it serves (`host_scope.py`); None: every host
     hosts: Optional[FrozenSet[str]] = None
+    # a dict of its own whose values differ from key to key (`Literal.valued`): a table of per-name values
+    table: bool = False
 
     @property
     def label(self) -> str:

@@ -12,6 +12,7 @@ from ..resolve.kinship import (
     BACKBONE,
     CONFIG_CLASS,
     IMPLEMENTATION,
+    MIN_TOGETHER,
     NAMESAKE,
     SAME_MODEL,
     SHARED_BASE,
@@ -33,8 +34,9 @@ from .rule import Example, Rule
 
 # Confidence a finding needs, per `kinship` level. "strong" was chosen by measurement (bench/history
 # and the real trees in the CHANGELOG): one implementation, an alias or a subclass that adds no
-# method clears it, and the project must also treat the two alike (a second kind of evidence, or
-# two of its lists holding both); weaker evidence must add up.
+# method clears it, and the project must also treat the two alike (a second kind of evidence, two of
+# its lists holding both, or two more clones of the held model in the list: `_clones_beside`); weaker
+# evidence must add up.
 THRESHOLDS = {"strong": 0.8, "all": 0.3}
 
 _MODELS = ("models/llama.py", "class LlamaForCausalLM:\n    def forward(self):\n        pass\n\n\n"
@@ -51,6 +53,9 @@ class Verdict:
     confidence: float
     corroborated: bool
     blocked: str  # why it is not reported whatever the evidence, or ""
+    # the held names that run the code of a model the subject holds as the name does, and that model
+    # (`_clones_beside`); ((), "") if too few
+    clones: Tuple[Tuple[str, ...], str] = ((), "")
 
     def reported(self, level: str) -> bool:
         threshold = THRESHOLDS.get(level)
@@ -132,7 +137,36 @@ def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name:
     if not blocked and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
         blocked = f"it is tied only to '{evidence[0].kin}', a second spelling of a class the subject does not " \
                   "name: the subject is about that spelling's checkpoints"
-    return Verdict(evidence, confidence(evidence), corroborated(model.kinship, name, evidence), blocked)
+    together = corroborated(model.kinship, name, evidence)
+    clones = ((), "") if together else _clones_beside(model, collection, held, name, evidence)
+    return Verdict(evidence, confidence(evidence), together or bool(clones[0]), blocked, clones)
+
+
+_RUNS_THE_CODE = (IMPLEMENTATION, SUBCLASS)
+
+
+def _clones_beside(model: Model, collection: Collection, held: AbstractSet[str], name: str,
+                   evidence: Sequence[Evidence]) -> Tuple[Tuple[str, ...], str]:
+    """For `name`, a subclass of a held model K that defines no method: the names the subject holds beside K
+    that run K's code too (subclasses of K that define no method, registry aliases of K's class), two at
+    least, and K; ((), "") if none has two. A list that holds clones of K beside K treats K's clones alike, as
+    two lists holding both would say: vLLM's EAGLE branch of `is_deepseek_mla` holds DeepSeek-V2 beside V3
+    (whose class subclasses V2's and defines no method) and V3.2 (served by V3's class), and lacks GLM-5,
+    whose class does the same. One clone is an anecdote: SGLang's FA3 defaults held Mistral beside Llama (a
+    checkpoint someone validated), and history never added Llama's other clones. Not in a table of per-name
+    values (image-pad tokens, chat templates, another engine's classes): its entries belong to checkpoints,
+    which code identity says nothing of."""
+    if collection.table:
+        return (), ""
+    for e in evidence:
+        if e.kind != SUBCLASS or e.weight < weights.THIN_SUBCLASS:
+            continue  # a second spelling of a class is weighed as one (`_through_a_spelling`)
+        clones = tuple(other for other in sorted(held - {e.kin, name})
+                       if any(o.kind in _RUNS_THE_CODE and o.weight >= weights.THIN_SUBCLASS and o.kin == e.kin
+                              for o in model.kinship.evidence(other, frozenset({e.kin}))))
+        if len(clones) >= MIN_TOGETHER:
+            return clones, e.kin
+    return (), ""
 
 
 def _namesakes(held: AbstractSet[str], name: str, others: Sequence[Collection], kin: Sequence[str]) -> List[Evidence]:
@@ -305,18 +339,19 @@ def _other_lineage(held: AbstractSet[str], name: str, ancestors: AbstractSet[str
 
 
 _WHAT = "\n\n".join((
-    "A list that holds one architecture usually means \"this implementation\". ARC105 weighs the evidence, "
-    "read from the code, that a registered name the subject lacks belongs with a name it holds, and "
-    "reports the name when the combined confidence clears the `kinship` level: the best piece of each kind "
-    "counts, and the kinds combine as independent (three pieces of 0.5 make 0.875). At `kinship = "
-    "\"strong\"` (the default) the threshold is 0.8 and the project must also treat the two alike: a second "
-    "kind of evidence, or two of its lists that hold both; `\"all\"` takes 0.3, and `\"off\"` turns the rule "
-    "off. Why the second condition: in a project's own lists, a name tied to a list's members by the "
-    "code alone is seldom held (each member left out in turn, on SGLang, vLLM and lmdeploy: under a fifth "
-    "of the time, and no such pattern of evidence half the time), and one that the lists also hold beside "
-    "them is held 83% of the time. `archsync why SUBJECT NAME` prints every piece, its weight, the "
-    "confidence, how often the project's lists held a name so tied, and the guard that decided; `python -m "
-    "bench.base_rates` prints those counts for a whole tree.",
+    "A list that holds one architecture usually means \"this implementation\". ARC105 weighs the evidence, read from "
+    "the code, that a registered name the subject lacks belongs with a name it holds, and reports the name when the "
+    "combined confidence clears the `kinship` level: the best piece of each kind counts, and the kinds combine as "
+    "independent (three pieces of 0.5 make 0.875). At `kinship = \"strong\"` (the default) the threshold is 0.8 and "
+    "the project must also treat the two alike: a second kind of evidence, or two of its lists that hold both, or, "
+    "for a subclass that defines no method, two more such clones of the held model in the subject itself (a list, "
+    "not a dict whose values differ from key to key: a table of per-checkpoint values, such as pad tokens, is about "
+    "checkpoints, not code); `\"all\"` takes 0.3, and `\"off\"` turns the rule off. Why the second condition: in a "
+    "project's own lists, a name tied to a list's members by the code alone is seldom held (each member left out in "
+    "turn, on SGLang, vLLM and lmdeploy: under a fifth of the time, and no such pattern of evidence half the time), "
+    "and one that the lists also hold beside them is held 83% of the time. `archsync why SUBJECT NAME` prints every "
+    "piece, its weight, the confidence, how often the project's lists held a name so tied, and the guard that "
+    "decided; `python -m bench.base_rates` prints those counts for a whole tree.",
     "| evidence | weight | when |\n|---|---|---|\n" + "\n".join(
         f"| {row.kind} | {row.weight} | {row.when} |" for row in weights.TABLE),
     "Never reported, whatever the evidence:",
