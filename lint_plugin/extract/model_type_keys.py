@@ -79,7 +79,7 @@ def is_model_type(node: ast.AST, holders: Set[str]) -> bool:
         return _spells(node.attr)
     if isinstance(node, ast.Subscript):
         return _is_model_type_text(node.slice)
-    if isinstance(node, ast.Call) and _normalised(node):  # `str(cfg.model_type).lower()`
+    if isinstance(node, ast.Call) and normalised(node):  # `str(cfg.model_type).lower()`
         inner = node.func.value if isinstance(node.func, ast.Attribute) else node.args[0]
         return is_model_type(inner, holders)
     if isinstance(node, ast.Call) and node.args:
@@ -91,7 +91,7 @@ def is_model_type(node: ast.AST, holders: Set[str]) -> bool:
     return False
 
 
-def _normalised(call: ast.Call) -> bool:
+def normalised(call: ast.Call) -> bool:
     """`str(x)`, `x.lower()`, `x.strip()`, `x.casefold()`: the same key, normalised."""
     func = call.func
     if isinstance(func, ast.Name):

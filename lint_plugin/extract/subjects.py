@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from .context import ModuleContext, is_str
 from .facts import DISPATCH, INERT, INLINE, LOCAL, CollectionFact, Literal, Member, Part
 from .model_chains import BuildingChain, ChainRegistration, building_chain
-from .model_type_keys import is_model_type, model_types_only, written_as_model_types
+from .model_type_keys import is_model_type, model_types_only, normalised, written_as_model_types
 from .values import collection_parts
 
 _LITERALS = (ast.Set, ast.List, ast.Tuple, ast.Call, ast.Dict)
@@ -231,23 +231,14 @@ def _only_literal_tests_after(node: ast.If) -> bool:
     Then which names the branch holds changes nothing; before an `else` or a test of another kind, it
     keeps its names from them (an exclusion list), which is a reason to hold one.
     """
-    rest = node.orelse
-    while rest:
-        if len(rest) != 1 or not isinstance(rest[0], ast.If) or not _tests_written_strings(rest[0].test):
-            return False
-        rest = rest[0].orelse
-    return True
+    return _else_after_literal_tests(node) == []
 
 
 def _does_what_the_else_does(node: ast.If) -> bool:
     """Does the branch do what its chain's `else` does, each later `elif` testing written strings only? A name
     it holds and the others' tests do not reaches that `else` without it, and the same code runs: which names
     it holds changes nothing (`elif arch in [...]: return (3, 1, 4)` ... `else: return (3, 1, 4)`)."""
-    rest = node.orelse
-    while len(rest) == 1 and isinstance(rest[0], ast.If):
-        if not _tests_written_strings(rest[0].test):
-            return False
-        rest = rest[0].orelse
+    rest = _else_after_literal_tests(node)
     if not rest or len(rest) != len(node.body) or any(type(a) is not type(b) for a, b in zip(node.body, rest)):
         return False  # told apart at once, before any walk
     return not any(isinstance(n, _DEFINITIONS) for stmt in node.body for n in ast.walk(stmt)) and all(
@@ -255,6 +246,17 @@ def _does_what_the_else_does(node: ast.If) -> bool:
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _else_after_literal_tests(node: ast.If) -> Optional[List[ast.stmt]]:
+    """The body of the chain's `else` after `node` (empty if none), or None if a later `elif` tests
+    something other than written strings."""
+    rest = node.orelse
+    while len(rest) == 1 and isinstance(rest[0], ast.If):
+        if not _tests_written_strings(rest[0].test):
+            return None
+        rest = rest[0].orelse
+    return rest
 
 
 def _tests_written_strings(test: ast.expr) -> bool:
@@ -299,19 +301,14 @@ def _tested_expression(value: ast.expr) -> str:
     return _value_read(value.func.value)
 
 
-_NORMALISING = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold"})
-
-
 def _value_read(node: ast.expr) -> str:
     """A value as the path it is read by, normalising calls and ways of reading a key aside:
     `str(cfg.model_type).lower()`, `getattr(cfg, "model_type", "")`, `cfg["model_type"]` and
     `cfg.get("model_type")` all read `cfg.model_type`."""
     if isinstance(node, ast.Call):
         func, args = node.func, node.args
-        if isinstance(func, ast.Name) and func.id == "str" and len(args) == 1:
-            return _value_read(args[0])
-        if isinstance(func, ast.Attribute) and func.attr in _NORMALISING and not args:
-            return _value_read(func.value)
+        if normalised(node):
+            return _value_read(args[0] if isinstance(func, ast.Name) else func.value)  # type: ignore[attr-defined]
         if isinstance(func, ast.Name) and func.id == "getattr" and len(args) >= 2 and is_str(args[1]):
             return f"{_value_read(args[0])}.{args[1].value}"  # type: ignore[attr-defined]
         if isinstance(func, ast.Attribute) and func.attr == "get" and args and is_str(args[0]):
