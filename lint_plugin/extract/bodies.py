@@ -31,12 +31,12 @@ import bisect
 import functools
 import keyword
 import re
-from typing import List, NamedTuple, Optional, Pattern, Sequence, Tuple
+from typing import Iterator, List, NamedTuple, Optional, Pattern, Sequence, Tuple
 
 from .context import name_byte
 from .module import REGISTER_MODEL
+from .module_values import may_be_collection
 from .predicates import NEVER_DELEGATES
-from .shapes import COLLECTION_CALLS, SET_METHODS
 
 # Strings and comments in the order the tokenizer meets them: a quote inside a comment or a `#`
 # inside a string is never the start of another. Loops unrolled (`[^"\\]*(?:\\.[^"\\]*)*`): no
@@ -60,13 +60,6 @@ _ASSIGNED = re.compile(rb"^[ \t]*((?:[A-Za-z_]\w*[ \t]*=[ \t]*)*[A-Za-z_]\w*)[ \
 _KEYWORDS = frozenset(word.encode() for word in keyword.kwlist)  # `else: x = 1` binds no `else`
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 _CONSTANT_NAME = re.compile(rb"_*[A-Z][A-Z0-9_]*")  # as `module._CONSTANT_NAME`: given a call, a collection
-# a value that is never a collection: a number, a string, a keyword, alone on its line
-_SCALAR = re.compile(rb"(?:-?\d[\w.]*|True|False|None|\"[^\"\\\r\n]*\"|'[^'\\\r\n]*')[ \t]*(?:#[^\r\n]*)?\r?$",
-                     re.MULTILINE)
-# a call alone on its line, no call inside it (`init_logger(__name__)`); group 1: the callee's last name
-_CALL = re.compile(rb"(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)[ \t]*\([^()\r\n]*\)[ \t]*(?:#[^\r\n]*)?\r?$", re.MULTILINE)
-_COLLECTING = frozenset(name.encode() for name in COLLECTION_CALLS + SET_METHODS + ("dict",))
-_ENVIRONMENT = (b"environ", b"getenv")  # a call reading one is a collection (`values._environment_read`)
 _TYPE_TEST = re.compile(rb"isinstance\(")
 _CONFIG = re.compile(rb"(?i)config")
 
@@ -350,27 +343,40 @@ def _continued(source: bytes, position: int) -> bool:
 
 def _collection_names(module: _Module, regions: List[Tuple[int, int]]) -> Optional[Pattern[bytes]]:
     """The names the module's own statements (`regions`: all but its functions and classes) assign a
-    value that may be a collection, as one expression of whole words; None when there are none.
-
-    A superset of the reader's collections: a value it never takes for one is a scalar alone on its
-    line, or, for a name not spelt as a constant, a call of no collection builder that reads no
-    environment variable (`logger = init_logger(__name__)`, `_is_cuda = is_cuda()`)."""
+    value that may be a collection (`module_values.py`), as one expression of whole words; None when there
+    are none. Only statements are asked (`_assignments`): a keyword argument on a line of a call that spans
+    lines (`dtype=torch.float32,`) binds no module name."""
     source = module.source
     names = set()
     for begin, end in regions:
-        for match in _ASSIGNED.finditer(source, begin, end):
-            if module.layout.inside(match.start()):
-                continue
+        for match in _assignments(module, begin, end, b""):
             targets = [t for t in _WORD.findall(match.group(1)) if t not in _KEYWORDS]
-            value = match.end()
-            if _SCALAR.match(source, value):
-                continue
-            callee = _CALL.match(source, value)
-            if callee is not None and callee.group(1) not in _COLLECTING \
-                    and not any(_CONSTANT_NAME.fullmatch(t) for t in targets) \
-                    and not any(source.find(word, begin, end) != -1 for word in _ENVIRONMENT):
-                continue
-            names.update(targets)
+            if may_be_collection(source, match.end(), end, any(_CONSTANT_NAME.fullmatch(t) for t in targets)):
+                names.update(targets)
     if not names:
         return None
     return re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+
+
+# a statement whose body is a block of statements on the lines after it (`if`, `try:`, `with`, `for`, ...)
+_COMPOUND = re.compile(rb"[ \t]*(?:if|elif|else|try|except|finally|with|for|while|async|match|case)\b")
+
+
+def _assignments(module: _Module, begin: int, end: int, indent: bytes) -> Iterator["re.Match[bytes]"]:
+    """The assignments (`_ASSIGNED`) among the statements from `begin` to `end` at `indent`, and in the
+    blocks of compound ones, at any depth (`if TYPE_CHECKING:`, `try:`). The lines of a statement after
+    its first (a call's arguments, a display's entries) start none. Where the bytes do not say where a
+    block's statements start (its body on the header's line, a header ending in a comment), every line
+    of it is asked, as if each started a statement."""
+    source, layout = module.source, module.layout
+    for start, _, stop in statement_blocks(source, layout, begin, end, indent) if indent else [(begin, begin, end)]:
+        found = _ASSIGNED.match(source, start, stop)
+        if found is not None and not layout.inside(start):
+            yield found
+        if _COMPOUND.match(source, start) is None:
+            continue
+        body = class_body(source, layout, start, stop, indent)
+        if body is None:
+            yield from (m for m in _ASSIGNED.finditer(source, start, stop) if not layout.inside(m.start()))
+        else:
+            yield from _assignments(module, body[0], stop, body[1])

@@ -25,7 +25,7 @@ from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 19  # 19: a dict literal says whether its values differ from key to key (`Literal.valued`)
+SCHEMA = 20  # 20: a body naming a module name set by `x = envs.X.get()` is read (`module_values.py`)
 
 
 @dataclass(frozen=True)
