@@ -97,3 +97,39 @@ def test_flake8_reports_a_configuration_error_once_on_the_first_file_it_checks(t
         "project",)}, runs
     models = flake8("-j", "2", "sglang/srt/models", cwd=root)
     assert [line.split(":")[0] for line in flake8_lines(models)] == ["sglang/srt/models/__init__.py"], models
+
+
+REGISTERED_BY_DESCRIPTOR = '''"""Models registered through a descriptor object, as ms-swift does."""
+from .register import ModelMeta, register_model
+
+
+def register_model(meta):
+    REGISTRY[meta.key] = meta
+
+
+register_model(ModelMeta("llama", [], LlamaLoader, architectures=["LlamaForCausalLM"]))
+
+register_model(
+    ModelMeta("qwen3", [], Qwen3Loader, architectures=["Qwen3ForCausalLM"]))
+'''
+
+
+@pytest.mark.parametrize("entry", ["register_model", "@register_model"])
+def test_a_registry_the_code_calls_with_nothing_archsync_reads_says_so(tmp_path, entry):
+    """`register_model(ModelMeta(...))`: the name is there, called with no architecture name archsync reads.
+    The error says where and with what, not "matches nothing" with another registry's name to try."""
+    from lint_plugin.config import ConfigError, load_config
+    from lint_plugin.pipeline import Request, run_with
+    from lint_plugin.rules.codes import CODES
+
+    write(tmp_path / "pkg/models.py", REGISTERED_BY_DESCRIPTOR)
+    write(tmp_path / "pyproject.toml", f'[project]\nname = "pkg"\n\n[tool.archsync]\nregistries = ["{entry}"]\n')
+    with pytest.raises(ConfigError) as error:
+        run_with(load_config(tmp_path, CODES), Request(use_cache=False))
+    assert str(error.value) == (
+        f"{(tmp_path / 'pyproject.toml').resolve()}: tool.archsync.registries: {entry!r} registers no name archsync "
+        "can read: "
+        "`register_model` is called 2 times (pkg/models.py:9, first with `ModelMeta(...)`); a registering call "
+        "or decorator names the architecture as its first argument, a string (`register_model(\"LlamaForCausalLM\", "
+        "...)`), or gives the project's own key, the class that serves it and a list of architecture names "
+        "(`register_model(\"llama\", LlamaModel, [\"LlamaForCausalLM\"])`)")

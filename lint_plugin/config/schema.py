@@ -89,7 +89,9 @@ KEYS: Tuple[Key, ...] = (
         "(dicts of name to class, registering calls and decorators). Entries add to them: a collection "
         "`NAME`, `path.py::NAME`, or a decorator `@register_model`. An entry starting with `!` removes the "
         "registries it matches (`\"!pkg/compat.py::*\"`, `\"!@register_legacy\"`); one that removes nothing "
-        "is a warning. An entry that adds nothing found in the project is an error.",
+        "is a warning. An entry that adds nothing found in the project is an error; where the code calls or "
+        "decorates with that name, the error says where and with what first argument, since no architecture "
+        "name was read from those uses (`register_model(ModelMeta(...))`).",
         default="[]", example='registries = ["_MODELS", "!*/legacy/*::*"]', matched=True),
     Key("universe-from", STRINGS, "installed packages (or paths) whose registrations count as registered",
         "For plugins that register into another package's registry (vllm-gaudi, tpu-inference, vllm-ascend): "

@@ -10,6 +10,7 @@ numbers alone. Whatever the bytes leave unsure is taken for a collection.
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import List, Tuple
 
@@ -25,8 +26,8 @@ _SCALAR = re.compile(rb"(?:-?\d[\w.]*|True|False|None|\"[^\"\\\r\n]*\"|'[^'\\\r\
 # The tokens that shape a value at its top level: strings and comments (skipped whole, so a bracket or
 # an operator inside one is none), continuations, brackets, the statement's end, and the operators and
 # keywords whose node is never a collection (a comparison, `and`, `not`, `x if c else y`, `lambda`), or
-# may be one (`+`, `|`, a tuple's `,`), or is arithmetic.
-_TOKENS = re.compile(
+# may be one (`+`, `|`, a tuple's `,`), or is arithmetic. Compiled on first use: most runs ask no module value.
+_TOKENS_SOURCE = (
     rb'(?P<skip>#[^\r\n]*'
     rb'|[rRbBuUfF]{0,2}"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
     rb"|[rRbBuUfF]{0,2}'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"
@@ -36,8 +37,13 @@ _TOKENS = re.compile(
     rb"|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<end>\r?\n|;)"
     rb"|(?P<never>(?<![\w.])(?:and|or|not|if|lambda|in|is|await|yield)(?!\w)|:=|==|!=|<=|>=|->)"
     rb"|(?P<maybe>[+|,])"
-    rb"|(?P<arith>\*\*|//|<<|>>|[-*/%&^~<>@])",
-    re.DOTALL)
+    rb"|(?P<arith>\*\*|//|<<|>>|[-*/%&^~<>@])")
+
+
+@functools.lru_cache(maxsize=None)
+def _tokens() -> "re.Pattern[bytes]":
+    return re.compile(_TOKENS_SOURCE, re.DOTALL)
+
 # Values the reader never takes for a collection are short (a boolean, a number, a call of a few arguments);
 # a table runs to thousands of tokens, whose scan would cost more than the parse it saves.
 _MOST_TOKENS = 100
@@ -61,7 +67,7 @@ def may_be_collection(source: bytes, value: int, stop: int, constant: bool) -> b
     groups: List[Tuple[int, int]] = []  # the brackets at the value's top level: (opening, after closing)
     depth, opened, end = 0, value, stop
     never = maybe = arith = False
-    for count, token in enumerate(_TOKENS.finditer(source, value, stop)):
+    for count, token in enumerate(_tokens().finditer(source, value, stop)):
         if count == _MOST_TOKENS:
             return True  # a long value: a table, a call with many arguments; taken for one unread
         kind = token.lastgroup

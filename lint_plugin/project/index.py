@@ -192,6 +192,15 @@ class ProjectIndex:
         for module, record in self._records.items():
             yield module, record.signals
 
+    def spelling(self, token: bytes) -> Iterator[Tuple[str, bytes]]:
+        """(path, bytes) of each readable file the prefilter found naming a registry (a configured one, or
+        one by shape) whose bytes spell `token`: what an error about a `registries` entry quotes."""
+        for module, record in self._records.items():
+            if record.signals.registers:
+                data = self._bytes_of(self._files[module])
+                if not isinstance(data, Unreadable) and token in data:
+                    yield self._files[module].rel, data
+
     def is_chosen(self, module: str) -> bool:
         """Was this module chosen for its facts (in full or for its registrations)?"""
         return module in self._chosen

@@ -5,7 +5,9 @@ versions of a codebase). Per key, by what a miss most likely is:
 
 - `src` naming no directory, and `guard`, `families`, `registries`, `config-maps` entries
   that match nothing in the project: a typo, so a configuration error (exit 2), as a
-  contract naming no collection already is. The message offers the nearest names.
+  contract naming no collection already is. The message offers the nearest names, except for a
+  `registries` entry the code does call or decorate with: no architecture name was read from those
+  uses, and the message says where they are and what their first argument is.
 - a `name-pattern` that no registered name matches: no predicate's string would be read, so an
   error.
 - a `src` directory holding no Python file, a `registries = ["!GLOB"]` that drops nothing, and
@@ -61,7 +63,11 @@ def check_settings(index: ProjectIndex, predicates: Iterable[Predicate],
     families = [f[1:] if f.startswith("!") else f for f in stated.get("families", ())]
     errors += _misses(where, "families", families, named_predicates, "predicate")
     plain = [r for r in stated.get("registries", ()) if not r.startswith("!") and "::" not in r]
-    errors += _misses(where, "registries", plain, registries + collections, "registry or collection")
+    missing = [e for e in plain if not any(matches_pattern([e], path, name) for path, name in registries + collections)]
+    unread = {entry: _unread(index, where, entry) for entry in missing}  # read only where one matched nothing
+    errors += [message for message in unread.values() if message]
+    errors += _misses(where, "registries", [e for e in missing if not unread[e]], registries + collections,
+                      "registry or collection")
     errors += _misses(where, "config-maps", stated.get("config_maps", ()), mappings, "dict")
     for entry in stated.get("registries", ()):
         if entry.startswith("!") and not any(matches_pattern([entry[1:]], p, n) for p, n in registries):
@@ -73,6 +79,45 @@ def check_settings(index: ProjectIndex, predicates: Iterable[Predicate],
     if errors:
         raise ConfigError(errors[0])
     return tuple(warnings)
+
+
+# a call or a decorator of a registry's name, and the start of its first argument
+_USE = ("(?<![\\w.])(@[ \\t]*)?(?:[A-Za-z_][\\w.]*\\.)?{name}[ \\t]*\\([ \\t\\r\\n]*"
+        "([A-Za-z_][\\w.]*\\(?|[^\\s,)]{{0,40}})")
+
+
+def _unread(index: ProjectIndex, where: str, entry: str) -> str:
+    """Why a `registries` entry the project's code calls or decorates with registers nothing, or "": none of
+    its uses names an architecture as archsync reads one (ms-swift's `register_model(ModelMeta(...))`).
+    Offering a registry of another name there would mislead."""
+    name = entry.lstrip("@")
+    if not re.fullmatch(r"[A-Za-z_][\w.]*", name):
+        return ""  # a glob: what it matches is not one name
+    short = name.rpartition(".")[2]
+    use = re.compile(_USE.format(name=re.escape(short)).encode())
+    calls = decorations = 0
+    first = ""
+    for path, data in index.spelling(short.encode()):
+        for found in use.finditer(data):
+            if data[max(0, found.start() - 4):found.start()] == b"def ":
+                continue  # its definition
+            if found.group(1):
+                decorations += 1
+            else:
+                calls += 1
+            if not first:
+                argument = found.group(2).decode("utf-8", "replace")
+                argument += "...)" if argument.endswith("(") else ""
+                line = data.count(b"\n", 0, found.start()) + 1
+                first = f"{path}:{line}" + (f", first with `{argument}`" if argument else "")
+    if not calls and not decorations:
+        return ""
+    uses = " and ".join(f"{how} {n} {'time' if n == 1 else 'times'}" for how, n in (
+        ("called", calls), ("used as a decorator", decorations)) if n)
+    return (f"{where}.registries: {entry!r} registers no name archsync can read: `{short}` is {uses} ({first}); "
+            f"a registering call or decorator names the architecture as its first argument, a string "
+            f"(`{short}(\"LlamaForCausalLM\", ...)`), or gives the project's own key, the class that serves it "
+            f"and a list of architecture names (`{short}(\"llama\", LlamaModel, [\"LlamaForCausalLM\"])`)")
 
 
 def _name_pattern_misses(where: str, stated: Sequence[str], regex: "re.Pattern[str]",
