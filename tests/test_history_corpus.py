@@ -135,3 +135,5 @@ def test_a_missed_model_type_is_told_apart_from_an_unregistered_name():
     del inventory["model_types"]["glm4_moe"]  # no list at the parent writes it
     assert why_missed(case, inventory) == \
         "model types no list at the parent writes: nothing ties them to an architecture: glm4_moe"
+    inventory["registered"] = []  # a project that serves what transformers loads registers no name
+    assert why_missed(case, inventory) == "nothing is registered at the parent (zero-config): no list is checked"

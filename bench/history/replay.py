@@ -161,6 +161,8 @@ def why_missed(case: Case, inventory: Optional[dict]) -> str:
     if inventory is None:
         return "no inventory"
     registered = {r["name"] for r in inventory.get("registered", ())}
+    if not registered:
+        return "nothing is registered at the parent (zero-config): no list is checked"
     model_types = inventory.get("model_types", {})  # a model type the lists write stands for what it names
     unnamed = [n for n in case.names if n not in registered and model_types.get(n) == []]
     if unnamed:
