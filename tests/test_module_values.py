@@ -39,6 +39,7 @@ CASES = [
     ("use_aiter = envs.SGLANG_USE_AITER.get() and _is_hip", False),  # a boolean, whatever it reads
     ("app = FastAPI(\n    title=\"server\",\n    version=get_version(),\n)", False),
     ("logger = logging.getLogger(__name__)", False),
+    ("app = FastAPI(title=\"server\")  # the HTTP app", False),
     ("BUCKETS = (64, 128, 256, 512, 1024)", False),
     ("SIZES = [\n    1,  # small\n    2,\n]", False),
     ("GB = 1024 * 1024 * 1024", False),

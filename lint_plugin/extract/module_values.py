@@ -49,6 +49,7 @@ def _tokens() -> "re.Pattern[bytes]":
 _MOST_TOKENS = 100
 _NUMBERS_ONLY = re.compile(rb"#[^\r\n]*|([A-Za-z_\"'])")  # group 1: what a display of numbers never spells
 _DIGIT = re.compile(rb"[0-9]")
+_COMMENT = re.compile(rb"#[^\r\n]*")
 _OPENING = (b"[", b"(", b"{")
 _BLANKS = re.compile(rb"(?:[ \t]|\\\r?\n)*")  # between `=` and the value: blanks, continued lines
 _STRING = re.compile(rb"[rRbBuUfF]{0,2}[\"']")
@@ -107,7 +108,7 @@ def _trailed(source: bytes, value: int, end: int, groups: List[Tuple[int, int]],
     if not groups:
         return _STRING.match(text) is None  # a string (or strings side by side) is none; a name may be one
     last_open, last_close = groups[-1]
-    if source[last_close:value + len(text)].strip():
+    if _COMMENT.sub(b"", source[last_close:value + len(text)]).strip():
         return True  # an attribute of a call's result, or something the bytes do not say
     if len(groups) == 1 and last_open == value:
         return _spells_something(source, value, last_close)  # a display, or a value in brackets
