@@ -81,6 +81,20 @@ def test_a_project_where_nothing_is_registered_is_told_what_to_set(tmp_path):
     ]
 
 
+def test_lists_of_model_types_with_nothing_registered_are_named_as_unchecked(tmp_path):
+    """A project that serves whatever transformers loads (LLaMA-Factory) tests model types and registers nothing:
+    the lists are seen, and none is checked; the hint says so, with a path from where archsync ran."""
+    write(tmp_path / "pyproject.toml", "")
+    write(tmp_path / "pkg/moe.py", 'def configure(config):\n    if config.model_type in ("mixtral", "qwen2_moe"):\n'
+                                   '        config.output_router_logits = True\n')
+    result = archsync("inventory", "--no-cache", "pkg", cwd=tmp_path)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.lines[4] == (
+        "hint: 1 list tests a checkpoint's `model_type` (pkg/moe.py:2 configure#1); a model type stands for the "
+        "registered architectures it names, and nothing is registered, so none is checked: a project that serves "
+        "whatever `transformers` loads registers no name of its own for archsync to read")
+
+
 def test_universe_from_a_package_that_cannot_be_found_is_a_warning(tmp_path):
     write(tmp_path / "pyproject.toml", '[tool.archsync]\nuniverse-from = ["no_such_engine"]\n')
     write(tmp_path / "x.py", "X = 1\n")

@@ -32,8 +32,9 @@ def _shape(registration: Registration, config: Config) -> str:
     return "if/elif chain" if is_chain_registry(label) else "dict"
 
 
-def inventory(model: Model) -> Dict[str, Any]:
-    """What archsync saw, every path project-relative (as settings name them: `archsync init` writes them)."""
+def inventory(model: Model, where: Callable[[str], str] = str) -> Dict[str, Any]:
+    """What archsync saw, every path project-relative (as settings name them: `archsync init` writes them); a
+    hint's text writes its paths with `where`, as the user reads them."""
     config = model.config
     registries: Dict[tuple, List[Registration]] = defaultdict(list)
     for registration in model.registrations:
@@ -67,7 +68,7 @@ def inventory(model: Model) -> Dict[str, Any]:
             for f in sorted(model.families, key=lambda f: (f.path, f.line))
         ],
         "not_families": not_families(model),
-        "hints": hints(model),
+        "hints": hints(model, where),
         "model_types": _model_types(model),
     }
 
@@ -119,13 +120,21 @@ def not_families(model: Model) -> List[Dict[str, Any]]:
     return found
 
 
-def hints(model: Model) -> List[str]:
-    """What to set when archsync sees too little to check anything."""
+def hints(model: Model, where: Callable[[str], str] = str) -> List[str]:
+    """What to set when archsync sees too little to check anything (`where`: a path as the user reads it)."""
     found: List[str] = []
     if not model.registered:
         found.append("nothing is registered: no `EntryClass`, registry dict, registration call or registering "
                      "decorator was found; name the registry with `registries = [\"NAME\"]` (or "
                      "`\"path/to/module.py::NAME\"`, `\"@decorator\"`), so unknown names and families can be checked")
+    if not model.registered and model.type_lists:
+        path, line, name = model.type_lists[0]
+        more = f", and {len(model.type_lists) - 1} more" if len(model.type_lists) > 1 else ""
+        lists = "1 list tests" if len(model.type_lists) == 1 else f"{len(model.type_lists)} lists test"
+        found.append(f"{lists} a checkpoint's "
+                     f"`model_type` ({where(path)}:{line} {name}{more}); a model type stands for the registered "
+                     "architectures it names, and nothing is registered, so none is checked: a project that serves "
+                     "whatever `transformers` loads registers no name of its own for archsync to read")
     if model.external_registries and not model.universe_packages:
         tops = list(dict.fromkeys(m.partition(".")[0] for m in model.external_registries))
         packages = ", ".join(f'"{top}"' for top in tops)
@@ -152,7 +161,7 @@ def seen(document: Dict[str, Any], where: Callable[[str], str]) -> Dict[str, Any
 
 
 def render_text(model: Model, where: Callable[[str], str] = str) -> str:
-    document = _escaped(seen(inventory(model), where))  # a newline in a file name must not forge a line
+    document = _escaped(seen(inventory(model, where), where))  # a newline in a file name must not forge a line
     lines = [f"Registered architectures: {len(document['registered'])}"]
     for entry in document["registries"]:
         lines.append(f"  {entry['path']}: {entry['name']} ({entry['shape']}, {entry['names']} "
@@ -202,5 +211,5 @@ def _escaped(value: Any) -> Any:
 def render_json(model: Model, root: Path, where: Callable[[str], str] = str) -> str:
     """`--format json` (version 2: each `path` mapped by `where`, from where the command runs, beside the
     project's absolute `root`; 1: project-relative paths, no `root`)."""
-    document = {"version": 2, "root": str(root.resolve()), **seen(inventory(model), where)}
+    document = {"version": 2, "root": str(root.resolve()), **seen(inventory(model, where), where)}
     return json.dumps(json_safe(document), indent=2) + "\n"

@@ -86,6 +86,9 @@ class Model:
     hosts: Tuple[str, ...] = ()  # the packages of the hosts the project registers into (snapshots, `universe-from`)
     # by path, the hosts each file serves, in a project of several hosts (`host_scope.py`)
     serving: Mapping[str, FrozenSet[str]] = dataclasses.field(default_factory=dict)
+    # (path, line, name) of each list a checkpoint's model type is tested against: read as the registered
+    # architectures its model types name, so none is checked where nothing is registered (`inventory` says so)
+    type_lists: Tuple[Tuple[str, int, str], ...] = ()
 
     @functools.cached_property
     def host_only(self) -> Dict[str, FrozenSet[str]]:
@@ -179,7 +182,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   unanalysed, external, registrations, universe.installed,
                   multimodal, _unregistered_classes(index, registered), kinship,
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
-                  _served(support, registered), types, universe.host_lists, dispatches, universe.packages, served)
+                  _served(support, registered), types, universe.host_lists, dispatches, universe.packages, served,
+                  tuple((facts.path, fact.line, fact.name) for facts, fact in type_lists))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
