@@ -34,20 +34,11 @@ import re
 from typing import Iterator, List, NamedTuple, Optional, Pattern, Sequence, Tuple
 
 from .context import name_byte
+from .literals import STRINGS
 from .module import REGISTER_MODEL
 from .module_values import may_be_collection
 from .predicates import NEVER_DELEGATES
 
-# Strings and comments in the order the tokenizer meets them: a quote inside a comment or a `#`
-# inside a string is never the start of another. Loops unrolled (`[^"\\]*(?:\\.[^"\\]*)*`): no
-# alternation per character.
-_STRINGS = re.compile(
-    rb'#[^\r\n]*'
-    rb'|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
-    rb"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"
-    rb'|"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)'
-    rb"|'[^'\\\r\n]*(?:\\.[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)",
-    re.DOTALL)
 # group 1: `def` (a function), group 2: `class`
 DEFINITION = re.compile(rb"[ \t]*(?:(?:async[ \t]+)?(def)\b|(class)\b)")
 # a signature's end: `)`, a return annotation, `:`, the line's end (the body on the lines after)
@@ -70,7 +61,7 @@ class Layout:
     def __init__(self, source: bytes) -> None:
         starts: List[int] = []
         ends: List[int] = []
-        for match in _STRINGS.finditer(source):
+        for match in STRINGS.finditer(source):
             start, end = match.span()
             if source.find(b"\n", start, end) != -1:
                 starts.append(start)
@@ -278,7 +269,7 @@ _BRACKETED_VALUE = re.compile(rb"[ \t]+(?:([A-Za-z_][\w.]*)[ \t]*)?([(\[{])")
 
 # what a bracketed value's shape is told by: brackets, commas, `**`, `name=` keywords, `lambda` (whose
 # defaults look like keywords), and the strings and comments skipped whole
-_BRACKET_TOKENS = re.compile(rb"[][(){},]|\*\*|\blambda\b|[A-Za-z_]\w*[ \t]*=(?!=)|" + _STRINGS.pattern, re.DOTALL)
+_BRACKET_TOKENS = re.compile(rb"[][(){},]|\*\*|\blambda\b|[A-Za-z_]\w*[ \t]*=(?!=)|" + STRINGS.pattern, re.DOTALL)
 _LINE_END = re.compile(rb"[ \t]*(?:#[^\r\n]*)?(?:\r?\n|$)")
 _NO_DELEGATES = frozenset(name.encode() for name in NEVER_DELEGATES)
 

@@ -14,6 +14,7 @@ import functools
 import re
 from typing import List, Tuple
 
+from .literals import STRINGS_SOURCE
 from .shapes import COLLECTION_CALLS, SET_METHODS
 
 _COLLECTING = frozenset(name.encode() for name in COLLECTION_CALLS + SET_METHODS + ("dict",))
@@ -28,12 +29,7 @@ _SCALAR = re.compile(rb"(?:-?\d[\w.]*|True|False|None|\"[^\"\\\r\n]*\"|'[^'\\\r\
 # keywords whose node is never a collection (a comparison, `and`, `not`, `x if c else y`, `lambda`), or
 # may be one (`+`, `|`, a tuple's `,`), or is arithmetic. Compiled on first use: most runs ask no module value.
 _TOKENS_SOURCE = (
-    rb'(?P<skip>#[^\r\n]*'
-    rb'|[rRbBuUfF]{0,2}"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
-    rb"|[rRbBuUfF]{0,2}'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"
-    rb'|[rRbBuUfF]{0,2}"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)'
-    rb"|[rRbBuUfF]{0,2}'[^'\\\r\n]*(?:\\.[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)"
-    rb"|\\\r?\n)"
+    rb"(?P<skip>" + STRINGS_SOURCE + rb"|\\\r?\n)"
     rb"|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<end>\r?\n|;)"
     rb"|(?P<never>(?<![\w.])(?:and|or|not|if|lambda|in|is|await|yield)(?!\w)|:=|==|!=|<=|>=|->)"
     rb"|(?P<maybe>[+|,])"
