@@ -171,6 +171,27 @@ def test_why_names_the_chain_that_lacks_a_branch_for_the_name():
     assert lines[-1] == f"ARC105 stays quiet: {reason}"
 
 
+_OSPREY = ("serve/vision/builder.py:23:20: ARC105 'OspreyPreviewForConditionalGeneration' may belong in "
+           "VisionBuilder.build_model#3: it runs the code of 'KestrelMoeForConditionalGeneration' (`class "
+           "OspreyPreviewForConditionalGeneration(KestrelMoeForConditionalGeneration)` defines no method, at "
+           "serve/models/registry.py:15) (confidence 0.85)")
+
+
+def test_a_chain_of_the_same_function_that_tests_the_name_apart_keeps_the_list_quiet(tree):
+    """lmdeploy's Qwen3.5 vision builder: its chain loads the InternS2 checkpoints in a branch of their own,
+    and the test after it is about the two Qwen3.5 names only. Without that branch, the test is asked."""
+    root = tree("consumers/told_apart")
+    reason = ("the if/elif chain at serve/vision/builder.py:16, in the same function, tests "
+              "'OspreyPreviewForConditionalGeneration' in a branch apart from the subject's names: the function "
+              "tells them apart")
+    assert archsync("why", "--no-cache", "VisionBuilder.build_model#3", "OspreyPreviewForConditionalGeneration",
+                    cwd=root).lines[-1] == f"ARC105 stays quiet: {reason}"
+    builder = root / "serve/vision/builder.py"
+    write(builder, builder.read_text(encoding="utf-8").replace(
+        "        elif arch in _OSPREY_ARCHS:\n            model_class = loader.auto\n", ""))
+    assert archsync("check", "--no-cache", cwd=root).lines == [_OSPREY]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab_1 .\né(", max_size=40), st.sampled_from(["a", "ab", "a_1", "b."]))
 def test_a_mention_is_a_name_standing_alone_as_a_bytes_word_boundary_says(text, name):

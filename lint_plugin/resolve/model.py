@@ -589,7 +589,7 @@ def _unanalysed(index: ProjectIndex, registered: AbstractSet[str]) -> Tuple[Tupl
     While nothing is registered, every file quoting a name-shaped string is read (any of them may be a
     name), but a name no registration serves reaches no rule: a file that does not parse matters then
     only where it may register names, hold a collection the configuration names, or test a model type
-    (a vendored Python 2 script quoting `'PropertyGroup'` does not). A test, benchmark or example matters only
+    (a vendored Python 2 script quoting `'PropertyGroup'` does not). A test or an example matters only
     so, whatever is registered (`_served_facts`)."""
     signals = dict(index.signals())
     found = [(facts.path, facts.error) for facts in index.facts
@@ -609,7 +609,7 @@ def _in_path_order(index: ProjectIndex) -> List[FileFacts]:
 
 
 def _served_facts(index: ProjectIndex) -> List[FileFacts]:
-    """The facts of the files the server runs, in path order. A test, benchmark or example gates nothing it
+    """The facts of the files the project runs, in path order. A test or an example gates nothing it
     does (`served.py`): what such a file says counts only where the bytes alone choose it, for its
     registrations and the collections the configuration names (and a file that does not parse, ARC902,
     only where it may hold one of those), so no predicate, table or rename of one is read, and a

@@ -107,8 +107,8 @@ def typed_lists(index: ProjectIndex) -> List[Tuple[FileFacts, CollectionFact]]:
     """The collections a model type is tested against (`model_type_keys.py`), in path order: lists of
     model types. A file the prefilter says tests one (`Signals.model_types`) and nothing chose whole is read for
     them alone (`ProjectIndex.model_typed`: its other facts hold no registered name, the choice did not
-    want them); a module such a file looks its table up in is read whole, as `--no-prefilter` would. Tests,
-    benchmarks and examples are not read for them: their lists are never subjects (`served.py`)."""
+    want them); a module such a file looks its table up in is read whole, as `--no-prefilter` would. Tests
+    and examples are not read for them: their lists are never subjects (`served.py`)."""
     chosen = {facts.module: facts for facts in index.facts
               if index.is_chosen_whole(facts.module) and not is_not_served(facts.path)}
     wanted = [module for module, signals in index.signals()

@@ -26,7 +26,7 @@ def names_support_table(name: str) -> bool:
 
 def support_table_registrations(facts: Iterable[FileFacts], resolver: Resolver,
                                 served: Callable[[str], bool], name_ok: Callable[[str], object]) -> List[Registration]:
-    """The names of every support table in a served file (not tests or benchmarks), in path order."""
+    """The names of every support table in a served file (not tests or examples), in path order."""
     found: List[Registration] = []
     for file_facts in sorted(facts, key=lambda f: f.path):
         if not served(file_facts.path):

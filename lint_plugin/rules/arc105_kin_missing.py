@@ -251,7 +251,8 @@ def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name:
     if reason and not (same_model and _one_name(collection, held)):
         return reason
     if model.kinship.is_alias(name) and not same_model and not any(model.kinship.is_alias(h) for h in held) and \
-            not any(name in o.members.names for o in others):  # a namesake that lists the spelling says it is wanted
+            not any(name in o.members.names for o in others) and \
+            not model.kinship.held_beside_its_class(name, held):
         return "it is a second spelling of a served class and the subject holds none"
     unseen = out_of_sight(collection, name, model.host_only, model.brought)
     if unseen:
@@ -358,7 +359,10 @@ _WHAT = "\n\n".join((
     "\n".join((
         "- where ARC101's kind guard refuses the name (a list of text models is not told to hold a "
         "multimodal one, nor one where drafts are not a fifth of its names a draft);",
-        "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it; "
+        "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it, "
+        "or it is of the lineage and task of the held name whose class serves it and two of the project's "
+        "lists hold the two (`DeepseekV32ForCausalLM`, served by `DeepseekV3ForCausalLM`'s class, in vLLM's "
+        "MoE benchmark chains; not `MistralForCausalLM` for Llama's, another lineage's model reusing the code); "
         "and a class, for the code it shares with a held spelling of it;",
         "- (neither of the last two applies to a second name of a held model, registered to its class, of its "
         "lineage and task, in the part of the project the registry is in: it is what the subject holds under "
@@ -379,8 +383,9 @@ _WHAT = "\n\n".join((
         "its models from that registry: ktransformers' `local_chat.py` and its `custom_models`);",
         "- in a subject that is not completed: a test of one name, a dispatch (`if arch == X: arch = Y`), a "
         "list nothing reads, an inert branch (`archsync explain ARC101`);",
-        "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there; or "
-        "one the other side of an `or` takes (`archs & {...} or model_type in {...}`);",
+        "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there; "
+        "one the other side of an `or` takes (`archs & {...} or model_type in {...}`); or one a chain of the "
+        "subject's own function tests in a branch apart from the subject's names: the function tells them apart;",
         "- a name an if/elif chain of the subject's module has no branch for, where the chain takes most of the "
         "subject's names one by one (`archsync explain ARC101`): the list alone would not make the model work.",
     )),

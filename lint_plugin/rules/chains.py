@@ -6,6 +6,11 @@ branch's list to hold a name another branch of its chain holds: the first branch
 takes it, and adding it to an earlier one would change what the later one does. The lists of one `or`
 (`archs & {"A"} or model_type in {"a", "b"}`) are read the same way: a name either takes is taken.
 
+A chain of the list's own function that tests a name in a branch apart from the list's names tells
+them apart in that function: lmdeploy's Qwen3.5 vision builder loads its InternS2 checkpoints in a
+branch of their own, with remote code, and the test after the chain that holds the two Qwen3.5 names
+is about exactly those two.
+
 A chain of the list's module whose branches take the list's names one by one is the per-model half
 of what the list gates (SGLang's `is_hybrid_swa_model` list, and `get_hybrid_layer_ids`, which
 computes each of those models' sliding-window layers in a branch of its own): a name it has no
@@ -35,13 +40,44 @@ def _branch_missing(chains: Sequence[Dispatch], collection: Collection, held: Ab
     return None
 
 
+def _told_apart(model: Model, chains: Sequence[Dispatch], collection: Collection, held: AbstractSet[str],
+                name: str) -> Optional[Dispatch]:
+    """A chain of `collection`'s own function, not its own chain, that tests `name` in a branch holding none
+    of `held` and some of `held` in others; or None. A branch that searches a list of the module
+    (`elif arch in _INTERN_S2_ARCHS`) tests what that list holds."""
+    function = _function(collection.subject)
+    if not function:
+        return None
+    for chain in chains:
+        if collection.subject in chain.subjects or not any(_function(s) == function for s in chain.subjects):
+            continue
+        searched = [c.members.names for c in model.collections
+                    if c.path == collection.path and c.subject in chain.searched]
+        branches = chain.branches + tuple(searched)
+        if any(name in branch and not branch & held for branch in branches) and chain.names & held:
+            return chain
+    return None
+
+
+def _function(subject: str) -> str:
+    """The function an inline test is written in (`Model.build#3` -> `Model.build`), or ""."""
+    owner, found, _ = subject.partition("#")
+    return owner if found and not owner.startswith("@") else ""
+
+
 def lacking_a_branch(model: Model, collection: Collection, name: str) -> str:
-    """Why no completion rule asks `collection` for `name`: a chain beside it takes its names one by one and
-    not this one (`_branch_missing`); or "". `why` says it, and `not_lacking_a_branch` acts on it."""
+    """Why no completion rule asks `collection` for `name`: a chain of its function tells the name apart from
+    the list's names (`_told_apart`), or a chain beside it takes its names one by one and not this one
+    (`_branch_missing`); or "". `why` says it, and `not_lacking_a_branch` acts on it."""
     if name in collection.members.names:
         return ""
     held = collection.members.names & model.registered.keys()
-    chain = _branch_missing(model.dispatches.get(collection.path, ()), collection, held, name)
+    chains = model.dispatches.get(collection.path, ())
+    apart = _told_apart(model, chains, collection, held, name)
+    if apart is not None:
+        return f"the if/elif chain at {place(apart.path, apart.line)}, in the same function, tests '{name}' in a " \
+               "branch apart from the subject's names: the function tells them apart"
+    chain = _branch_missing(chains, collection, held, name)
     if chain is None:
         return ""
     count = len(chain.names & held)

@@ -16,6 +16,7 @@ from .evidence import (
     IMPLEMENTATION,
     MIN_CONFIDENCE,
     MIN_SUPPORT,
+    MIN_TOGETHER,
     ROOT_BASES,
     SHARED_BASE,
     SIBLING,
@@ -230,6 +231,18 @@ class Kinship:
             return False
         return any(self.experts.get(h_cls) is False and h not in self.moe_names
                    for h in held for h_cls in (self.registered_class.get(h, h),) if h_cls != kin_cls)
+
+    def held_beside_its_class(self, name: str, held: Iterable[str]) -> str:
+        """The held name whose class serves `name`, a second spelling that is a version of it, where
+        `MIN_TOGETHER` of the project's lists hold the two; or "". The next version of a model, served by its
+        class for now, is another model (`another_name_of`), but one the project treats as that model where
+        its lists hold both (vLLM's MoE benchmark chains and `DeepseekV32ForCausalLM`, served by
+        `DeepseekV3ForCausalLM`'s class): unlike another model reusing the code (`MistralForCausalLM` for
+        Llama's class, `InternS1ForConditionalGeneration` for InternVL's), which a list may leave out on
+        purpose however often others hold both."""
+        cls = self.registered_class.get(name, name)
+        return next((h for h in sorted(held) if self.registered_class.get(h, h) == cls and h != name
+                     and _versions(name, h) and self.together(name, h) >= MIN_TOGETHER), "")
 
     def served_ancestors(self, name: str) -> FrozenSet[str]:
         """The served classes the class serving `name` subclasses, however far up (`InternS2PreviewFor...`
