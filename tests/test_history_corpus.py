@@ -132,8 +132,14 @@ def test_a_missed_model_type_is_told_apart_from_an_unregistered_name():
         "a model type naming no architecture registered at the parent (zero-config): glm4_moe"
     inventory["model_types"]["glm4_moe"] = ["Glm4MoeForCausalLM"]  # both name registered architectures
     assert why_missed(case, inventory) == "no evidence ties the names to what the subject holds"
-    del inventory["model_types"]["glm4_moe"]  # no list at the parent writes it
+    del inventory["model_types"]["glm4_moe"]  # no list at the parent writes it, and nothing registered is its
     assert why_missed(case, inventory) == \
-        "model types no list at the parent writes: nothing ties them to an architecture: glm4_moe"
+        "model types that neither the lists at the parent nor archsync's table tie to a registered architecture: " \
+        "glm4_moe"
+    # archsync's table ties it to an architecture the parent registers: the subject and the evidence say why
+    inventory["registered"].append({"name": "Glm4MoeForCausalLM"})
+    assert why_missed(case, inventory) == "no evidence ties the names to what the subject holds"
+    inventory["subjects"] = []
+    assert why_missed(case, inventory) == "the subject is not read as a subject"
     inventory["registered"] = []  # a project that serves what transformers loads registers no name
     assert why_missed(case, inventory) == "nothing is registered at the parent (zero-config): no list is checked"

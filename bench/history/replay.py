@@ -30,6 +30,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from bench.history.hosts import archsync_as_of
 from bench.history.later import confirmed, read_facts
+from lint_plugin.project.model_types import load_table
 
 CORPUS = Path(__file__).with_name("corpus.json")
 SGLANG_CUTOFF = "2026-01-01"  # SGLang history from here on is not read (kept aside for judging)
@@ -169,8 +170,12 @@ def why_missed(case: Case, inventory: Optional[dict]) -> str:
         return f"a model type naming no architecture registered at the parent (zero-config): {', '.join(unnamed)}"
     unknown = [n for n in case.names if n not in registered and not model_types.get(n)]
     if unknown and all(n == n.lower() for n in unknown):  # model types (`qwen3_5`), which no list wrote yet
-        return f"model types no list at the parent writes: nothing ties them to an architecture: {', '.join(unknown)}"
-    if unknown:
+        table = load_table().types  # ...but archsync's table may tie them to registered architectures
+        untied = [n for n in unknown if not registered.intersection(table.get(n, ()))]
+        if untied:
+            return f"model types that neither the lists at the parent nor archsync's table tie to a registered " \
+                   f"architecture: {', '.join(untied)}"
+    elif unknown:
         return f"not registered at the parent (zero-config): {', '.join(unknown)}"
     subjects = [s for s in inventory.get("subjects", ()) if s["path"] == case.file
                 and in_subject(s["name"], case.subject)]
