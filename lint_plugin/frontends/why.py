@@ -19,7 +19,7 @@ from ..resolve.lineage import names_lineage
 from ..resolve.values import INERT_WHY, MODEL_TYPE
 from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
 from ..rules.arc106_host_copy_behind import copy_of
-from ..rules.chains import lacking_a_branch
+from ..rules.chains import refused_by_a_chain
 from ..rules.evidence_rates import evidence_rates, pattern_of
 from ..rules.kinds import accepts
 
@@ -102,9 +102,9 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
     threshold = THRESHOLDS.get(level)
     rule = "off" if threshold is None else f"threshold {threshold:.2f}" + (
         ", and the project must treat them alike" if level == "strong" else "")
-    lacking = lacking_a_branch(model, collection, name)
-    if verdict.blocked or lacking:
-        lines.append(f"ARC105 stays quiet: {verdict.blocked or lacking}")
+    refused = refused_by_a_chain(model, collection, name)
+    if verdict.blocked or refused:
+        lines.append(f"ARC105 stays quiet: {verdict.blocked or refused}")
     else:
         lines.append(f"ARC105 at kinship = \"{level}\" ({rule}): "
                      f"{'reported' if verdict.reported(level) else 'not reported'}")
@@ -140,9 +140,9 @@ def _declared_quiet(model: Model, collection: Collection, name: str, declared: S
     """The guard that keeps ARC101 and ARC104 quiet on a tie the project states, or ""."""
     if not collection.completable:
         return collection.not_completed
-    lacking = lacking_a_branch(model, collection, name)
-    if lacking:
-        return lacking
+    refused = refused_by_a_chain(model, collection, name)
+    if refused:
+        return refused
     family = frozenset().union(*(f.names for f in model.kinship.families if name in f.names)) \
         if any(e.kind == FAMILY for e in declared) else frozenset()
     if accepts(collection.members.names, name, family, model.multimodal):

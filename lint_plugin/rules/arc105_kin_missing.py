@@ -360,9 +360,10 @@ _WHAT = "\n\n".join((
         "- where ARC101's kind guard refuses the name (a list of text models is not told to hold a "
         "multimodal one, nor one where drafts are not a fifth of its names a draft);",
         "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it, "
-        "or it is of the lineage and task of the held name whose class serves it and two of the project's "
-        "lists hold the two (`DeepseekV32ForCausalLM`, served by `DeepseekV3ForCausalLM`'s class, in vLLM's "
-        "MoE benchmark chains; not `MistralForCausalLM` for Llama's, another lineage's model reusing the code); "
+        "or it is a version of the held name whose class serves it (the next version, served by that class for "
+        "now) and two of the project's lists hold the two (`DeepseekV32ForCausalLM`, served by "
+        "`DeepseekV3ForCausalLM`'s class, in vLLM's MoE benchmark chains; never `MistralForCausalLM` for Llama's, "
+        "another model reusing the code); "
         "and a class, for the code it shares with a held spelling of it;",
         "- (neither of the last two applies to a second name of a held model, registered to its class, of its "
         "lineage and task, in the part of the project the registry is in: it is what the subject holds under "

@@ -65,10 +65,10 @@ def _function(subject: str) -> str:
     return owner if found and not owner.startswith("@") else ""
 
 
-def lacking_a_branch(model: Model, collection: Collection, name: str) -> str:
+def refused_by_a_chain(model: Model, collection: Collection, name: str) -> str:
     """Why no completion rule asks `collection` for `name`: a chain of its function tells the name apart from
     the list's names (`_told_apart`), or a chain beside it takes its names one by one and not this one
-    (`_branch_missing`); or "". `why` says it, and `not_lacking_a_branch` acts on it."""
+    (`_branch_missing`); or "". `why` says it, and `not_refused_by_a_chain` acts on it."""
     if name in collection.members.names:
         return ""
     held = collection.members.names & model.registered.keys()
@@ -101,9 +101,9 @@ def not_taken_by_another_branch(model: Model, found: List[Diagnostic]) -> List[D
     return kept
 
 
-def not_lacking_a_branch(model: Model, found: List[Diagnostic]) -> List[Diagnostic]:
-    """`found`, less each name a list is asked to hold that a chain of its module takes the list's names
-    one by one without (`lacking_a_branch`)."""
+def not_refused_by_a_chain(model: Model, found: List[Diagnostic]) -> List[Diagnostic]:
+    """`found`, less each name a list is asked to hold that a chain of its function tells apart from the list's
+    names, or that a chain of its module takes the list's names one by one without (`refused_by_a_chain`)."""
     if not model.dispatches:
         return found
     at = {(c.path, c.subject): c for c in model.collections if c.path in model.dispatches}
@@ -111,7 +111,7 @@ def not_lacking_a_branch(model: Model, found: List[Diagnostic]) -> List[Diagnost
     for diagnostic in found:
         collection = at.get((diagnostic.path, diagnostic.subject or ""))
         if collection is not None and diagnostic.fix is not None and diagnostic.fix.action == "add" and \
-                lacking_a_branch(model, collection, diagnostic.member or ""):
+                refused_by_a_chain(model, collection, diagnostic.member or ""):
             continue
         kept.append(diagnostic)
     return kept

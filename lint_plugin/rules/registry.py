@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Mapping, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Model
-from .chains import not_lacking_a_branch, not_taken_by_another_branch
+from .chains import not_refused_by_a_chain, not_taken_by_another_branch
 from .codes import CODES, rule_modules
 from .rule import Rule
 from .schemes import in_each_lists_scheme
@@ -70,7 +70,7 @@ def _as_asked(model: Model, found: List[Diagnostic]) -> List[Diagnostic]:
     """What the rules found, as a list can be asked to change: never for a name another branch of its chain
     takes, or for one a chain beside it handles the list's names without (`chains.py`), and in the list's own
     naming scheme (`schemes.py`)."""
-    return in_each_lists_scheme(model, not_lacking_a_branch(model, not_taken_by_another_branch(model, found)))
+    return in_each_lists_scheme(model, not_refused_by_a_chain(model, not_taken_by_another_branch(model, found)))
 
 
 def explain(code: str) -> str:
