@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Sequence
+from typing import Dict, Optional, Sequence
 
 from conftest import as_read
 from lint_plugin.config import Config
@@ -69,10 +69,12 @@ def test_namesakes_are_lists_of_one_name_and_scope_in_other_modules():
 NAMES = ("LlamaForCausalLM", "MistralForCausalLM", "DbrxForCausalLM", "MixtralForCausalLM", "PhiForCausalLM")
 
 
-def _model(*collections: Collection) -> Model:
-    regs = [Registration(Occurrence(n, "registry.py", i + 1, 1), "_MODELS",
-                         "llama:LlamaForCausalLM" if n in NAMES[:2] else f"m:{n}")
-            for i, n in enumerate(NAMES)]
+def _model(*collections: Collection, served: Optional[Dict[str, str]] = None) -> Model:
+    """The collections over a registry binding each name to its class (`served`; default: `NAMES`, Mistral
+    on Llama's class)."""
+    served = served or {n: "llama:LlamaForCausalLM" if n in NAMES[:2] else f"m:{n}" for n in NAMES}
+    regs = [Registration(Occurrence(n, "registry.py", i + 1, 1), "_MODELS", cls)
+            for i, (n, cls) in enumerate(served.items())]
     model = Model(Config(Path("/project")), tuple(collections), (), {}, {r.name: r.where for r in regs}, {},
                   (), (), ())
     return dataclasses.replace(model, kinship=build_kinship(regs, [], [c.members.names for c in collections]))
@@ -94,32 +96,24 @@ def test_a_namesake_that_lists_a_second_spelling_lifts_the_spelling_guard():
 
 def test_lists_that_hold_a_next_version_beside_the_class_serving_it_lift_the_spelling_guard():
     """Two of the project's lists hold KestrelV2 (served by Kestrel's class) beside Kestrel: the project treats
-    that spelling, of Kestrel's lineage, as the model its class serves, and a third list of Kestrel's is told
+    that spelling, a version of Kestrel, as the model its class serves, and a third list of Kestrel's is told
     of it (vLLM's MoE benchmark chains and `DeepseekV32ForCausalLM`, served by `DeepseekV3ForCausalLM`'s
     class). Magpie, served by the same class and held as often, is another lineage's model reusing the code:
     a list may leave it out on purpose, and the guard stands; so it does for one list, an anecdote."""
     served = {"KestrelForCausalLM": "kestrel:KestrelForCausalLM", "KestrelV2ForCausalLM": "kestrel:KestrelForCausalLM",
               "MagpieForCausalLM": "kestrel:KestrelForCausalLM", "PhiForCausalLM": "phi:PhiForCausalLM"}
-    regs = [Registration(Occurrence(n, "registry.py", i + 1, 1), "_MODELS", cls)
-            for i, (n, cls) in enumerate(served.items())]
     table = _collection("_TUNED", "bench.py", ["KestrelForCausalLM", "PhiForCausalLM"])
     first = _collection("_A", "a.py", ["KestrelForCausalLM", "KestrelV2ForCausalLM", "MagpieForCausalLM"])
     second = _collection("_B", "b.py", ["KestrelForCausalLM", "KestrelV2ForCausalLM", "MagpieForCausalLM",
                                         "PhiForCausalLM"])
-
-    def model(*collections: Collection) -> Model:
-        bare = Model(Config(Path("/project")), tuple(collections), (), {}, {r.name: r.where for r in regs}, {},
-                     (), (), ())
-        return dataclasses.replace(bare, kinship=build_kinship(regs, [], [c.members.names for c in collections]))
-
-    both = model(first, second, table)
+    both = _model(first, second, table, served=served)
     assert judge(both, table, "KestrelV2ForCausalLM").blocked == ""
     assert judge(both, table, "MagpieForCausalLM").blocked == (
         "it is a second spelling of a served class and the subject holds none")
     assert [d.message for d in check(both)] == [
         "'KestrelV2ForCausalLM' may belong in _TUNED: it runs the same implementation as 'KestrelForCausalLM' "
         "(kestrel:KestrelForCausalLM); is a versioned variant of 'KestrelForCausalLM' (confidence 0.94)"]
-    assert judge(model(first, table), table, "KestrelV2ForCausalLM").blocked == (
+    assert judge(_model(first, table, served=served), table, "KestrelV2ForCausalLM").blocked == (
         "it is a second spelling of a served class and the subject holds none")
 
 
