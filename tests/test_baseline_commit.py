@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, SGLANG_BUG, archsync, copy_tree, write
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, SGLANG_BUG, add_config, archsync, copy_tree, write
 
 pytestmark = pytest.mark.e2e  # every test here runs a real process
 
@@ -241,3 +241,77 @@ def test_add_exemptions_and_a_baseline_do_not_go_together(repo):
     assert result.returncode == EXIT_ERROR, result
     assert result.err_lines[-1] == ("archsync check: error: argument --add-exemptions: not allowed with argument "
                                     "--baseline-commit"), result
+
+
+# == a model the change registers (ARC107) ===================================================================
+
+GRANITE = "sglang/srt/models/granitemoehybrid.py"
+GRANITE_V2 = ("class GraniteMoeHybridV2ForCausalLM(GraniteMoeHybridForCausalLM):\n"
+              "    \"\"\"Granite 4.1: the same layers, a longer context.\"\"\"\n\n\n"
+              "EntryClass = [GraniteMoeHybridForCausalLM, GraniteMoeHybridV2ForCausalLM]\n")
+RUNS_GRANITE = ("it runs the code of 'GraniteMoeHybridForCausalLM' (`class GraniteMoeHybridV2ForCausalLM("
+                f"GraniteMoeHybridForCausalLM)` defines no method, at {GRANITE}:33)")
+NEW_MODEL = [
+    f"{OVERRIDES}:48:1: ARC105 'GraniteMoeHybridV2ForCausalLM' may belong in _MAMBA_EXTRA_BUFFER_ARCHS: "
+    f"{RUNS_GRANITE}; is a versioned variant of 'GraniteMoeHybridForCausalLM' (confidence 0.91)",
+    f"{OVERRIDES}:64:8: ARC107 'GraniteMoeHybridV2ForCausalLM', which the change registers, may belong in "
+    f"supports_mamba_cache_extra_buffer#1: {RUNS_GRANITE}",
+]
+
+
+@pytest.fixture
+def new_model(tmp_path):
+    """The bug tree committed, then a change that registers the next Granite, a subclass defining no method."""
+    root = copy_tree(SGLANG_BUG, tmp_path / "project")
+    head = commit_all(root, "the tree as it was")
+    granite = root / GRANITE
+    text = granite.read_text(encoding="utf-8")
+    write(granite, text.replace("EntryClass = [GraniteMoeHybridForCausalLM]\n", GRANITE_V2))
+    return root, head
+
+
+def test_a_model_the_change_registers_is_asked_of_a_test_of_the_model_whose_code_it_runs(new_model):
+    root, head = new_model
+    result = check("--baseline-commit", "HEAD", cwd=root)
+    assert (result.returncode, result.lines) == (EXIT_FINDINGS, NEW_MODEL), result
+    plain = check(cwd=root)  # no baseline, nothing is new: the test of one name is not completed
+    assert [line for line in plain.lines if "GraniteMoeHybridV2" in line] == NEW_MODEL[:1], plain
+    # ARC107 alone: the pair ARC105 speaks of first is ARC107's to say then
+    only = check("--baseline-commit", "HEAD", "--select", "ARC107", "--format", "json", cwd=root)
+    assert [(d["code"], d["subject"], d["member"], d["fix"]["peers"]) for d in only.json["diagnostics"]] == [
+        ("ARC107", subject, "GraniteMoeHybridV2ForCausalLM", ["GraniteMoeHybridForCausalLM"])
+        for subject in ("_MAMBA_EXTRA_BUFFER_ARCHS", "supports_mamba_cache_extra_buffer#1")], only
+    elsewhere = check("--baseline-commit", "HEAD", "sglang/srt/models", cwd=root)  # the paths asked about
+    assert (elsewhere.returncode, elsewhere.lines) == (EXIT_CLEAN, []), elsewhere
+
+
+def test_fix_with_a_baseline_adds_the_new_model_where_the_change_left_it_out_and_nothing_else(new_model):
+    root, head = new_model
+    before = (root / OVERRIDES).read_text(encoding="utf-8")
+    result = archsync("fix", "--baseline-commit", "HEAD", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.err_lines[-1] == "archsync: fixed 2 problems in 1 file; 0 remaining", result
+    listed, end = '        "GraniteMoeHybridForCausalLM",\n', '    }\n)\n\n# Sparse'
+    assert (root / OVERRIDES).read_text(encoding="utf-8") == before.replace(
+        listed + end, listed + '        "GraniteMoeHybridV2ForCausalLM",\n' + end).replace(
+        '    if model_arch == "GraniteMoeHybridForCausalLM":',
+        '    if model_arch in ("GraniteMoeHybridForCausalLM", "GraniteMoeHybridV2ForCausalLM"):')
+    wrong = archsync("fix", "--baseline-commit", "no-such-rev", cwd=root)
+    assert (wrong.returncode, wrong.err_lines) == (EXIT_ERROR, [
+        "archsync: error: --baseline-commit: unknown revision 'no-such-rev' (a shallow clone may lack it: "
+        "fetch it first)"]), wrong
+    again = check("--baseline-commit", "HEAD", cwd=root)  # the four findings the baseline had are still there
+    assert (again.returncode, again.lines) == (EXIT_CLEAN, []), again
+    assert again.err_lines == [f"archsync: no new problems (17 files, 3 analysed); the baseline HEAD "
+                               f"({head[:12]}) hid 4"], again
+
+
+def test_an_exemption_of_arc107_holds_against_a_baseline_and_is_never_stale_without_one(new_model):
+    root, head = new_model
+    add_config(root, '[[tool.archsync.exempt]]\nsubject = "supports_mamba_cache_extra_buffer#1"\n'
+                     'members = ["GraniteMoeHybridV2ForCausalLM"]\ncodes = ["ARC107"]\n'
+                     'reason = "Granite 4.1 keeps its conv state in the pool"\n')
+    result = check("--baseline-commit", "HEAD", cwd=root)
+    assert (result.returncode, result.lines) == (EXIT_FINDINGS, NEW_MODEL[:1]), result
+    plain = check(cwd=root)  # ARC107 is judged against a baseline only: its exemption is not stale here
+    assert not [line for line in plain.lines if "ARC202" in line], plain

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -31,10 +33,21 @@ def write_project(root: Path, files) -> Path:
     return root
 
 
+def printed(tmp_path: Path, example, files) -> list:
+    """What `archsync check` prints for `files` (with `--baseline-commit`, for an example with a baseline: the
+    same comparison, in process, of the project and its copy as the baseline held it)."""
+    report = pipeline.run(pipeline.Request((write_project(tmp_path / "now", files),), use_cache=False))
+    found = report.diagnostics
+    if example.baseline:
+        then = pipeline.run(pipeline.Request((write_project(tmp_path / "then", example.at_baseline()),),
+                                             use_cache=False))
+        found = pipeline.since(report, then, report.diagnostics).new
+    return [f"{d.path}:{d.line}:{d.column}: {d.code} {d.text}" for d in found]
+
+
 @pytest.mark.parametrize("code, index, example", EXAMPLES, ids=[f"{c}-{i}" for c, i, _ in EXAMPLES])
 def test_every_example_prints_exactly_what_it_says(tmp_path, code, index, example):
-    report = pipeline.run(pipeline.Request((write_project(tmp_path, example.files),), use_cache=False))
-    assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.text}" for d in report.diagnostics] == list(example.expect)
+    assert printed(tmp_path, example, example.files) == list(example.expect)
 
 
 CORRECTED = [(rule.code, i, example) for rule in RULES for i, example in enumerate(rule.examples) if example.corrected]
@@ -48,8 +61,7 @@ def corrected_files(example):
 
 @pytest.mark.parametrize("code, index, example", CORRECTED, ids=[f"{c}-{i}" for c, i, _ in CORRECTED])
 def test_every_corrected_form_prints_nothing(tmp_path, code, index, example):
-    report = pipeline.run(pipeline.Request((write_project(tmp_path, corrected_files(example)),), use_cache=False))
-    assert [f"{d.path}:{d.line}:{d.column}: {d.code} {d.text}" for d in report.diagnostics] == []
+    assert printed(tmp_path, example, corrected_files(example)) == []
 
 
 def test_every_example_that_fires_shows_its_corrected_form():
@@ -58,12 +70,21 @@ def test_every_example_that_fires_shows_its_corrected_form():
             assert bool(example.expect) == bool(example.corrected), (rule.code, example.title)
 
 
-@pytest.mark.parametrize("code, index, example", CORRECTED, ids=[f"{c}-{i}" for c, i, _ in CORRECTED])
+# an example with a baseline is fixed in a git repository: its commit is a process (`e2e`)
+FIXED = [pytest.param(c, i, e, id=f"{c}-{i}", marks=[pytest.mark.e2e] if e.baseline else []) for c, i, e in CORRECTED]
+
+
+@pytest.mark.parametrize("code, index, example", FIXED)
 def test_archsync_fix_writes_the_corrected_form_of_a_rule_it_answers_and_nothing_for_another(
         tmp_path, code, index, example):
-    """A page says whether `archsync fix` applies: where it does, it writes exactly the corrected files."""
+    """A page says whether `archsync fix` applies: where it does, it writes exactly the corrected files (for an
+    example with a baseline, `fix --baseline-commit HEAD` in a git repository whose HEAD is that baseline)."""
+    baseline = ()
+    if example.baseline:
+        committed(write_project(tmp_path, example.at_baseline()))
+        baseline = ("--baseline-commit", "HEAD")
     root = write_project(tmp_path, example.files)
-    result = archsync("fix", "--no-cache", cwd=root)
+    result = archsync("fix", "--no-cache", *baseline, cwd=root, env=GIT_ALONE)
     written = {path: (root / path).read_text(encoding="utf-8") for path, _ in example.files}
     if BY_CODE[code].fix is None:
         assert result.returncode == EXIT_FINDINGS, result
@@ -71,6 +92,20 @@ def test_archsync_fix_writes_the_corrected_form_of_a_rule_it_answers_and_nothing
     else:
         assert result.returncode == EXIT_CLEAN, result
         assert written == dict(corrected_files(example))
+
+
+# git with no user or system configuration, and an author, for the examples' baseline commits
+GIT_ALONE = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "archsync tests",
+             "GIT_AUTHOR_EMAIL": "tests@archsync.invalid", "GIT_COMMITTER_NAME": "archsync tests",
+             "GIT_COMMITTER_EMAIL": "tests@archsync.invalid"}
+
+
+def committed(root: Path) -> Path:
+    """`root` as a git repository whose HEAD holds its files."""
+    env = {**os.environ, **GIT_ALONE}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "-m", "baseline"]):
+        subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True, timeout=120)
+    return root
 
 
 def test_a_corrected_form_belongs_to_an_example_that_fires_and_changes_its_files():
@@ -133,6 +168,7 @@ def test_archsync_rules_lists_the_registry_in_priority_order(tmp_path):
         "code",
         "ARC106  host-copy-behind           a plugin's copy of a list of its host's lacks names the host's list "
         "holds",
+        "ARC107  new-name-missing           a change registers an architecture and leaves out a list that takes it",
         "ARC201  unknown-architecture       a guarded collection or a family names an architecture nothing "
         "registers",
         "ARC202  stale-exemption            an exemption no longer suppresses anything",
@@ -167,7 +203,7 @@ def test_explain_an_unknown_code_is_an_error(tmp_path):
 
 def test_priority_is_registry_order_among_rules_that_compete_for_a_pair():
     competing = [rule.code for rule in RULES if rule.one_per_pair]
-    assert competing == ["ARC101", "ARC102", "ARC103", "ARC104", "ARC105", "ARC106", "ARC201", "ARC301"]
+    assert competing == ["ARC101", "ARC102", "ARC103", "ARC104", "ARC105", "ARC106", "ARC107", "ARC201", "ARC301"]
 
 
 def test_every_front_end_gives_a_code_the_same_severity(tmp_path):
@@ -201,3 +237,9 @@ def test_an_exemption_naming_a_code_that_does_not_exist_is_a_configuration_error
     assert result.err_lines == [
         f"archsync: error: {tmp_path / 'pyproject.toml'}: tool.archsync.exempt[0].codes: 'ARC109' is not an "
         f"archsync code (`archsync rules` lists them, like 'ARC101')"]
+
+
+def test_the_codes_judged_against_a_baseline_are_the_rules_that_judge_a_change():
+    from lint_plugin.rules.codes import JUDGED_AGAINST_A_BASELINE
+
+    assert JUDGED_AGAINST_A_BASELINE == {rule.code for rule in RULES if rule.check_new is not None}

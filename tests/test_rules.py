@@ -455,6 +455,7 @@ CODES = [
      "a collection or family holds one variant of a registered pair but not the other"),
     ("ARC105", "kin-missing", "a subject holds an architecture but not another that runs the same code"),
     ("ARC106", "host-copy-behind", "a plugin's copy of a list of its host's lacks names the host's list holds"),
+    ("ARC107", "new-name-missing", "a change registers an architecture and leaves out a list that takes it"),
     ("ARC201", "unknown-architecture",
      "a guarded collection or a family names an architecture nothing registers"),
     ("ARC202", "stale-exemption", "an exemption no longer suppresses anything"),

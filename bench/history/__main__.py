@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from bench.history.hosts import host_mirrors
+from bench.history.new_model import replay_new_models
 from bench.history.replay import default_archsync, load_corpus, markdown, replay
 
 
@@ -29,6 +30,9 @@ def main() -> int:
     parser.add_argument("--host-as-of-parent", action="append", default=[], metavar="HOST=MIRROR",
                         help="check a plugin against its host as of the parent's date, from this mirror under "
                              "--mirrors (e.g. vllm=local-inference-lab+vllm); default: archsync's shipped snapshot")
+    parser.add_argument("--new-models", action="store_true",
+                        help="replay the new-model cases at their fix commit with the case's list reverted "
+                             "(bench/history/new_model.py) instead of every case at its parent")
     args = parser.parse_args()
     repo = Path(__file__).resolve().parents[2]
     work = args.work.resolve()
@@ -38,9 +42,16 @@ def main() -> int:
              and (not args.case or c.id in args.case) and (not args.split or c.split == args.split)]
     if not cases:
         parser.error("no case matches")
-    report = replay(cases, args.mirrors, work, [args.archsync] if args.archsync else default_archsync(),
-                    "\n".join(args.setting), hosts=host_mirrors(args.host_as_of_parent, args.mirrors))
-    print(markdown(report))
+    archsync = [args.archsync] if args.archsync else default_archsync()
+    if args.new_models:
+        if args.setting or args.host_as_of_parent:
+            parser.error("--new-models replays zero-config, against archsync's shipped snapshots")
+        report = replay_new_models([c for c in cases if c.kind == "new-model"], args.mirrors, work, archsync)
+    else:
+        report = replay(cases, args.mirrors, work, archsync, "\n".join(args.setting),
+                        hosts=host_mirrors(args.host_as_of_parent, args.mirrors))
+    print(markdown(report, "Other findings new since the parent, at these changes" if args.new_models else
+                   "Other diagnostics at these parents"))
     if args.json:
         args.json.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
     return 0

@@ -34,7 +34,7 @@ from lint_plugin.project.model_types import load_table
 
 CORPUS = Path(__file__).with_name("corpus.json")
 SGLANG_CUTOFF = "2026-01-01"  # SGLang history from here on is not read (kept aside for judging)
-MISSING_CODES = ("ARC101", "ARC102", "ARC103", "ARC104", "ARC105")
+MISSING_CODES = ("ARC101", "ARC102", "ARC103", "ARC104", "ARC105", "ARC107")
 
 
 @dataclass(frozen=True)
@@ -117,8 +117,8 @@ def reference_commit(git_dir: Path, project: str) -> str:
 
 # -- archsync ---------------------------------------------------------------------------------------
 
-def run_archsync(archsync: Sequence[str], tree: Path, command: str = "check") -> dict:
-    args = [*archsync, command, "--no-cache", "--format", "json", "."]
+def run_archsync(archsync: Sequence[str], tree: Path, command: str = "check", extra: Sequence[str] = ()) -> dict:
+    args = [*archsync, command, "--no-cache", "--format", "json", *extra, "."]
     result = subprocess.run(args, cwd=tree, capture_output=True)
     if result.returncode not in (0, 1):
         raise RuntimeError(f"{' '.join(args)} in {tree}: exit {result.returncode}: "
@@ -335,7 +335,7 @@ def replay(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[
     return Report(outcomes, others, skipped)
 
 
-def markdown(report: Report) -> str:
+def markdown(report: Report, others: str = "Other diagnostics at these parents") -> str:
     lines = ["| case | project | split | kind | fix | result | names caught | evidence / why missed |",
              "|---|---|---|---|---|---|---|---|"]
     for o in report.outcomes:
@@ -349,7 +349,7 @@ def markdown(report: Report) -> str:
         rate = f" ({100 * k['caught'] / k['cases']:.0f}%)" if k["cases"] else ""
         lines.append(f"| {kind} | {k['cases']} | {k['caught']}{rate} | {k['names']} | {k['caught_names']} |")
     o = s["other_diagnostics"]
-    lines += ["", f"Other diagnostics at these parents: {o['total']}; later history could judge "
+    lines += ["", f"{others}: {o['total']}; later history could judge "
               f"{o['judged_by_history']}, and did what {o['confirmed']} of them ask."]
     lines += [f"- {code}: {c['total']}, judged {c['judged']}, confirmed {c['confirmed']}"
               for code, c in sorted(s["other_diagnostics_by_code"].items())]

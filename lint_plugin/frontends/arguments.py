@@ -148,6 +148,9 @@ def parser() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParser
     fix.add_argument("--select", default="", metavar="CODES", help="comma-separated codes or prefixes to fix")
     fix.add_argument("--ignore", default="", metavar="CODES", help="comma-separated codes or prefixes not to fix")
     fix.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    fix.add_argument("--baseline-commit", metavar="REV",
+                     help="fix only what `check --baseline-commit REV` reports: the findings the change since git "
+                          "commit REV introduced")
     fix.set_defaults(handler=_handler("fix", "run_fix"), stdin_filename=None)
 
     show = commands.add_parser("show", allow_abbrev=False, help="draw the family x collection membership matrix")

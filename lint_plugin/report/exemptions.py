@@ -7,6 +7,7 @@ from typing import List, Optional, Sequence, Set, Tuple
 from ..config import Exemption
 from ..diagnostics import Diagnostic
 from ..rules import arc202_stale_exemption as stale
+from ..rules.codes import JUDGED_AGAINST_A_BASELINE
 
 
 def apply_exemptions(diagnostics: Sequence[Diagnostic], exemptions: Sequence[Exemption],
@@ -23,6 +24,8 @@ def apply_exemptions(diagnostics: Sequence[Diagnostic], exemptions: Sequence[Exe
     for index, exemption in enumerate(exemptions):
         if exemption.from_pack:
             continue  # a pack's exemptions are the pack's to maintain
+        if exemption.codes and JUDGED_AGAINST_A_BASELINE.issuperset(exemption.codes):
+            continue  # what only a run against a baseline reports: a run without one cannot say it is stale
         for member in exemption.members:
             if (index, member) not in used:
                 kept.append(stale.diagnostic(exemption, member, config_path))

@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, Any
 from .codes import CODES
 
 if TYPE_CHECKING:
-    from .registry import BY_CODE, RULES, RuleMemory, check, check_again, explain, rules_table
+    from .registry import BY_CODE, RULES, RuleMemory, check, check_again, check_new_names, explain, rules_table
     from .rule import Check, Example, Rule
 
-__all__ = ["BY_CODE", "CODES", "Check", "Example", "RULES", "Rule", "RuleMemory", "check", "check_again", "explain",
-           "rules_table"]
+__all__ = ["BY_CODE", "CODES", "Check", "Example", "RULES", "Rule", "RuleMemory", "check", "check_again",
+           "check_new_names", "explain", "rules_table"]
 
-_REGISTRY = frozenset({"BY_CODE", "RULES", "RuleMemory", "check", "check_again", "explain", "rules_table"})
+_REGISTRY = frozenset({"BY_CODE", "RULES", "RuleMemory", "check", "check_again", "check_new_names", "explain",
+                       "rules_table"})
 _RULE = frozenset({"Check", "Example", "Rule"})
 
 

@@ -80,7 +80,7 @@ def check_again(model: Model, earlier: Optional[memory_arc105.Arc105Memory]
     weighed: Dict[Tuple[str, str], memory_arc105.Weighed] = {}
     for c in model.collections:
         held = c.members.names & model.registered.keys()
-        if _not_a_list_to_complete(c, held) and not _one_name(c, held):
+        if not_a_list_to_complete(c, held) and not one_name_test(c, held):
             continue  # blocked whatever the name: skip the weighing
         others = copies.get((c.path, c.subject), ())
         theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
@@ -103,10 +103,10 @@ def _weigh(model: Model, c: Collection, held: AbstractSet[str], names: Sequence[
     found = []
     for name in names:
         same_model = _same_model(model, c, held, name)
-        blocked = _blocked(model, c, held, name, same_model, others)
-        if blocked:
+        refused = blocked(model, c, held, name, same_model, others)
+        if refused:
             continue  # never reported, whatever the evidence: not weighed
-        verdict = _verdict(model, c, held, name, blocked, same_model, others)
+        verdict = _verdict(model, c, held, name, refused, same_model, others)
         if verdict.reported(model.config.kinship):
             found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
                                     verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
@@ -124,22 +124,22 @@ def judge(model: Model, collection: Collection, name: str) -> Verdict:
     held = collection.members.names & model.registered.keys()
     others = namesakes(model.collections).get((collection.path, collection.subject), ())
     same_model = _same_model(model, collection, held, name)
-    return _verdict(model, collection, held, name, _blocked(model, collection, held, name, same_model, others),
+    return _verdict(model, collection, held, name, blocked(model, collection, held, name, same_model, others),
                     same_model, others)
 
 
-def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, blocked: str,
+def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name: str, refused: str,
              same_model: List[Evidence], others: Sequence[Collection]) -> Verdict:
     found = model.kinship.evidence(name, held) + slips(name, collection.literals) + same_model
     found = sorted(found + _namesakes(held, name, others, [e.kin for e in found]),
                    key=lambda e: (-e.weight, e.kind, e.kin))
     evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
-    if not blocked and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
-        blocked = f"it is tied only to '{evidence[0].kin}', a second spelling of a class the subject does not " \
+    if not refused and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
+        refused = f"it is tied only to '{evidence[0].kin}', a second spelling of a class the subject does not " \
                   "name: the subject is about that spelling's checkpoints"
     together = corroborated(model.kinship, name, evidence)
     clones = ((), "") if together else _clones_beside(model, collection, held, name, evidence)
-    return Verdict(evidence, confidence(evidence), together or bool(clones[0]), blocked, clones)
+    return Verdict(evidence, confidence(evidence), together or bool(clones[0]), refused, clones)
 
 
 _RUNS_THE_CODE = (IMPLEMENTATION, SUBCLASS)
@@ -200,12 +200,12 @@ def _same_model(model: Model, collection: Collection, held: AbstractSet[str], na
     """
     kin = model.kinship.another_name_of(name, held)
     where = model.registered.get(name)
-    if not kin or where is None or _part(where.path) != _part(collection.path):
+    if not kin or where is None or part_of(where.path) != part_of(collection.path):
         return []
     return [Evidence(SAME_MODEL, weights.ANOTHER_NAME, kin, f"is a second name of '{kin}' (one lineage, one task)")]
 
 
-def _part(path: str) -> str:
+def part_of(path: str) -> str:
     """The part of a project a path is in: its first two directories (after `src/`)."""
     parts = path.split("/")[:-1]
     if parts[:1] == ["src"]:
@@ -224,7 +224,7 @@ def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
 _CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, WRAPS, CONFIG_CLASS})
 
 
-def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
+def not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
     """Why a subject is not completed whatever the name, or ""."""
     if not collection.completable:
         return collection.not_completed
@@ -233,22 +233,22 @@ def _not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> s
     return ""
 
 
-def _one_name(collection: Collection, held: AbstractSet[str]) -> bool:
+def one_name_test(collection: Collection, held: AbstractSet[str]) -> bool:
     """A test of one registered name, found by shape, that gates something (`arch == "X"`): asked only for a
     second name of that model, what a fix turns `==` into `in (...)` for."""
     return len(held) == 1 and len(collection.written) == 1 and not collection.unread \
         and collection.scope not in ("dispatch", "inert")
 
 
-def _blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str, same_model: List[Evidence],
+def blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str, same_model: List[Evidence],
              others: Sequence[Collection] = ()) -> str:
     """Why `name` is never asked of `collection`, or "". `same_model`: `_same_model`'s evidence for it, which
     lifts some guards: a second name of a held model (its class, lineage and task) is what the subject holds,
     by another name: of the kind the subject holds, and a spelling it wants, even of a test of that one name."""
     if name in collection.members.names:
         return "the subject holds it"
-    reason = _not_a_list_to_complete(collection, held)
-    if reason and not (same_model and _one_name(collection, held)):
+    reason = not_a_list_to_complete(collection, held)
+    if reason and not (same_model and one_name_test(collection, held)):
         return reason
     if model.kinship.is_alias(name) and not same_model and not any(model.kinship.is_alias(h) for h in held) and \
             not any(name in o.members.names for o in others) and \

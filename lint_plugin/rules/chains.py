@@ -45,11 +45,11 @@ def _told_apart(model: Model, chains: Sequence[Dispatch], collection: Collection
     """A chain of `collection`'s own function, not its own chain, that tests `name` in a branch holding none
     of `held` and some of `held` in others; or None. A branch that searches a list of the module
     (`elif arch in _INTERN_S2_ARCHS`) tests what that list holds."""
-    function = _function(collection.subject)
+    function = function_of(collection.subject)
     if not function:
         return None
     for chain in chains:
-        if collection.subject in chain.subjects or not any(_function(s) == function for s in chain.subjects):
+        if collection.subject in chain.subjects or not any(function_of(s) == function for s in chain.subjects):
             continue
         searched = [c.members.names for c in model.collections
                     if c.path == collection.path and c.subject in chain.searched]
@@ -59,7 +59,7 @@ def _told_apart(model: Model, chains: Sequence[Dispatch], collection: Collection
     return None
 
 
-def _function(subject: str) -> str:
+def function_of(subject: str) -> str:
     """The function an inline test is written in (`Model.build#3` -> `Model.build`), or ""."""
     owner, found, _ = subject.partition("#")
     return owner if found and not owner.startswith("@") else ""

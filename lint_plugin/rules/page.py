@@ -47,11 +47,17 @@ def _example(example: Example, fixable: bool, shown: Tuple[Tuple[str, str], ...]
     if same:
         blocks.append(f"The same {_names(same)} as in the first example, and:")
     blocks += _files(tuple(file for file in example.files if file[0] not in same))
+    check, fix = ("`archsync check --baseline-commit HEAD`", "`archsync fix --baseline-commit HEAD`") \
+        if example.baseline else ("`archsync check`", "`archsync fix`")
+    if example.baseline:  # how the commit the change is judged against held what it touched
+        blocks.append("At the baseline commit (`HEAD`), before the change:")
+        for path, text in example.baseline:
+            blocks += [f"`{path}` was not there."] if text is None else _files(((path, text),))
     if not example.expect:
-        return blocks + ["`archsync check` prints nothing."]
-    blocks += ["`archsync check` prints:", _fence("text", "\n".join(example.expect))]
-    blocks.append("Corrected, as `archsync fix` writes it:" if fixable else "Corrected:")
-    return blocks + _files(example.corrected) + ["`archsync check` then prints nothing."]
+        return blocks + [f"{check} prints nothing."]
+    blocks += [f"{check} prints:", _fence("text", "\n".join(example.expect))]
+    blocks.append(f"Corrected, as {fix} writes it:" if fixable else "Corrected:")
+    return blocks + _files(example.corrected) + [f"{check} then prints nothing."]
 
 
 def _files(files: Tuple[Tuple[str, str], ...]) -> List[str]:

@@ -18,7 +18,8 @@ from .codes import CODES, rule_modules
 from .rule import Rule
 from .schemes import in_each_lists_scheme
 
-__all__ = ["BY_CODE", "CODES", "RULES", "RuleMemory", "check", "check_again", "explain", "rules_table"]
+__all__ = ["BY_CODE", "CODES", "RULES", "RuleMemory", "check", "check_again", "check_new_names", "explain",
+           "rules_table"]
 
 
 def _collect() -> Tuple[Rule, ...]:
@@ -64,6 +65,13 @@ def check_again(model: Model, memory: RuleMemory) -> Tuple[List[Diagnostic], Rul
         elif rule.check is not None:
             found += rule.check(model)
     return _as_asked(model, found), RuleMemory(left)
+
+
+def check_new_names(model: Model, baseline: Model) -> List[Diagnostic]:
+    """What the rules that judge a change find (`Rule.check_new`): `model` against the model of the tree at a
+    baseline commit. Pure, no I/O, as `check`."""
+    return _as_asked(model, [d for rule in RULES if rule.check_new is not None
+                             for d in rule.check_new(model, baseline)])
 
 
 def _as_asked(model: Model, found: List[Diagnostic]) -> List[Diagnostic]:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # the registry of codes needs no resolved model
 Check = Callable[["Model"], Iterable[Diagnostic]]
 # `check` with what the rule's last check left (None at first), returning its findings and what to leave next
 CheckAgain = Callable[["Model", Any], Tuple[List[Diagnostic], Any]]
+# the tree's model and the model of the tree at a baseline commit (`--baseline-commit`): what the change did
+CheckNew = Callable[["Model", "Model"], Iterable[Diagnostic]]
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,10 @@ class Example:
     files: Tuple[Tuple[str, str], ...]
     expect: Tuple[str, ...] = ()
     corrected: Tuple[Tuple[str, str], ...] = ()
+    # for a rule that compares the tree with a baseline commit: how that commit held the files the change
+    # touched, (path, text), or (path, None) for a file the change added; `expect` is then what
+    # `archsync check --baseline-commit` prints, and `corrected` what `archsync fix --baseline-commit` writes
+    baseline: Tuple[Tuple[str, Optional[str]], ...] = ()
 
     def __post_init__(self) -> None:
         if self.corrected and not self.expect:
@@ -65,6 +71,19 @@ class Example:
         unknown = sorted({path for path, _ in self.corrected} - {path for path, _ in self.files})
         if unknown:
             raise ValueError(f"{self.title!r}: the corrected form changes files the example has not: {unknown}")
+        unknown = sorted({path for path, _ in self.baseline} - {path for path, _ in self.files})
+        if unknown:
+            raise ValueError(f"{self.title!r}: the baseline holds files the example has not: {unknown}")
+
+    def at_baseline(self) -> Tuple[Tuple[str, str], ...]:
+        """The example's project as the baseline commit held it."""
+        then = dict(self.baseline)
+        found = []
+        for path, text in self.files:
+            was = then[path] if path in then else text
+            if was is not None:  # a file the change added is not there
+                found.append((path, was))
+        return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -72,7 +91,9 @@ class Rule:
     """One diagnostic code and everything the front ends and the report stage need to know of it.
 
     `check` is None for a code another stage reports (a configuration error, a stale
-    exemption): its module then provides the message builder that stage calls.
+    exemption): its module then provides the message builder that stage calls. `check_new` is for a
+    rule that judges a change: what the tree holds against what a baseline commit held
+    (`--baseline-commit`), as a name the change registers.
     `one_per_pair` rules compete for the single diagnostic a (subject, member) pair gets,
     in registry order. `check_again`, for a rule whose check is costly: the same findings, taking what
     its last check weighed where nothing it read changed (the rule's part of a run's memory). `fix`
@@ -97,6 +118,7 @@ class Rule:
     examples: Tuple[Example, ...]
     check: Optional[Check] = None
     check_again: Optional[CheckAgain] = None
+    check_new: Optional[CheckNew] = None
     severity: str = "error"  # a key of SEVERITIES
     fix: Optional[str] = None
     one_per_pair: bool = False

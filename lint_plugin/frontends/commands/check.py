@@ -126,9 +126,15 @@ def _adopt(args: argparse.Namespace, report, shown: List, scope):
         return lambda d: rebased(d, part.root, report.root)
 
     mine = [[d for d in part.diagnostics if seen_from(part)(d) in visible] for part in parts]
+
+    def part_scope(part):
+        seen = seen_from(part)
+        return lambda diagnostics: [d for d in diagnostics if scope([seen(d)])]
+
     if args.baseline_commit is not None:
         from .. import baseline_commit
-        baselined = baseline_commit.for_check(parts, args.baseline_commit, mine, use_cache=not args.no_cache)
+        baselined = baseline_commit.for_check(parts, args.baseline_commit, mine, use_cache=not args.no_cache,
+                                              scopes=[part_scope(part) for part in parts])
         if baselined is None:
             return EXIT_ERROR
         news, note = baselined
@@ -136,15 +142,10 @@ def _adopt(args: argparse.Namespace, report, shown: List, scope):
     from .. import add_exemptions
     left: List = []
     for part in parts:
-        seen = seen_from(part)
-
-        def part_scope(diagnostics, seen=seen):
-            return [d for d in diagnostics if scope([seen(d)])]
-
-        recorded = add_exemptions.for_check(part, part_scope, several=len(parts) > 1)
+        recorded = add_exemptions.for_check(part, part_scope(part), several=len(parts) > 1)
         if recorded is None:
             return EXIT_ERROR
-        left += [seen(d) for d in recorded[0]]
+        left += [seen_from(part)(d) for d in recorded[0]]
     return sorted(left), ""
 
 

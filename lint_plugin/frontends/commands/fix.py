@@ -56,13 +56,20 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
     report = analyse(args, project)
     if isinstance(report, int):
         return report
+    baselined = _baselined(args, report)
+    if isinstance(baselined, int):
+        return baselined
+    among = report.diagnostics if baselined is None else baselined.new
     # edits only in files under PATH (a diagnostic may be fixed in another file than its own)
-    editable = {id(d) for d in within(report.root, Path(args.path), [d.fix for d in report.diagnostics if d.fix])}
-    scope = tuple(d for d in report.diagnostics if d.fix is not None and id(d.fix) in editable)
+    editable = {id(d) for d in within(report.root, Path(args.path), [d.fix for d in among if d.fix])}
+    scope = tuple(d for d in among if d.fix is not None and id(d.fix) in editable)
     outcome = fix_command.plan(report, select, ignore, among=scope)
     if all(f.after == f.before for f in outcome.files):  # nothing re-checked: what remains is all of it
         outcome = dataclasses.replace(outcome, remaining=report.diagnostics)
     changed = [f for f in outcome.files if f.after != f.before]
+    if baselined is not None:  # what remains is what the change introduced and no fix took
+        taken = {d for f in changed for d in f.fixed}
+        outcome = dataclasses.replace(outcome, remaining=tuple(baselined.still_new(outcome.remaining, taken)))
     if args.diff:
         terminal = sys.stdout.isatty()  # paths as the user reads them, so the diff applies from here
         seen_from_here = [dataclasses.replace(f, path=Path(display_path(report.root, f.path)).as_posix())
@@ -75,7 +82,9 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
             changed = [f for f in changed if f.path in written]
             again = analyse(args, project)
             if not isinstance(again, int):
-                outcome = dataclasses.replace(outcome, remaining=again.diagnostics)
+                left = again.diagnostics if baselined is None else tuple(
+                    baselined.still_new(again.diagnostics, {d for f in changed for d in f.fixed}))
+                outcome = dataclasses.replace(outcome, remaining=left)
         remaining = within(report.root, Path(args.path), outcome.remaining)
         sys.stdout.write(render("text", remaining, report.root))
     sys.stdout.flush()
@@ -89,3 +98,22 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
     else:
         code = EXIT_FINDINGS if remaining or problems else EXIT_CLEAN
     return code, fixed, len(changed), len(remaining)
+
+
+def _baselined(args: argparse.Namespace, report):
+    """With `--baseline-commit`, what `check --baseline-commit` reports (`baseline_commit.Baselined`); None
+    without it; the exit code after an error."""
+    if getattr(args, "baseline_commit", None) is None:
+        return None
+    from ...report.escape import printable
+    from .. import baseline_commit
+
+    try:
+        baselined = baseline_commit.against(report, args.baseline_commit, report.diagnostics,
+                                            use_cache=not args.no_cache)
+    except baseline_commit.BaselineError as exc:
+        print(printable(f"archsync: error: {exc}"), file=sys.stderr)
+        return EXIT_ERROR
+    for warning in baselined.warnings:
+        print(printable(f"archsync: warning: {warning}"), file=sys.stderr)
+    return baselined

@@ -77,7 +77,7 @@ from .evidence import (
     parse_configs,
     parse_edges,
 )
-from .model import Kinship
+from .model import Kinship, of_one_line
 from .names import gaps, missing_siblings, sibling_pair, siblings_of, slips, variant
 from .score import confidence, corroborated
 
@@ -87,6 +87,6 @@ __all__ = [
     "VARIANT", "WRAPS",
     "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs",
     "Wrapping",
-    "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "parse_builds",
-    "parse_configs", "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips", "variant",
+    "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "of_one_line",
+    "parse_builds", "parse_configs", "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips", "variant",
 ]

@@ -48,6 +48,13 @@ def _versions(name: str, kin: str) -> bool:
     return bool(variant(name, kin) or variant(kin, name)) or _unversioned(name) == _unversioned(kin)
 
 
+def of_one_line(name: str, kin: str) -> bool:
+    """Is `name` of `kin`'s line of models: a version of it (`DeepseekV32ForCausalLM` of `DeepseekV3ForCausalLM`),
+    or of its lineage and task (`InternS1_1_ForConditionalGeneration` of `InternS1ProForConditionalGeneration`)?
+    Not `MistralForCausalLM` of `LlamaForCausalLM`: another model that reuses the code."""
+    return _versions(name, kin) or _one_lineage_and_task(name, kin)
+
+
 def _unversioned(name: str) -> str:
     """A name's stem without its version (`Kestrel_Nano_VL` of `Kestrel_Nano_VL_V3`, `Deepseek` of
     `DeepseekV32ForCausalLM`), for names `variant` cannot compare (no task suffix)."""

@@ -1,0 +1,61 @@
+"""The new-model replay's reverted file: only the lines that added the case's names go back to the parent's."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.history.new_model import reverted  # noqa: E402
+
+PARENT = '''from .kestrel import KestrelForCausalLM
+
+MLA_ARCHS = [
+    "KestrelForCausalLM",
+]
+
+
+def uses_mla(arch):
+    return arch in ["KestrelForCausalLM"]
+'''
+
+FIX = '''from .kestrel import KestrelForCausalLM, KestrelV2ForCausalLM
+
+MLA_ARCHS = [
+    "KestrelForCausalLM",
+    "KestrelV2ForCausalLM",
+]
+
+
+def uses_mla(arch):
+    return arch in ["KestrelForCausalLM", "KestrelV2ForCausalLM"]
+'''
+
+
+def test_the_lines_that_quote_a_new_name_go_back_and_the_rest_of_the_commit_stays():
+    assert reverted(PARENT, FIX, ["KestrelV2ForCausalLM"]) == '''\
+from .kestrel import KestrelForCausalLM, KestrelV2ForCausalLM
+
+MLA_ARCHS = [
+    "KestrelForCausalLM",
+]
+
+
+def uses_mla(arch):
+    return arch in ["KestrelForCausalLM"]
+'''
+
+
+def test_a_line_that_quoted_the_name_already_is_kept():
+    parent = PARENT.replace('["KestrelForCausalLM"]', "['KestrelV2ForCausalLM', 'KestrelForCausalLM']")
+    fix = FIX.replace('["KestrelForCausalLM", "KestrelV2ForCausalLM"]',
+                      "('KestrelV2ForCausalLM', 'KestrelForCausalLM')")
+    assert reverted(parent, fix, ["KestrelV2ForCausalLM"]).endswith(
+        "    return arch in ('KestrelV2ForCausalLM', 'KestrelForCausalLM')\n")
+
+
+def test_nothing_to_revert_or_a_text_that_does_not_parse_is_none():
+    assert reverted(PARENT, FIX, ["MagpieForCausalLM"]) is None
+    # the run that quotes the name goes back, the run that opened its bracket stays: no text to replay
+    opened = 'X = (\n    1,\n    "KestrelV2ForCausalLM")\n'
+    assert reverted("X = [\n    1,\n]\n", opened, ["KestrelV2ForCausalLM"]) is None
