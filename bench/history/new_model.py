@@ -68,6 +68,17 @@ def reverted(before: str, after: str, names: Sequence[str]) -> Optional[str]:
     return text
 
 
+# git with no user or system configuration, and an author for the parent's commit
+_GIT = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "replay",
+        "GIT_AUTHOR_EMAIL": "replay@archsync.invalid", "GIT_COMMITTER_NAME": "replay",
+        "GIT_COMMITTER_EMAIL": "replay@archsync.invalid"}
+
+
+def _top(tree: Path, root: str) -> Path:
+    """The extracted commit's directory, above the project root `tree` is."""
+    return tree if root in ("", ".") else tree.parents[len(Path(root).parts) - 1]
+
+
 def _case_tree(git_dir: Path, case: Case, work: Path) -> Tuple[Optional[Path], str]:
     """A git repository whose HEAD is the parent's tree and whose working tree is the fix commit's, the case's
     file reverted (`reverted`): the change as its author had it before committing; or (None, why)."""
@@ -86,24 +97,15 @@ def _case_tree(git_dir: Path, case: Case, work: Path) -> Tuple[Optional[Path], s
     shutil.copytree(_top(extract_tree(git_dir, case.parent, case.root, work), case.root), mine)
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "-m", "parent"]):
         subprocess.run(["git", *args], cwd=mine, env={**os.environ, **_GIT}, check=True, capture_output=True)
-    for entry in mine.iterdir():
-        if entry.name != ".git":
-            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+    for entry in mine.iterdir():  # the parent's files out, the fix commit's in
+        if entry.is_dir() and entry.name != ".git":
+            shutil.rmtree(entry)
+        elif not entry.is_dir():
+            entry.unlink()
     shutil.copytree(_top(extract_tree(git_dir, case.fix, case.root, work), case.root), mine, dirs_exist_ok=True)
     tree = mine if case.root in ("", ".") else mine / case.root
     (tree / case.file).write_text(text, encoding="utf-8")
     return tree, ""
-
-
-# git with no user or system configuration, and an author for the parent's commit
-_GIT = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "replay",
-        "GIT_AUTHOR_EMAIL": "replay@archsync.invalid", "GIT_COMMITTER_NAME": "replay",
-        "GIT_COMMITTER_EMAIL": "replay@archsync.invalid"}
-
-
-def _top(tree: Path, root: str) -> Path:
-    """The extracted commit's directory, above the project root `tree` is."""
-    return tree if root in ("", ".") else tree.parents[len(Path(root).parts) - 1]
 
 
 def replay_new_models(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[str],
