@@ -62,7 +62,8 @@ def against(report: Report, rev: str, shown: Sequence[Diagnostic], use_cache: bo
             tree = Path(directory).resolve()
             snapshot = copy_revision(report.root, rev, tree)
             baseline = run_snapshot(report, tree, use_cache)
-            change = since(report, baseline, shown, scope if snapshot.present else lambda found: [])
+            # a project the commit does not hold has nothing registered there: every name would be "new"
+            change = since(report, baseline, shown, scope, judge=snapshot.present)
     except RevisionError as exc:
         raise BaselineError(str(exc)) from None
     except ConfigError as exc:
@@ -86,8 +87,8 @@ def for_check(reports: Sequence[Report], rev: str, shown: Sequence[Sequence[Diag
     """
     found = []
     try:
-        for i, (report, mine) in enumerate(zip(reports, shown)):
-            found.append(against(report, rev, mine, use_cache, scopes[i] if scopes is not None else list))
+        for report, mine, scope in zip(reports, shown, scopes or [list] * len(reports)):
+            found.append(against(report, rev, mine, use_cache, scope))
     except BaselineError as exc:
         print(printable(f"archsync: error: {exc}"), file=sys.stderr)
         return None

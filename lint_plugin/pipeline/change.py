@@ -18,14 +18,16 @@ class Change:
     judged: Tuple[Diagnostic, ...]  # what the rules that judge a change found (`new_names`)
 
 
-def since(done: Report, baseline: Report, shown: Sequence[Diagnostic], scope: Scope = list) -> Change:
-    """`shown` (`done`'s findings, as `scope` selects them) against the baseline's, and `new_names` in `scope`
-    (a pair `shown` already speaks of is not said twice)."""
+def since(done: Report, baseline: Report, shown: Sequence[Diagnostic], scope: Scope = list,
+          judge: bool = True) -> Change:
+    """`shown` (`done`'s findings, as `scope` selects them) against the baseline's, and, with `judge`, `new_names`
+    in `scope` (a pair `shown` already speaks of is not said twice)."""
     from ..report.baseline import compare
 
     comparison = compare(shown, baseline.diagnostics)
     spoken = {(d.path, d.subject, d.member) for d in shown}
-    judged = tuple(d for d in scope(new_names(done, baseline)) if (d.path, d.subject, d.member) not in spoken)
+    found = scope(new_names(done, baseline)) if judge else []
+    judged = tuple(d for d in found if (d.path, d.subject, d.member) not in spoken)
     return Change(tuple(sorted(comparison.new + judged)), comparison.known, judged)
 
 

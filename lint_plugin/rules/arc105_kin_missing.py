@@ -109,11 +109,11 @@ def _weigh(model: Model, c: Collection, held: AbstractSet[str], names: Sequence[
         verdict = _verdict(model, c, held, name, refused, same_model, others)
         if verdict.reported(model.config.kinship):
             found.append(diagnostic(c.subject, c.label, c.path, c.line, c.column, name, verdict.evidence,
-                                    verdict.confidence, _add_beside_kin(c, name, verdict.evidence)))
+                                    verdict.confidence, add_beside_kin(c, name, verdict.evidence)))
     return found
 
 
-def _add_beside_kin(collection: Collection, name: str, evidence: Sequence[Evidence]) -> FixRequest:
+def add_beside_kin(collection: Collection, name: str, evidence: Sequence[Evidence]) -> FixRequest:
     """Add `name` right after the held name the strongest evidence ties it to."""
     kin = tuple(dict.fromkeys(e.kin for e in evidence))[:3]
     return dataclasses.replace(add_to(collection, name, ()), peers=kin)

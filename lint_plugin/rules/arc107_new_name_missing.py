@@ -4,14 +4,13 @@ Judged only against a baseline commit (`archsync check --baseline-commit REV`): 
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import AbstractSet, Dict, FrozenSet, List, Optional, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model
 from ..resolve.kinship import IMPLEMENTATION, SUBCLASS, Evidence, of_one_line, weights
 from ..resolve.namesakes import namesakes
-from .arc105_kin_missing import blocked, not_a_list_to_complete, one_name_test
+from .arc105_kin_missing import add_beside_kin, blocked, not_a_list_to_complete, one_name_test
 from .chains import function_of
 from .fixes import add_to
 from .kinds import CLASSIFICATION, DRAFT, MULTIMODAL, accepts, kind
@@ -37,6 +36,7 @@ def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
     then = {(c.path, c.subject): c for c in baseline.collections}
     copies = namesakes(model.collections)
     tested = _tested_by_function(model)
+    of_kinds = _by_kind(baseline)
     found: List[Diagnostic] = []
     for c in model.collections:
         held = c.members.names & model.registered.keys()
@@ -44,20 +44,22 @@ def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
         if before is None or before.members.names & baseline.registered.keys() != held - new or not held \
                 or (not_a_list_to_complete(c, held) and not one_name_test(c, held)):
             continue  # a list the change wrote, or changed but by adding new names, is what its author decided
+        names = sorted(new - c.members.names - tested.get((c.path, function_of(c.subject)), frozenset()))
+        if not names:
+            continue
         others = copies.get((c.path, c.subject), ())
-        shares = _shares(baseline, before) if not one_name_test(c, held) else {}
-        elsewhere = tested.get((c.path, function_of(c.subject)), frozenset())
-        for name in sorted(new - c.members.names - elsewhere):
-            evidence = _of_its_kind(model, c, shares, name) or (None if c.table else _runs_held_code(model, held, name))
+        shares = _shares(baseline, before, of_kinds) if not one_name_test(c, held) else {}
+        for name in names:
+            evidence = _of_its_kind(model, shares, name) or (None if c.table else _runs_held_code(model, held, name))
             if evidence is None or blocked(model, c, held, name, [evidence], others) \
                     or not accepts(c.members.names, name, multimodal=model.multimodal):
                 continue  # ARC105's guards, the kind guard among them: a draft is not asked of served models
+            of_kind = evidence.kind == _KIND
             found.append(Diagnostic(c.path, c.line, c.column, RULE.code,
                                     f"'{name}', which the change registers, may belong in {c.label}: "
-                                    f"{evidence.text if evidence.kind == _KIND else 'it ' + evidence.text}",
+                                    f"{evidence.text if of_kind else 'it ' + evidence.text}",
                                     subject=c.subject, member=name,
-                                    fix=dataclasses.replace(add_to(c, name, ()), peers=(evidence.kin,))
-                                    if evidence.kin in held else add_to(c, name, ())))
+                                    fix=add_to(c, name, ()) if of_kind else add_beside_kin(c, name, [evidence])))
     return found
 
 
@@ -74,23 +76,32 @@ def _tested_by_function(model: Model) -> Dict[Tuple[str, str], FrozenSet[str]]:
     return found
 
 
-def _shares(baseline: Model, before: Collection) -> Dict[str, Tuple[int, int, str]]:
-    """By kind, for a list that was the baseline's list of that kind: (names of the kind it held, names of the
-    kind registered beside it, where that is: `_beside`)."""
-    held = before.members.names & baseline.registered.keys()
-    part = _beside(before.path)
-    found = {}
-    for wanted in _KINDS:
-        of_kind = {n for n in baseline.registered if kind(n, baseline.multimodal) == wanted
-                   and _within(baseline.registered[n].path, part)}
-        mine = held & of_kind
-        if len(of_kind) >= MIN_KIND and len(mine) >= PURITY * len(held) and len(mine) >= COVERAGE * len(of_kind):
-            found[wanted] = (len(mine), len(of_kind), part)
+def _by_kind(baseline: Model) -> Dict[str, List[str]]:
+    """The paths of the baseline's registrations of each kind a list may be of."""
+    found: Dict[str, List[str]] = {wanted: [] for wanted in _KINDS}
+    for name, where in baseline.registered.items():
+        paths = found.get(kind(name, baseline.multimodal))
+        if paths is not None:
+            paths.append(where.path)
     return found
 
 
-def _of_its_kind(model: Model, c: Collection, shares: Dict[str, Tuple[int, int, str]], name: str
-                 ) -> Optional[Evidence]:
+def _shares(baseline: Model, before: Collection, of_kinds: Dict[str, List[str]]) -> Dict[str, Tuple[int, int, str]]:
+    """By kind, for a list that was the baseline's list of that kind: (names of the kind it held, names of the
+    kind registered beside it, where that is: `_beside`)."""
+    part = _beside(before.path)
+    held = before.members.names & baseline.registered.keys()
+    beside = [n for n in held if _within(baseline.registered[n].path, part)]
+    found = {}
+    for wanted, paths in of_kinds.items():
+        of_kind = sum(1 for path in paths if _within(path, part))
+        mine = sum(1 for n in beside if kind(n, baseline.multimodal) == wanted)
+        if of_kind >= MIN_KIND and mine >= PURITY * len(held) and mine >= COVERAGE * of_kind:
+            found[wanted] = (mine, of_kind, part)
+    return found
+
+
+def _of_its_kind(model: Model, shares: Dict[str, Tuple[int, int, str]], name: str) -> Optional[Evidence]:
     """Why the list of a kind takes a new name of that kind, registered beside it; or None."""
     wanted = kind(name, model.multimodal)
     if wanted not in shares or not _within(model.registered[name].path, shares[wanted][2]):
