@@ -199,3 +199,49 @@ def test_a_mention_is_a_name_standing_alone_as_a_bytes_word_boundary_says(text, 
     data, word = text.encode(), name.encode()
     expected = len(re.findall(rb"(?<!\w)" + re.escape(word) + rb"(?!\w)", data))
     assert words(word, data, 3) == min(3, expected)
+
+
+_EGRET_BESIDE_HERON = ("it runs the code of 'HeronMoeForConditionalGeneration' (`class "
+                       "EgretPreviewForConditionalGeneration(HeronMoeForConditionalGeneration)` defines no method, at "
+                       "serve/models/egret.py:5) (confidence 0.85)")
+_EGRET_SUPPORT = ("serve/engine/support.py:{line}:16: ARC105 'EgretPreviewForConditionalGeneration' may belong in "
+                  "is_supported#{number}: " + _EGRET_BESIDE_HERON)
+_EGRET_TABLE = ("serve/engine/support.py:3:1: ARC105 'EgretPreviewForConditionalGeneration' may belong in "
+                "SUPPORTED_ARCHS: " + _EGRET_BESIDE_HERON)
+_SUPPORT_HEAD = ('"""The fused engine."""\n\nSUPPORTED_ARCHS = dict(\n    HeronForConditionalGeneration="heron",\n'
+                 '    HeronMoeForConditionalGeneration="heron",\n    StarlingForCausalLM="starling",\n)\n\n\n'
+                 'def is_supported(config):\n    arch = config.architectures[0]\n')
+_HERON_TEST = 'arch in ["HeronForConditionalGeneration", "HeronMoeForConditionalGeneration"]:'
+
+
+def test_a_test_inside_a_test_of_the_same_value_against_a_table_is_asked_only_what_the_table_holds(tree):
+    """lmdeploy's TurboMind support check: the per-model tests sit in the branch of `arch in SUPPORTED_ARCHS`,
+    so a name the table lacks never reaches them. Out of that branch, the test is asked (and the table too,
+    no chain taking its names one by one any more)."""
+    root = tree("consumers/gated")
+    assert archsync("why", "--no-cache", "is_supported#2", "EgretPreviewForConditionalGeneration",
+                    cwd=root).lines[-1] == (
+        "ARC105 stays quiet: the test sits inside a test of the same value against SUPPORTED_ARCHS "
+        "(serve/engine/support.py:3), which does not hold 'EgretPreviewForConditionalGeneration': only the names "
+        "it holds reach it")
+    assert ("  serve/engine/support.py:17: is_supported#2 [inline, 2 names] (by shape): tested inside a test of the "
+            "same value against SUPPORTED_ARCHS (serve/engine/support.py:3): asked only for the names it holds"
+            ) in archsync("inventory", "--no-cache", cwd=root).lines
+    write(root / "serve/engine/support.py", _SUPPORT_HEAD + "    supported = arch in SUPPORTED_ARCHS.keys()\n"
+          "    if arch == 'StarlingForCausalLM':\n        supported = config.num_attention_heads != 40\n"
+          f"    if {_HERON_TEST}\n        supported = supported and config.vision_config.patch_size == 14\n"
+          "    return supported\n")
+    assert archsync("check", "--no-cache", cwd=root).lines == [_EGRET_TABLE, _EGRET_SUPPORT.format(line=15, number=2)]
+
+
+def test_after_an_early_return_for_a_name_the_table_lacks_only_its_names_reach_a_test(tree):
+    """`if arch not in TABLE: return` leaves the rest of its block to the table's names; binding the value
+    again after it (`arch = ...`) makes the test one of another value, asked as any."""
+    root = tree("consumers/gated")
+    guarded = (_SUPPORT_HEAD + "    if not arch or arch not in SUPPORTED_ARCHS:\n        return False\n"
+               "    {rebind}if {heron}\n        return config.vision_config.patch_size == 14\n    return True\n")
+    write(root / "serve/engine/support.py", guarded.format(rebind="", heron=_HERON_TEST))
+    assert archsync("check", "--no-cache", cwd=root).lines == [_EGRET_TABLE]
+    write(root / "serve/engine/support.py", guarded.format(
+        rebind="arch = config.text_config.architectures[0]\n    ", heron=_HERON_TEST))
+    assert archsync("check", "--no-cache", cwd=root).lines == [_EGRET_TABLE, _EGRET_SUPPORT.format(line=15, number=1)]

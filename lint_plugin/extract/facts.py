@@ -258,3 +258,6 @@ class FileFacts:
     # the subjects tested in the branches of one if/elif chain (`if t in [A, B]: ... elif t in [C]: ...`):
     # a name one branch holds is handled there on purpose, never missing from another
     chains: Tuple[Tuple[str, ...], ...] = ()
+    # (subject, gate) for each inline test written where only the names another list holds reach it (`if arch
+    # in SUPPORTED: ... elif arch in [...]`): the gate is a subject of the same function, or `=NAME` (`gates.py`)
+    gates: Tuple[Tuple[str, str], ...] = ()

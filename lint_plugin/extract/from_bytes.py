@@ -72,6 +72,7 @@ def _extract(source: bytes, path: str, module: str, registries: Sequence[str], i
         registers_into=tuple(reader.registers_into),
         class_keyed=class_name_keyed(tree, keys) if keys else (),
         chains=tuple(reader.chains),
+        gates=tuple(reader.gates),
         type_keyed=tuple(sorted(set(reader.type_keyed).union(tables_keyed_by_model_type(tree, typed)))) if typed
         else (),
     )

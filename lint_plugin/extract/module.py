@@ -99,6 +99,7 @@ class ModuleReader:
         self.registers_into: List[str] = []
         self.type_keyed: List[str] = []  # the subjects found by shape that a model type is tested against
         self.chains: List[Tuple[str, ...]] = []  # subjects tested in the branches of one if/elif chain
+        self.gates: List[Tuple[str, str]] = []  # (subject, the list only whose names reach it): `gates.py`
 
     def read(self, tree: ast.Module) -> None:
         statements = list(module_level_statements(tree.body))
@@ -334,6 +335,7 @@ class ModuleReader:
         self.anonymous.extend(subjects.found)
         self.type_keyed += subjects.type_keyed
         self.chains += subjects.chains
+        self.gates += subjects.gated(node.body)  # type: ignore[attr-defined]
         self._chain_registrations(subjects)
 
     def _chain_registrations(self, subjects: ScopeSubjects) -> None:
@@ -347,6 +349,7 @@ class ModuleReader:
         if isinstance(node, ast.Compare):
             subjects.compare(node, local)
         elif isinstance(node, ast.BoolOp):
+            subjects.boolean(node)
             subjects.alternatives(node)
             subjects.chain(node)
         elif isinstance(node, ast.Call):

@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from .context import ModuleContext, is_str
 from .facts import DISPATCH, INERT, INLINE, LOCAL, CollectionFact, Literal, Member, Part
+from .gates import gate_name, gated, gates
 from .model_chains import BuildingChain, ChainRegistration, building_chain
 from .model_type_keys import is_model_type, model_types_only, normalised, written_as_model_types
 from .values import collection_parts
@@ -42,24 +43,29 @@ class ScopeSubjects:
         self._chain_spans: List[Tuple[Tuple[Tuple[int, int], Tuple[int, int]], int]] = []
         self._chains: Dict[int, List[str]] = {}  # chain number -> the names found in its tests
         self._building: List[BuildingChain] = []  # chains that build a model per name (`model_chains.py`)
+        # each inline test found, and the test it is written in (`gates.py`); the boolean operations walked
+        self._sites: List[Tuple[str, ast.expr]] = []
+        self._booleans: List[ast.BoolOp] = []
+        self._literals: Dict[int, str] = {}  # id of a literal tested in place -> the subject it is
 
     def compare(self, node: ast.Compare, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         """`x in [...]`, `x in local`, `x == "A"`, `"A" in x.architectures`, `"A" in arch_string`."""
         if id(node) in self._seen:
             return
         typed = is_model_type(node.left, set())  # `config.model_type in (...)`: a list of model types
+        site = node if len(node.ops) == 1 else None
         for op, right in zip(node.ops, node.comparators):
             if isinstance(op, (ast.In, ast.NotIn)):
                 if is_str(node.left) and not isinstance(right, _LITERALS):
-                    self._members([node.left], node)
+                    self._members([node.left], node, site=site)
                 elif isinstance(right, ast.Name) and right.id in local:
                     self._local(right.id, *local[right.id], typed=typed)
                 elif isinstance(right, _LITERALS):
-                    self._literal(right, typed)
+                    self._literal(right, typed, site)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             strings = _equal_strings(node.left, node.comparators[0])
             if strings:
-                self._members(strings, node, _tests_a_model_type(node))
+                self._members(strings, node, _tests_a_model_type(node), site)
 
     def iterated(self, node: ast.expr, local: Dict[str, Tuple[int, ast.expr]]) -> None:
         """`any(a in config.architectures for a in LOCAL)`: the names iterated are those tested."""
@@ -106,7 +112,7 @@ class ScopeSubjects:
         if len(set(map(_tested_expression, node.values))) > 1:
             return  # `"A" in archs or path.endswith("A")`: two tests of two values, each read alone
         typed = all(_tests_a_model_type(v) for v in node.values)
-        if len(strings) > 1 and self._members(strings, node, typed):
+        if len(strings) > 1 and self._members(strings, node, typed, node):
             self._seen.update(id(v) for v in node.values)
 
     def branch(self, node: ast.If) -> None:
@@ -166,21 +172,25 @@ class ScopeSubjects:
         if id(node) not in self._seen:
             strings = _affix_strings(node)
             if strings:
-                self._members(strings, node)
+                self._members(strings, node, site=node)
 
-    def _members(self, strings: List[ast.expr], node: ast.expr, typed: bool = False) -> bool:
+    def _members(self, strings: List[ast.expr], node: ast.expr, typed: bool = False,
+                 site: Optional[ast.expr] = None) -> bool:
         members = tuple(Member(s.value, s.lineno, self.ctx.column(s)) for s in strings)  # type: ignore[attr-defined]
         typed = typed and written_as_model_types([m.name for m in members], self.ctx.is_name)
         if not typed and not any(self.ctx.is_name(m.name) for m in members):
             return False
-        self._add(self._next(), node.lineno, self.ctx.column(node), (Literal(members),), self._scope_of(node), typed)
+        self._add(self._next(), node.lineno, self.ctx.column(node), (Literal(members),), self._scope_of(node), typed,
+                  site)
         self._in_chain(node)
         return True
 
-    def _literal(self, literal: ast.expr, typed: bool = False) -> None:
+    def _literal(self, literal: ast.expr, typed: bool = False, site: Optional[ast.expr] = None) -> None:
         parts, typed = _name_parts(self.ctx, literal, typed)
         if parts is not None:
-            self._add(self._next(), literal.lineno, self.ctx.column(literal), parts, self._scope_of(literal), typed)
+            self._add(self._next(), literal.lineno, self.ctx.column(literal), parts, self._scope_of(literal), typed,
+                      site)
+            self._literals[id(literal)] = self.found[-1].name
             self._in_chain(literal)
 
     def _in_chain(self, node: ast.expr) -> None:
@@ -211,10 +221,36 @@ class ScopeSubjects:
         return f"{self.scope}#{self._inline}"
 
     def _add(self, name: str, line: int, column: int, parts: Tuple[Part, ...], scope: str,
-             typed: bool = False) -> None:
+             typed: bool = False, site: Optional[ast.expr] = None) -> None:
         self.found.append(CollectionFact(name, line, column, parts, scope))
         if typed:
             self.type_keyed.append(name)
+        if site is not None:
+            self._sites.append((name, site))
+
+    def boolean(self, node: ast.BoolOp) -> None:
+        """Note an `and` or `or` walked: a term after `v in LIST and` runs only for what LIST holds (`gates.py`)."""
+        self._booleans.append(node)
+
+    def gated(self, body: List[ast.stmt]) -> List[Tuple[str, str]]:
+        """(subject, gate) for each inline test found in `body` that sits where only the values another list
+        holds reach (`gates.py`): the gate is that list, as `REFERENCE` and its name or as the subject it is."""
+        if not self._sites:
+            return []
+        within = gates(body, self._booleans, _value_read)
+        if not within.found:
+            return []
+        found = []
+        for name, test in self._sites:
+            position = (test.lineno, test.col_offset)
+            if not within.around(position):
+                continue
+            for tested in gated(position, _site_value(test), within):
+                written = gate_name(tested)
+                gate = REFERENCE + written if written is not None else self._literals.get(id(tested))
+                if gate is not None and gate != name:
+                    found.append((name, gate))
+        return found
 
 
 def _does_nothing(body: List[ast.stmt]) -> bool:
@@ -335,6 +371,21 @@ def _equal_strings(left: ast.expr, right: ast.expr) -> Optional[List[ast.expr]]:
         elif _one_string_list(side) and not isinstance(other, _WRITTEN):
             found.append(side.elts[0])  # type: ignore[attr-defined]
     return found if len(found) == 1 else None
+
+
+def _compared_value(node: ast.Compare) -> str:
+    """The value a comparison of one operator tests: `arch` of `arch in [...]`, `arch == "A"` and `"A" == arch`,
+    `config.architectures` of `"A" in config.architectures`."""
+    left, right = node.left, node.comparators[0]
+    return _value_read(right if is_str(left) or _one_string_list(left) else left)
+
+
+def _site_value(test: ast.expr) -> str:
+    """The value an inline test tests: a comparison's, the first term's of an `or` chain (all test one value),
+    or that of `x.startswith(...)`."""
+    if isinstance(test, ast.Compare):
+        return _compared_value(test)
+    return _tested_expression(test.values[0] if isinstance(test, ast.BoolOp) else test)
 
 
 def _span(node: ast.expr) -> Tuple[Tuple[int, int], Tuple[int, int]]:

@@ -59,7 +59,7 @@ def inventory(model: Model, where: Callable[[str], str] = str) -> Dict[str, Any]
         "subjects": [
             {"name": c.subject, "path": c.path, "line": c.line, "scope": c.scope, "declared": c.declared,
              "names": len(c.members.names), "partly_analysed": bool(c.members.unknown),
-             "read": _how_read(c), "copies": _copies(model, c)}
+             "read": _how_read(model, c), "copies": _copies(model, c)}
             for c in sorted(model.collections, key=lambda c: (c.path, c.line, c.subject))
         ],
         "families": [
@@ -86,8 +86,12 @@ def _copies(model: Model, collection: Collection) -> str:
     return "" if copied is None else f"{copied[1].subject} at {copied[1].path}:{copied[1].line}"
 
 
-def _how_read(collection: Collection) -> str:
+def _how_read(model: Model, collection: Collection) -> str:
     """What its readers say of a subject, where it changes what it is asked to hold ("" otherwise)."""
+    gates = model.gates.get((collection.path, collection.subject), ())
+    if gates and not collection.unread and collection.scope != "inert":
+        lists = " and ".join(f"{gate.subject} ({gate.path}:{gate.line})" for gate in gates)
+        return f"tested inside a test of the same value against {lists}: asked only for the names it holds"
     if collection.unread:
         return f"not completed: {collection.unread}"
     if collection.scope == "inert":

@@ -48,11 +48,12 @@ def encode_facts(facts: FileFacts) -> List[Any]:
         list(facts.class_keyed),
         list(facts.type_keyed),
         [list(c) for c in facts.chains],
+        [list(g) for g in facts.gates],
     ]
 
 
 def decode_facts(data: Any) -> FileFacts:
-    items = as_list(data, 16)
+    items = as_list(data, 17)
     path, module = as_str(items[0]), as_str(items[1])
     collections = tuple(
         CollectionFact(as_str(c[0]), as_int(c[1]), as_int(c[2]), tuple(_part(p) for p in as_list(c[3])), _scope(c[4]))
@@ -102,7 +103,8 @@ def decode_facts(data: Any) -> FileFacts:
                      mappings=mappings, registers_into=tuple(as_str(m) for m in as_list(items[12])),
                      class_keyed=tuple(as_str(k) for k in as_list(items[13])),
                      type_keyed=tuple(as_str(k) for k in as_list(items[14])),
-                     chains=tuple(tuple(as_str(n) for n in as_list(c)) for c in as_list(items[15])))
+                     chains=tuple(tuple(as_str(n) for n in as_list(c)) for c in as_list(items[15])),
+                     gates=tuple((as_str(g[0]), as_str(g[1])) for g in (as_list(x, 2) for x in as_list(items[16]))))
 
 
 def _scheme(data: Any) -> str:

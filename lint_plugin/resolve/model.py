@@ -89,6 +89,9 @@ class Model:
     # (path, line, name) of each list a checkpoint's model type is tested against: read as the registered
     # architectures its model types name, so none is checked where nothing is registered (`inventory` says so)
     type_lists: Tuple[Tuple[str, int, str], ...] = ()
+    # by (path, subject), the lists an inline test sits inside a test of, on the same value (`if arch in SUPPORTED:
+    # ... elif arch in [...]`): only the names those hold reach it (`extract/gates.py`)
+    gates: Mapping[Tuple[str, str], Tuple[Collection, ...]] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def host_only(self) -> Dict[str, FrozenSet[str]]:
@@ -183,7 +186,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   multimodal, _unregistered_classes(index, registered), kinship,
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
                   _served(support, registered), types, universe.host_lists, dispatches, universe.packages, served,
-                  tuple((facts.path, fact.line, fact.name) for facts, fact in type_lists))
+                  tuple((facts.path, fact.line, fact.name) for facts, fact in type_lists),
+                  _gated(files, collections))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -241,6 +245,32 @@ def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
         return collections, dispatches
     return tuple(dataclasses.replace(c, beside=beside[i]) if i in beside else c
                  for i, c in enumerate(collections)), dispatches
+
+
+def _gated(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
+           ) -> Dict[Tuple[str, str], Tuple[Collection, ...]]:
+    """By (path, subject), the collections only whose names reach the inline test (`FileFacts.gates`). A gate
+    written as a name is the function's own list of that name, else the module's, else the one its import
+    names; one that is no collection here (holds no registered name, or is not resolved) is left out."""
+    at = {(c.path, c.subject): c for c in collections}
+    paths = {facts.module: facts.path for facts in files}
+    found: Dict[Tuple[str, str], List[Collection]] = {}
+    for facts in files:
+        imported = {local: (module, name) for local, module, name in facts.imports if name is not None}
+        for subject, gate in facts.gates:
+            if (facts.path, subject) not in at:
+                continue
+            if gate.startswith(REFERENCE):
+                name = gate[len(REFERENCE):]
+                module, attribute = imported.get(name, ("", ""))
+                keys = [(facts.path, f"{subject.partition('#')[0]}.{name}"), (facts.path, name),
+                        (paths.get(module, ""), attribute)]
+            else:
+                keys = [(facts.path, gate)]
+            collection = next((at[key] for key in keys if key in at), None)
+            if collection is not None:
+                found.setdefault((facts.path, subject), []).append(collection)
+    return {key: tuple(gates) for key, gates in found.items()}
 
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],

@@ -387,6 +387,8 @@ _WHAT = "\n\n".join((
         "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there; "
         "one the other side of an `or` takes (`archs & {...} or model_type in {...}`); or one a chain of the "
         "subject's own function tests in a branch apart from the subject's names: the function tells them apart;",
+        "- a name another list lacks, where the subject's test sits inside a test of the same value against that "
+        "list (`if arch in SUPPORTED_ARCHS: ... elif arch in [...]`): the name never reaches it;",
         "- a name an if/elif chain of the subject's module has no branch for, where the chain takes most of the "
         "subject's names one by one (`archsync explain ARC101`): the list alone would not make the model work.",
     )),

@@ -195,7 +195,8 @@ RULE = Rule(
         "templates) is asked only as the list of its kind: what code a name runs says nothing of its value there.",
         "ARC105's guards hold, the kind guard among them (a draft variant is not asked of a list of served models, "
         "nor a text model of a list of multimodal ones), and so do the chains: a name another branch of the list's "
-        "chain tests, or a chain of its function tells apart, is not asked; nor is one another test of the same "
+        "chain tests, or a chain of its function tells apart, or a test inside a test of the same value against "
+        "a list that lacks it (`if arch in SUPPORTED_ARCHS:`), is not asked; nor is one another test of the same "
         "function holds (the change put it where the function takes it). What ARC105 refuses a second spelling "
         "of a class, or a test of one name, it does not refuse a new name of the held name's line, registered to "
         "its class or subclassing it: `arch == X` becomes `arch in (X, Y)`. A pair ARC105 reports is reported "

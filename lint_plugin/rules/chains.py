@@ -11,6 +11,12 @@ them apart in that function: lmdeploy's Qwen3.5 vision builder loads its InternS
 branch of their own, with remote code, and the test after the chain that holds the two Qwen3.5 names
 is about exactly those two.
 
+A test written where only the values another list holds reach it (`if arch in SUPPORTED_ARCHS: ...
+elif arch in [...]`, the `elif`s of `if arch not in SUPPORTED_ARCHS`, the rest of a block after `if arch not
+in SUPPORTED_ARCHS: return`, the terms after `arch in SUPPORTED_ARCHS and`) is reached only by the names
+that list holds: a name it lacks never gets there, and adding it to the inner
+list alone changes nothing (`extract/gates.py`).
+
 A chain of the list's module whose branches take the list's names one by one is the per-model half
 of what the list gates (SGLang's `is_hybrid_swa_model` list, and `get_hybrid_layer_ids`, which
 computes each of those models' sliding-window layers in a branch of its own): a name it has no
@@ -65,12 +71,26 @@ def function_of(subject: str) -> str:
     return owner if found and not owner.startswith("@") else ""
 
 
+def _unreached(model: Model, collection: Collection, name: str) -> Optional[Collection]:
+    """A list `collection`'s test sits inside a test of (`Model.gates`) that does not hold `name`, written out in
+    full (nothing unresolved, no pattern); or None."""
+    for gate in model.gates.get((collection.path, collection.subject), ()):
+        if not gate.members.unknown and not gate.members.patterns and name not in gate.members.names:
+            return gate
+    return None
+
+
 def refused_by_a_chain(model: Model, collection: Collection, name: str) -> str:
-    """Why no completion rule asks `collection` for `name`: a chain of its function tells the name apart from
-    the list's names (`_told_apart`), or a chain beside it takes its names one by one and not this one
-    (`_branch_missing`); or "". `why` says it, and `not_refused_by_a_chain` acts on it."""
+    """Why no completion rule asks `collection` for `name`: the test sits where only another list's names
+    reach it (`_unreached`), a chain of its function tells the name apart from the list's names (`_told_apart`),
+    or a chain beside it takes its names one by one and not this one (`_branch_missing`); or "". `why` says it,
+    and `not_refused_by_a_chain` acts on it."""
     if name in collection.members.names:
         return ""
+    gate = _unreached(model, collection, name)
+    if gate is not None:
+        return f"the test sits inside a test of the same value against {gate.subject} " \
+               f"({place(gate.path, gate.line)}), which does not hold '{name}': only the names it holds reach it"
     held = collection.members.names & model.registered.keys()
     chains = model.dispatches.get(collection.path, ())
     apart = _told_apart(model, chains, collection, held, name)
@@ -102,11 +122,13 @@ def not_taken_by_another_branch(model: Model, found: List[Diagnostic]) -> List[D
 
 
 def not_refused_by_a_chain(model: Model, found: List[Diagnostic]) -> List[Diagnostic]:
-    """`found`, less each name a list is asked to hold that a chain of its function tells apart from the list's
-    names, or that a chain of its module takes the list's names one by one without (`refused_by_a_chain`)."""
-    if not model.dispatches:
+    """`found`, less each name a list is asked to hold that never reaches its test, that a chain of its function
+    tells apart from the list's names, or that a chain of its module takes the list's names one by one without
+    (`refused_by_a_chain`)."""
+    if not model.dispatches and not model.gates:
         return found
-    at = {(c.path, c.subject): c for c in model.collections if c.path in model.dispatches}
+    at = {(c.path, c.subject): c for c in model.collections
+          if c.path in model.dispatches or (c.path, c.subject) in model.gates}
     kept = []
     for diagnostic in found:
         collection = at.get((diagnostic.path, diagnostic.subject or ""))
