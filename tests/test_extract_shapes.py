@@ -70,6 +70,21 @@ def test_a_module_and_class_pair_says_its_class_is_one_whatever_its_case():
     assert registration.implementations == ("eagle:EAGLE", "medusa:Medusa")
 
 
+def test_a_package_module_and_class_triple_registers_relative_to_the_models_package():
+    """vLLM-Omni's `_OMNI_MODELS` beside vLLM's pairs: `(package, module, class)` under the models package, so its
+    registry is the project's own, not a table of another package's classes."""
+    facts = _facts('_OMNI_MODELS = {\n    "OspreyOmniForConditionalGeneration": (\n        "osprey_omni",\n'
+                   '        "osprey_omni_thinker",\n        "OspreyOmniThinkerForConditionalGeneration",\n    ),\n'
+                   '    "OspreyOmniTalkerModel": ("osprey_omni", "osprey_omni_talker", "OspreyOmniTalker"),\n'
+                   '    "OspreyOmniVocoder": ("osprey-omni", "vocoder", "OspreyOmniVocoder"),\n}\n')
+    (registration,) = facts.registrations
+    assert [m.name for m in registration.names] == ["OspreyOmniForConditionalGeneration", "OspreyOmniTalkerModel"]
+    assert registration.implementations == (
+        ".osprey_omni.osprey_omni_thinker:OspreyOmniThinkerForConditionalGeneration",
+        ".osprey_omni.osprey_omni_talker:OspreyOmniTalker")
+    assert foreign_registries([facts], {"pkg"}) == frozenset()
+
+
 # -- tables of another package's classes ----------------------------------------------------------------
 
 def _registry(module: str, name: str, *implementations: str) -> FileFacts:

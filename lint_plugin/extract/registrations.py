@@ -2,7 +2,8 @@
 
 No project name is hard-coded. A registration pairs an architecture-shaped string with an
 *implementation*: a class reference (`Qwen3ForCausalLM`, `models.Qwen3ForCausalLM`), a
-`(module, class)` pair of strings (`("llama", "LlamaForCausalLM")`), or a path string ending
+`(module, class)` pair of strings (`("llama", "LlamaForCausalLM")`) or `(package, module, class)`, or a path
+string ending
 in a class (`"pkg.models.qwen3_next:Qwen3NextForCausalLM"`, `f"{PATH}.llama.LlamaForCausalLM"`).
 No class may be named like a helper (`...Config`, `...Processor`, `...Adapter`), which keeps
 per-architecture hook tables (`{"X": XConfig}`) out. The shapes:
@@ -28,6 +29,7 @@ _CLASS = re.compile(r"_*[A-Z]\w*")
 _HELPER_CLASS = re.compile(r"\w*(?:Config|Processor|Tokenizer|Parser|Handler|Loader|Info|Adapter|Hook|Mixin|Strategy|"
                            r"Backend|Spec|Policy|Error|Exception)")
 _PATH_CLASS = re.compile(r"[\w.]*[.:]([A-Z]\w*)")
+_MODULE = re.compile(r"[a-z_][a-z0-9_]*")  # a module's name as a registry writes it (`qwen2_5_omni`)
 _REGISTERING = re.compile(r"(?i)regist")
 
 Registered = Tuple[Member, str]  # (the name as written, its implementation)
@@ -46,6 +48,13 @@ def implementation(ctx: ModuleContext, node: Optional[ast.expr]) -> Optional[str
     if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2 and all(is_str(e) for e in node.elts):
         module, cls = (str(e.value) for e in node.elts)  # type: ignore[attr-defined]
         return f"{module}:{cls}" if _is_class(cls) else None  # `("eagle", "EAGLE")`: the pair says it is a class
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 3 and all(is_str(e) for e in node.elts):
+        # `("qwen3_omni", "qwen3_omni_moe_thinker", "Qwen3OmniMoeThinkerForConditionalGeneration")`: a package
+        # and a module under the package that holds the models, and the class (vLLM-Omni's registry beside vLLM's
+        # pairs); written relative (`.qwen3_omni.qwen3_omni_moe_thinker`), as the pair's bare module is
+        package, module, cls = (str(e.value) for e in node.elts)  # type: ignore[attr-defined]
+        return f".{package}.{module}:{cls}" if _MODULE.fullmatch(package) and _MODULE.fullmatch(module) \
+            and _is_class(cls) else None
     text = _string_text(node)
     if text is not None:
         match = _PATH_CLASS.fullmatch(text)

@@ -5,7 +5,8 @@
 package the project does not hold: the table lists which of the project's architectures that
 backend runs, and a name the project serves can be missing from it. Such a table is a subject.
 Only absolute paths count (`pkg.module`): a registry's bare module (`("llama", "LlamaForCausalLM")`)
-is relative to the package that holds the models.
+is relative to the package that holds the models, and so is a package and module under it (written
+`.qwen3_omni.qwen3_omni_thinker`, `extract/registrations.py`).
 """
 from __future__ import annotations
 
@@ -32,4 +33,4 @@ def _foreign(registration: RegistrationFact, packages: AbstractSet[str]) -> bool
 
 def _outside(implementation: str, packages: AbstractSet[str]) -> bool:
     module = implementation.rpartition(":")[0]
-    return "." in module and module.partition(".")[0] not in packages
+    return "." in module and not module.startswith(".") and module.partition(".")[0] not in packages
