@@ -2,9 +2,8 @@
 
 No project name is hard-coded. A registration pairs an architecture-shaped string with an
 *implementation*: a class reference (`Qwen3ForCausalLM`, `models.Qwen3ForCausalLM`), a
-`(module, class)` pair of strings (`("llama", "LlamaForCausalLM")`) or `(package, module, class)`, or a path
-string ending
-in a class (`"pkg.models.qwen3_next:Qwen3NextForCausalLM"`, `f"{PATH}.llama.LlamaForCausalLM"`).
+`(module, class)` pair of strings (`("llama", "LlamaForCausalLM")`) or `(package, module, class)`, or a
+path string ending in a class (`"pkg.models.qwen3_next:Qwen3NextForCausalLM"`, `f"{PATH}.llama.LlamaForCausalLM"`).
 No class may be named like a helper (`...Config`, `...Processor`, `...Adapter`), which keeps
 per-architecture hook tables (`{"X": XConfig}`) out. The shapes:
 
@@ -45,16 +44,16 @@ def implementation(ctx: ModuleContext, node: Optional[ast.expr]) -> Optional[str
         if not _is_class(name) or name.isupper():
             return None  # `_ROCM_SWA_REASON`: a constant, not a class
         return f"{ref.module}:{ref.name}" if ref is not None else name
-    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2 and all(is_str(e) for e in node.elts):
-        module, cls = (str(e.value) for e in node.elts)  # type: ignore[attr-defined]
-        return f"{module}:{cls}" if _is_class(cls) else None  # `("eagle", "EAGLE")`: the pair says it is a class
-    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 3 and all(is_str(e) for e in node.elts):
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) in (2, 3) and all(is_str(e) for e in node.elts):
+        *modules, cls = (str(e.value) for e in node.elts)  # type: ignore[attr-defined]
+        if not _is_class(cls):
+            return None  # `("eagle", "EAGLE")`: the pair says it is a class
+        if len(modules) == 1:
+            return f"{modules[0]}:{cls}"
         # `("qwen3_omni", "qwen3_omni_moe_thinker", "Qwen3OmniMoeThinkerForConditionalGeneration")`: a package
-        # and a module under the package that holds the models, and the class (vLLM-Omni's registry beside vLLM's
-        # pairs); written relative (`.qwen3_omni.qwen3_omni_moe_thinker`), as the pair's bare module is
-        package, module, cls = (str(e.value) for e in node.elts)  # type: ignore[attr-defined]
-        return f".{package}.{module}:{cls}" if _MODULE.fullmatch(package) and _MODULE.fullmatch(module) \
-            and _is_class(cls) else None
+        # and a module under the package that holds the models (vLLM-Omni's registry beside vLLM's pairs),
+        # written relative (`.qwen3_omni.qwen3_omni_moe_thinker`) as the pair's bare module is
+        return f".{'.'.join(modules)}:{cls}" if all(_MODULE.fullmatch(m) for m in modules) else None
     text = _string_text(node)
     if text is not None:
         match = _PATH_CLASS.fullmatch(text)

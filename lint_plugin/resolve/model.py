@@ -252,10 +252,13 @@ def _gated(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
     """By (path, subject), the collections only whose names reach the inline test (`FileFacts.gates`). A gate
     written as a name is the function's own list of that name, else the module's, else the one its import
     names; one that is no collection here (holds no registered name, or is not resolved) is left out."""
+    gated = [facts for facts in files if facts.gates]
+    if not gated:
+        return {}
     at = {(c.path, c.subject): c for c in collections}
     paths = {facts.module: facts.path for facts in files}
     found: Dict[Tuple[str, str], List[Collection]] = {}
-    for facts in files:
+    for facts in gated:
         imported = {local: (module, name) for local, module, name in facts.imports if name is not None}
         for subject, gate in facts.gates:
             if (facts.path, subject) not in at:
