@@ -107,6 +107,36 @@ def test_with_nothing_registered_a_file_that_does_not_parse_matters_only_where_i
         + _refusal(b'print "x"\n') + "\n")
 
 
+def test_with_nothing_registered_a_predicate_with_a_pattern_is_not_called_partly_analysed(tmp_path):
+    """Found on unsloth: an exception classifier (`cls.__name__ in ("OutOfMemoryError", ...)` or a substring of the
+    message) read as a family. With nothing registered a pattern matches nothing, as every test does: the summary
+    says nothing was checked, and no ARC901 (which fails the run) says it of one function."""
+    write(tmp_path / "pyproject.toml", '[project]\nname = "x"\n')
+    write(tmp_path / "app/errors.py", 'def _is_out_of_memory(exc):\n'
+                                      '    if any(c.__name__ in ("OutOfMemoryError", "OutOfMemoryError_") '
+                                      'for c in type(exc).__mro__):\n'
+                                      '        return True\n'
+                                      '    return "out of memory" in str(exc).lower()\n')
+    result = archsync("check", "--no-cache", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (EXIT_CLEAN, ""), result
+
+
+def test_a_tests_table_of_the_registry_is_not_the_registry(tmp_path):
+    """Found on Megatron-Bridge: a test's manifest of what the registry should hold (`{"X": "pkg.models.x.Cls"}`)
+    was the only registry read, so its names counted as what the project serves. A test, an example or the docs
+    gate nothing the project runs (their lists are not subjects); neither do they register."""
+    write(tmp_path / "pyproject.toml", '[project]\nname = "x"\n')
+    for model in ("Lima", "Mike"):
+        write(tmp_path / f"pkg/models/{model.lower()}.py", f"class {model}ForCausalLM:\n    pass\n")
+    write(tmp_path / "tests/test_matrix.py", 'EXPECTED = {\n    "LimaForCausalLM": "pkg.models.lima.LimaForCausalLM",\n'
+                                             '    "MikeForCausalLM": "pkg.models.mike.MikeForCausalLM",\n}\n')
+    write(tmp_path / "pkg/tables.py", 'FP8_ARCHS = {"LimaForCausalLM"}\n')
+    inventory = archsync("inventory", "--no-cache", cwd=tmp_path)
+    assert inventory.lines[:3] == ["Registered architectures: 0",
+                                   "Subjects: 1 (1 declared, 0 found by shape; 1 module)",
+                                   "  pkg/tables.py:1: FP8_ARCHS [module, 1 name]"], inventory
+
+
 def _refusal(source: bytes) -> str:
     """What this interpreter's parser says of `source` (its words vary by version)."""
     try:

@@ -85,6 +85,16 @@ def test_a_package_module_and_class_triple_registers_relative_to_the_models_pack
     assert foreign_registries([facts], {"pkg"}) == frozenset()
 
 
+def test_a_dict_in_a_function_that_maps_names_to_their_classes_registers_them():
+    """A factory's own table (`classes = {"X": X}`, then `classes[name]`) is a registry, as it is at module level;
+    a function's table of helpers (config classes) registers nothing, as there."""
+    facts = _facts('def stage_class(name):\n    classes = {"HeronVaeModel": HeronVaeModel, "HeronDualModel": Dual}\n'
+                   '    configs = {"HeronVaeModel": HeronVaeConfig}\n    return classes[name], configs[name]\n')
+    (registration,) = facts.registrations
+    assert (registration.registry, [m.name for m in registration.names], registration.implementations) == \
+        ("stage_class.classes", ["HeronVaeModel", "HeronDualModel"], ("pkg.m:HeronVaeModel", "pkg.m:Dual"))
+
+
 # -- tables of another package's classes ----------------------------------------------------------------
 
 def _registry(module: str, name: str, *implementations: str) -> FileFacts:

@@ -157,7 +157,7 @@ def test_the_predicates_that_are_no_family_are_listed_with_why(tree):
     assert text.returncode == EXIT_CLEAN, text
     assert _families_section(text) == [
         "Families: 2",
-        "  sglang/srt/configs/model_config.py:14: is_qwen3_next() [lineage, 1 names]",
+        "  sglang/srt/configs/model_config.py:14: is_qwen3_next() [lineage, 1 name]",
         "  sglang/srt/configs/model_config.py:18: is_qwen3_5() [lineage, 4 names]",
         'Not families: 5 (`families = ["NAME"]` makes one a family)',
     ] + SEED_NOT_FAMILIES, text
@@ -185,7 +185,7 @@ def test_a_veto_keeps_a_lineage_predicate_from_being_a_family_everywhere(tree):
     assert (checked.returncode, checked.lines) == (EXIT_FINDINGS, expected), checked
     assert flake8_lines(flake8("--select", "ARC", ".", cwd=root)) == expected
     section = _families_section(archsync("inventory", cwd=root))
-    assert section[:3] == ["Families: 1", "  sglang/srt/configs/model_config.py:14: is_qwen3_next() [lineage, 1 names]",
+    assert section[:3] == ["Families: 1", "  sglang/srt/configs/model_config.py:14: is_qwen3_next() [lineage, 1 name]",
                            'Not families: 6 (`families = ["NAME"]` makes one a family)'], section
     assert '  sglang/srt/configs/model_config.py:18: is_qwen3_5() [4 names]: vetoed by families = ["!is_qwen3_5"]' \
         in section, section

@@ -132,14 +132,52 @@ def test_fix_path_inside_one_project_edits_only_there(repo):
     assert archsync("check", cwd=repo).lines == [AOT, TABLES]
 
 
-@pytest.mark.parametrize("command", [["inventory"], ["show"], ["why", "_CUDA_GRAPH_ARCHS", "OscarMoeForCausalLM"]])
-def test_one_project_views_ask_for_one_project(repo, command):
+@pytest.mark.parametrize("command", [["inventory"], ["show"], ["show", "--format", "markdown"]])
+def test_a_view_from_above_several_projects_shows_each_as_from_inside(repo, command):
+    """As `check` covers every project under the root, a view shows each one, headed by its directory, and
+    says of each what a run inside it says (paths seen from where the command runs)."""
     result = archsync(*command, cwd=repo)
-    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
-        f"archsync: error: . holds 3 projects (kernels, python, python/svc/kernels/aot); "
-        f"give {command[0]} one of them"]), result
+    assert result.returncode == EXIT_CLEAN, result
+    heading = "## {}" if "markdown" in command else "Project {}:"
+    sections = {}
+    for line in result.lines:
+        for project in ("kernels", "python", "python/svc/kernels/aot"):
+            if line == heading.format(project):
+                sections[project] = []
+                break
+        else:
+            list(sections.values())[-1].append(line)
+    assert list(sections) == ["kernels", "python", "python/svc/kernels/aot"], result
     inside_python = archsync(*command, "python", cwd=repo)
     assert inside_python.returncode == EXIT_CLEAN, inside_python
+    assert [line for line in sections["python"] if line] == [line for line in inside_python.lines if line]
+
+
+def test_inventory_json_from_above_several_projects_holds_each_document(repo):
+    documents = archsync("inventory", "--format", "json", cwd=repo).json
+    alone = archsync("inventory", "--format", "json", "python", cwd=repo).json
+    assert [os.path.relpath(d["root"], repo) for d in documents["projects"]] == [
+        "kernels", "python", os.path.join("python", "svc", "kernels", "aot")]
+    assert (documents["version"], documents["projects"][1]) == (2, alone)
+
+
+def test_why_from_above_several_projects_explains_where_the_subject_is(repo):
+    from_root = archsync("why", "_CUDA_GRAPH_ARCHS", "OscarMoeForCausalLM", cwd=repo)
+    assert from_root.returncode == EXIT_CLEAN, from_root
+    assert from_root.lines[0] == "_CUDA_GRAPH_ARCHS at python/svc/tables.py:4:1 holds 1 registered name " \
+                                 "(OscarForCausalLM)", from_root
+    assert from_root.lines == archsync("why", "_CUDA_GRAPH_ARCHS", "OscarMoeForCausalLM", "python", cwd=repo).lines
+    missing = archsync("why", "_NO_SUCH_ARCHS", "OscarMoeForCausalLM", cwd=repo)
+    assert (missing.returncode, missing.err_lines) == (EXIT_ERROR, [
+        "archsync: error: no subject '_NO_SUCH_ARCHS'; `archsync inventory` lists them"]), missing
+
+
+def test_an_html_page_is_of_one_project(repo):
+    result = archsync("show", "--format", "html", cwd=repo)
+    assert (result.returncode, result.err_lines) == (EXIT_ERROR, [
+        "archsync: error: . holds 3 projects (kernels, python, python/svc/kernels/aot); "
+        "give show --format html one of them"]), result
+    assert archsync("show", "--format", "html", "python", cwd=repo).returncode == EXIT_CLEAN
 
 
 @pytest.mark.e2e

@@ -321,6 +321,8 @@ class ModuleReader:
                 for target in child.targets:
                     if isinstance(target, ast.Name):
                         local[target.id] = (child.lineno, child.value)
+                        if isinstance(child.value, ast.Dict):  # `classes = {"X": X, ...}`, then `classes[name]`
+                            self._register(f"{qualname}.{target.id}", dict_registrations(self.ctx, child.value))
                     elif isinstance(target, ast.Subscript):
                         self._subscript_store(target, qualname)
                         self._register(_registry_of(target), subscript_registration(self.ctx, target, child.value))

@@ -116,7 +116,7 @@ def check_alone(argv: Sequence[str]) -> Optional[argparse.Namespace]:
         return None
     parser = _CheckAlone(prog="archsync check", allow_abbrev=False, add_help=False)  # `-h` is left over: not read
     _check_arguments(parser)
-    parser.set_defaults(command="check", several_projects=True)
+    parser.set_defaults(command="check")
     try:
         args, extra = parser.parse_known_args(argv[1:])
     except _NotAlone:
@@ -139,7 +139,7 @@ def parser() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParser
     check = commands.add_parser("check", help="report drift between registries, whitelists and families",
                                 allow_abbrev=False)
     _check_arguments(check)
-    check.set_defaults(handler=_handler("check", "run_check"), several_projects=True)
+    check.set_defaults(handler=_handler("check", "run_check"))
 
     fix = commands.add_parser("fix", help="add missing names and remove duplicates where archsync can edit",
                               allow_abbrev=False)

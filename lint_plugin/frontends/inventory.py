@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from ..config import Config, matches_pattern
 from ..extract.model_chains import is_chain_registry
@@ -186,15 +186,15 @@ def render_text(model: Model, where: Callable[[str], str] = str) -> str:
         mark = ("" if subject["declared"] else " (by shape)") + (f": {subject['read']}" if subject["read"] else "") \
             + (f"; a copy of the host's {subject['copies']}" if subject["copies"] else "")
         lines.append(f"  {subject['path']}:{subject['line']}: {subject['name']} [{subject['scope']}, "
-                     f"{subject['names']} names]{mark}")
+                     f"{_names(subject['names'])}]{mark}")
     lines.append(f"Families: {len(document['families'])}")
     for family in document["families"]:
         lines.append(f"  {family['path']}:{family['line']}: {family['name']}() [{family['kind']}, "
-                     f"{len(family['names'])} names]")
+                     f"{_names(len(family['names']))}]")
     if document["not_families"]:
         lines.append(f"Not families: {len(document['not_families'])} (`families = [\"NAME\"]` makes one a family)")
     for other in document["not_families"]:
-        lines.append(f"  {other['path']}:{other['line']}: {other['name']}() [{len(other['names'])} names]: "
+        lines.append(f"  {other['path']}:{other['line']}: {other['name']}() [{_names(len(other['names']))}]: "
                      f"{other['why']}")
     for hint in document["hints"]:
         lines.append(f"hint: {hint}")
@@ -212,8 +212,22 @@ def _escaped(value: Any) -> Any:
     return value
 
 
+def _names(count: int) -> str:
+    return f"{count} name{'s' if count != 1 else ''}"
+
+
 def render_json(model: Model, root: Path, where: Callable[[str], str] = str) -> str:
     """`--format json` (version 2: each `path` mapped by `where`, from where the command runs, beside the
     project's absolute `root`; 1: project-relative paths, no `root`)."""
-    document = {"version": 2, "root": str(root.resolve()), **seen(inventory(model, where), where)}
-    return json.dumps(json_safe(document), indent=2) + "\n"
+    return json.dumps(json_safe(_document(model, root, where)), indent=2) + "\n"
+
+
+def render_projects_json(projects: Sequence[Tuple[Model, Path, Callable[[str], str]]]) -> str:
+    """`--format json` from a directory above several projects: `{"version": 2, "projects": [...]}`, each
+    project's document as `render_json` writes it alone."""
+    documents = [_document(model, root, where) for model, root, where in projects]
+    return json.dumps(json_safe({"version": 2, "projects": documents}), indent=2) + "\n"
+
+
+def _document(model: Model, root: Path, where: Callable[[str], str]) -> Dict[str, Any]:
+    return {"version": 2, "root": str(root.resolve()), **seen(inventory(model, where), where)}

@@ -27,4 +27,4 @@ def plain_check(argv: "Sequence[str]") -> "Optional[SimpleNamespace]":
     if not argv or argv[0] != "check" or any(word.startswith("-") for word in argv[1:]):
         return None
     paths = list(argv[1:]) or ["."]
-    return SimpleNamespace(paths=paths, **dict(DEFAULTS), command="check", several_projects=True, path=paths[0])
+    return SimpleNamespace(paths=paths, **dict(DEFAULTS), command="check", path=paths[0])

@@ -306,6 +306,8 @@ def _registrations(index: ProjectIndex, registries: Sequence[Collection], univer
     found: List[Registration] = []
     chains: List[Registration] = []  # a chain that builds a model per name (`model_chains.py`): after the rest
     for facts in _in_path_order(index):
+        if is_not_served(facts.path):
+            continue  # a test's or an example's table is what it expects or shows, not what the project serves
         for r in _of(facts, dropped, universe.model_types, dropped_types):
             if (facts.module, r.registry) not in foreign:
                 (chains if is_chain_registry(r.registry) else found).append(r)
@@ -643,8 +645,9 @@ def _in_path_order(index: ProjectIndex) -> List[FileFacts]:
 
 def _served_facts(index: ProjectIndex) -> List[FileFacts]:
     """The facts of the files the project runs, in path order. A test or an example gates nothing it
-    does (`served.py`): what such a file says counts only where the bytes alone choose it, for its
-    registrations and the collections the configuration names (and a file that does not parse, ARC902,
-    only where it may hold one of those), so no predicate, table or rename of one is read, and a
-    file of them quoting a registered name is never parsed for it (`selection.py`)."""
+    does (`served.py`): what such a file says counts only where the bytes alone choose it, for the
+    collections the configuration names (and a file that does not parse, ARC902, only where it may hold
+    one of those), so no predicate, table or rename of one is read, no registration of one counts
+    (`_registrations`), and a file of them quoting a registered name is never parsed for it
+    (`selection.py`)."""
     return [facts for facts in _in_path_order(index) if not is_not_served(facts.path)]

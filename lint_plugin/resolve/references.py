@@ -281,9 +281,6 @@ class Resolver:
                 names |= part.names
                 delegates.add(part.key)
                 delegates |= part.delegates
-        if tests.patterns and not universe:
-            unknown.append(f"a pattern test ({tests.patterns[0].kind} {tests.patterns[0].text!r}) "
-                           f"matches nothing while nothing is registered")
         literals = tuple(tuple(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
                          for part in fact.tests if isinstance(part, Literal))
         return Predicate(f"{facts.module}:{fact.name}", fact.name, facts.path, fact.line, fact.column,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import AbstractSet, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
@@ -22,6 +23,7 @@ from ..resolve.kinship import (
     confidence,
     corroborated,
     slips,
+    spells_experts,
     variant,
     weights,
 )
@@ -265,6 +267,9 @@ def blocked(model: Model, collection: Collection, held: AbstractSet[str], name: 
         return "the subject is about one lineage and the name is of another"
     if _dense_beside_experts(model, held, name):
         return "the subject holds mixture-of-experts models only (their code builds expert layers), and it is dense"
+    if _named_for_experts(collection.subject, held, name):
+        return "the subject's name says it is about mixture-of-experts models, as every name it holds is spelt, " \
+               "and the name is not"
     if sum(_later(h, name) for h in held) > 1:
         return "the subject holds two later versions of it and not it: what it gates began with them"
     own = _own_registry(model, collection)
@@ -287,6 +292,21 @@ def _dense_beside_experts(model: Model, held: AbstractSet[str], name: str) -> bo
         return False
     known = [model.kinship.builds_experts(h) for h in held]
     return False not in known and known.count(True) >= 2
+
+
+def _named_for_experts(subject: str, held: AbstractSet[str], name: str) -> bool:
+    """Does the subject's own name say it holds mixture-of-experts models (`_FORCED_FUSED_EP_MOE_ARCHS`), as the
+    spelling of every name it holds does, and `name`'s does not? The project's word for the list, as a list
+    named multimodal holds multimodal models (`kinds.py`): its dense twin stays out even where it runs the
+    MoE class's code (a dense class subclassing the MoE one, branching on its config), which the code guard
+    above cannot tell."""
+    if not held or spells_experts(name) or not all(spells_experts(h) for h in held):
+        return False
+    return any(word.lower() in _EXPERT_WORDS for word in _WORDS.findall(subject))
+
+
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")  # `_FORCED_FUSED_EP_MOE_ARCHS`, `moeArchs`, `MoeModels`
+_EXPERT_WORDS = frozenset({"moe", "expert", "experts"})
 
 
 def _later(held: str, name: str) -> bool:
@@ -373,7 +393,10 @@ _WHAT = "\n\n".join((
         "subclasses Qwen3.5-MoE's class, so a list of Qwen models is about it too);",
         "- a dense model in a list whose every name of known code builds mixture-of-experts layers (two at "
         "least, read from their modules' imports): it is about experts, and a dense model has none "
-        "(`Qwen3ForCausalLM` beside `Qwen3MoeForCausalLM` in a MoE kernel's table);",
+        "(`Qwen3ForCausalLM` beside `Qwen3MoeForCausalLM` in a MoE kernel's table); and a dense model in a "
+        "list whose own name says it is about mixture-of-experts models (`_FORCED_FUSED_EP_MOE_ARCHS`, a word "
+        "`MOE`, `moe`, `experts`) and whose every name is spelt so, even where the dense class runs the MoE "
+        "class's code (it subclasses it, branching on its config);",
         "- an earlier version or generation of a lineage where the subject holds two later ones "
         "(`DeepseekForCausalLM` beside `DeepseekV2ForCausalLM` and `DeepseekV3ForCausalLM`, `DeepseekV2ForCausalLM` "
         "beside `DeepseekV3ForCausalLM` and `DeepseekV32ForCausalLM`): what the list gates began with them;",

@@ -4,7 +4,6 @@ codes the user asked about."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -48,10 +47,6 @@ def _analyse_or_raise(args: argparse.Namespace, project: Optional[Path] = None):
         return EXIT_ERROR
     prefilter = not getattr(args, "no_prefilter", False)
     try:
-        if overrides is None and project is None and not getattr(args, "several_projects", False):
-            project = _one_project(Path(args.path), args.command)
-            if isinstance(project, int):
-                return project
         # `check` prints diagnostics only: a stored report whose inputs are unchanged stands in for the
         # run. Not when it adopts findings, or for the views that show the model.
         reuse = args.command == "check" and getattr(args, "baseline_commit", None) is None \
@@ -72,20 +67,19 @@ def _analyse_or_raise(args: argparse.Namespace, project: Optional[Path] = None):
     return report
 
 
-def _one_project(path: Path, command: str):
-    """The project a one-project view (`show`, `inventory`, `why`) looks at: PATH's own, or the one below it."""
+def view_projects(path: Path) -> List[Optional[Path]]:
+    """The projects a view (`show`, `inventory`, `why`) looks at, one after another: PATH's own (not the projects
+    nested in it: a view is of one project), or, from a directory above several, each of them, as `check` does;
+    [None] where PATH is in no project and holds none."""
     from ...project.projects import projects_of
 
     found = projects_of(path)
     if found is None:
-        return None
+        return [None]
     roots = found.roots
     if path.resolve() == roots[0] or roots[0] in path.resolve().parents or len(roots) == 1:
-        return roots[0]
-    names = ", ".join(os.path.relpath(r) for r in roots)
-    print(f"archsync: error: {path} holds {len(roots)} projects ({names}); give {command} one of them",
-          file=sys.stderr)
-    return EXIT_ERROR
+        return [roots[0]]
+    return list(roots)
 
 
 def within(root: Path, target: Path, diagnostics) -> List:

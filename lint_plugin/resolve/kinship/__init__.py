@@ -78,7 +78,7 @@ from .evidence import (
     parse_edges,
 )
 from .model import Kinship, of_one_line
-from .names import gaps, missing_siblings, sibling_pair, siblings_of, slips, variant
+from .names import gaps, missing_siblings, sibling_pair, siblings_of, slips, spells_experts, variant
 from .score import confidence, corroborated
 
 __all__ = [
@@ -88,5 +88,6 @@ __all__ = [
     "Backbone", "ClassEdge", "ConfigUse", "Evidence", "Family", "Kinship", "ModuleClasses", "Related", "RelatedInputs",
     "Wrapping",
     "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "of_one_line",
-    "parse_builds", "parse_configs", "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips", "variant",
+    "parse_builds", "parse_configs", "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips",
+    "spells_experts", "variant",
 ]

@@ -58,6 +58,12 @@ def variant(name: str, kin: str) -> Optional[str]:
     return None
 
 
+def spells_experts(name: str) -> bool:
+    """Does a name's stem say it is a mixture-of-experts model (`Qwen3_5MoeForConditionalGeneration`)?"""
+    task = TASK.search(name)
+    return MOE.search(name[:task.start()] if task and task.start() else name) is not None
+
+
 def generation_number(version: Optional[str]) -> float:
     """`2_5` -> 2.5; no number is the first generation."""
     return float(version.replace("_", ".")) if version else 1.0
