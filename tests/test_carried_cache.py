@@ -89,6 +89,25 @@ def test_archsync_installed_afresh_still_takes_the_cache(tmp_path, monkeypatch, 
     assert not checked(fresh).reused
 
 
+def test_facts_extracted_by_other_code_are_extracted_again(tmp_path, monkeypatch, parsed):
+    """The index cache holds what the extractor made of each file: another build of the same version (an
+    upgrade from git, an editable install being worked on) reads them again, as a fresh install of the same
+    code does not."""
+    from lint_plugin.project import cache
+
+    root = copy_tree(SGLANG_BUG, tmp_path / "tree")
+    first = pipeline.run_projects(pipeline.Request((root,)))
+    extracted = sorted(parsed)
+    assert len(extracted) == 13, extracted
+    monkeypatch.setattr(cache, "code_stamps", lambda: "0123456789abcdef")  # installed afresh: same content
+    del parsed[:]
+    assert pipeline.run_projects(pipeline.Request((root,))).diagnostics == first.diagnostics and parsed == []
+    monkeypatch.setattr(cache, "code_stamps", lambda: "aaaaaaaaaaaaaaaa")  # other code
+    monkeypatch.setattr(cache, "code_content", lambda: "fedcba9876543210")
+    assert pipeline.run_projects(pipeline.Request((root,))).diagnostics == first.diagnostics
+    assert sorted(parsed) == extracted
+
+
 @pytest.mark.parametrize("spread", [False, True], ids=["one thread", "threads"])
 def test_files_are_compared_with_the_stored_digests(tmp_path, monkeypatch, spread):
     """What a fresh clone's run does to every file, on one thread or (from `_SPREAD_BYTES`) several."""

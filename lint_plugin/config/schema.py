@@ -135,8 +135,9 @@ KEYS: Tuple[Key, ...] = (
         "for a pack that fits the project.",
         default="[]", example='extends = ["sglang"]', applies="every rule: a pack can set any key"),
     Key("cache-dir", STRING, "the cache directory, relative to the project root",
-        "archsync keeps each file's facts and the last report there, keyed by content, tool version, "
-        "configuration and Python version. It must be a directory inside the project, not the root itself, "
+        "archsync keeps each file's facts and the last report there, keyed by content, tool version (and the "
+        "code of archsync that wrote them), configuration and Python version. It must be a directory inside "
+        "the project, not the root itself, "
         "and hold nothing but archsync's files: a directory that holds others (a source package, docs) is an "
         "error, since archsync marks its cache directory with a `.gitignore` of `*` and a `CACHEDIR.TAG`. "
         "It writes those only into a directory it made, so an empty directory made for the cache gets none. "

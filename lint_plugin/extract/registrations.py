@@ -156,8 +156,8 @@ def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequ
     says so (`register...`, `...Registry`) and the class is a model class (`...ForCausalLM`,
     `...Model`, `...LM`: not an op or a layer registered by name); names come from string
     arguments, a list or tuple of them, or a `name=` keyword. A registry keyed by model type
-    (LightLLM's `@ModelRegistry(["deepseek_v2", "deepseek_v3"])`) registers model types: every string
-    one, and none an architecture name.
+    (LightLLM's `@ModelRegistry(["deepseek_v2", "deepseek_v3"])`) registers model types: the strings of its
+    first argument, none an architecture name (what follows qualifies the key: a task, a mode).
     """
     model_class = MODEL_CLASS.fullmatch(node.name) is not None
     found = []
@@ -177,8 +177,14 @@ def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequ
         members = [Member(v.value, v.lineno, ctx.column(v)) for v in values if is_str(v)]  # type: ignore[attr-defined]
         if members and (short in decorators or name in decorators or any(ctx.is_name(m.name) for m in members)):
             found.append((short, members, False))
-        elif model_class and model_types_only([m.name for m in members]):
-            found.append((short, members, True))
+        elif model_class:
+            # keyed by model type: the key is the first argument (a string or a list of them) or `name=`, what
+            # follows qualifies it (`@register_neuron_model_for_inference("qwen3_moe", "text-generation")`: a task)
+            first = decorator.args[:1] or [k.value for k in decorator.keywords if k.arg == "name"][:1]
+            keyed = [e for v in first for e in (v.elts if isinstance(v, (ast.List, ast.Tuple)) else [v])]
+            keys = [Member(v.value, v.lineno, ctx.column(v)) for v in keyed if is_str(v)]  # type: ignore[attr-defined]
+            if keys and model_types_only([m.name for m in keys]):
+                found.append((short, keys, True))
     return found
 
 

@@ -1,4 +1,4 @@
-"""The index cache: per-file signals and facts, keyed by content, tool version and configuration.
+"""The index cache: per-file signals and facts, keyed by content, the code that made them and configuration.
 
 One JSON file per (tool version, configuration fingerprint) under the cache directory,
 validated on load and replaced atomically (temporary file plus rename), so concurrent
@@ -20,12 +20,14 @@ from .. import __version__
 from ..config.cache_dir import MARKERS
 from ..extract.facts import FileFacts
 from .cache_paths import index_file
+from .code_identity import code_content, code_stamps
 from .codec import decode_facts, encode_facts
 from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 21  # 21: the tests nested where only another list's names reach (`FileFacts.gates`)
+SCHEMA = 22  # 22: the code that wrote it (`code`, `content`); 21: the tests nested where only another list's
+# names reach (`FileFacts.gates`)
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,8 @@ class IndexCache:
             return {}
 
     def _decode(self, document: Any, raw: bytes = b"") -> Dict[str, CachedFile]:
-        if isinstance(document, dict) and (document.get("schema"), document.get("tool"), document.get("config")) \
-                != (SCHEMA, __version__, self.fingerprint):
+        if isinstance(document, dict) and ((document.get("schema"), document.get("tool"), document.get("config"))
+                                           != (SCHEMA, __version__, self.fingerprint) or not _same_code(document)):
             return {}  # another build or configuration wrote it under our name: rebuilt silently, not corrupt
         if not isinstance(document, dict) or not isinstance(document.get("files"), dict):
             raise ValueError("foreign cache")
@@ -155,7 +157,8 @@ class IndexCache:
         # The document is written one entry at a time: built whole, the encoded facts of every file
         # would be alive at once, several times the size of the text (on large trees, the run's peak)
         head = json.dumps({"schema": SCHEMA, "tool": __version__, "config": self.fingerprint,
-                           "written": self.started_ns}, separators=(",", ":"))
+                           "code": code_stamps(), "content": code_content(), "written": self.started_ns},
+                          separators=(",", ":"))
         parts = [head[:-1].encode(), b',"files":{']
         for i, (rel, e) in enumerate(sorted(entries.items())):  # one a line (`_entry_texts`)
             if e.stored is None:
@@ -177,6 +180,13 @@ class IndexCache:
             self._warn(f"cache not written ({exc}); results are unaffected")
         except OSError as exc:
             self._warn(f"cache not written ({exc.strerror or exc}); results are unaffected")
+
+
+def _same_code(document: Dict[str, Any]) -> bool:
+    """Was the cache written by this code? Facts are what the extractor made of a file, and the version alone
+    does not say which extractor (every build of one version, an editable install being worked on): by the
+    code's stamps, or else its content (a fresh install of the same code, a cache restored in CI)."""
+    return document.get("code") == code_stamps() or document.get("content") == code_content()
 
 
 def _entry_texts(raw: bytes, files: Dict[str, Any]) -> Dict[str, bytes]:
