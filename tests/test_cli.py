@@ -121,6 +121,30 @@ def test_with_nothing_registered_a_predicate_with_a_pattern_is_not_called_partly
     assert (result.returncode, result.stdout) == (EXIT_CLEAN, ""), result
 
 
+def test_a_list_found_by_shape_and_read_in_part_is_said_by_inventory_not_by_arc901(tmp_path):
+    """Found on llm-compressor, in a file vendored from transformers: an inline list built from transformers'
+    mappings (`name in [*get_values(MAPPING_NAMES), "GPT2DoubleHeadsModel", ...]`) is the tool's guess at a
+    list, not one the project named; a declared one read in part is still reported."""
+    write(tmp_path / "pyproject.toml", '[project]\nname = "x"\n')
+    write(tmp_path / "pkg/models.py", "class LimaForCausalLM:\n    pass\n\n\nclass MikeForCausalLM:\n    pass\n\n\n"
+                                      "EntryClass = [LimaForCausalLM, MikeForCausalLM]\n")
+    write(tmp_path / "pkg/tracer.py", 'from transformers import MAPPING_NAMES, get_values\n\n\n'
+                                      'def dummy_inputs(name):\n'
+                                      '    if name in [*get_values(MAPPING_NAMES), "LimaForCausalLM",\n'
+                                      '                "MikeForCausalLM"]:\n'
+                                      '        return 1\n'
+                                      '    return 0\n')
+    result = archsync("check", "--no-cache", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (EXIT_CLEAN, ""), result
+    (subject,) = archsync("inventory", "--format", "json", "--no-cache", cwd=tmp_path).json["subjects"]
+    assert (subject["name"], subject["declared"], subject["partly_analysed"]) == ("dummy_inputs#1", False, True)
+    write(tmp_path / "pkg/tracer.py", 'from transformers import MAPPING_NAMES, get_values\n\n'
+                                      'TRACED_ARCHS = [*get_values(MAPPING_NAMES), "LimaForCausalLM"]\n')
+    assert archsync("check", "--no-cache", cwd=tmp_path).lines == [
+        "pkg/tracer.py:3:1: ARC901 TRACED_ARCHS is only partly analysed: cannot follow `get_values(MAPPING_NAMES)` "
+        "(pkg/tracer.py:3) (1 name read still takes part)"]
+
+
 def test_a_tests_table_of_the_registry_is_not_the_registry(tmp_path):
     """Found on Megatron-Bridge: a test's manifest of what the registry should hold (`{"X": "pkg.models.x.Cls"}`)
     was the only registry read, so its names counted as what the project serves. A test, an example or the docs

@@ -9,10 +9,13 @@ from .rule import Example, Rule
 
 
 def check(model: Model) -> List[Diagnostic]:
-    """One diagnostic per subject that could not be read whole; what was read still takes part."""
+    """One diagnostic per declared subject, registry or family that could not be read whole; what was read still
+    takes part. A list found by shape is the tool's guess, not a list the project named: that it is partly read
+    is said by `inventory` (a table built from another library's mappings, in a file vendored from it, is no
+    failure of the project's)."""
     found = []
     for collection in dict.fromkeys(model.collections + model.registries):
-        if collection.members.unknown:
+        if collection.members.unknown and collection.declared:
             found.append(diagnostic(collection.subject, collection.label, collection.path, collection.line,
                                     collection.column, collection.members.unknown, len(collection.members.names)))
     for family in model.families:
@@ -40,7 +43,9 @@ RULE = Rule(
          "result, a comprehension, growth by `.append()` / `.add()` / `.update()` inside a function, an "
          "environment variable, a star import, a name that resolves nowhere. One diagnostic per subject says "
          "what could not be followed and where; every name that could be read still takes part in the other "
-         "rules.",
+         "rules. Only lists the project names (`guard`, a contract, a name like `*_ARCHS`), registries and "
+         "families are reported: a list found by its shape, read in part, is marked so by `archsync inventory` "
+         "(`partly_analysed`).",
     why="A linter that is silently blind is worse than none. Where archsync cannot see the whole set, its other "
         "findings about that set may be incomplete.",
     fix_doc="Spell the set as a literal (or compose it from literals), or accept the partial view.",
