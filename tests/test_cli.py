@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import ast
 from importlib.metadata import version as distribution_version
+from pathlib import Path
+from typing import Dict
 
 import pytest
 
@@ -107,35 +109,36 @@ def test_with_nothing_registered_a_file_that_does_not_parse_matters_only_where_i
         + _refusal(b'print "x"\n') + "\n")
 
 
+def _checked_clean(root: Path, files: Dict[str, str]) -> None:
+    """A project of `files` (by path), checked cold: no finding."""
+    write(root / "pyproject.toml", '[project]\nname = "x"\n')
+    for rel, text in files.items():
+        write(root / rel, text)
+    result = archsync("check", "--no-cache", cwd=root)
+    assert (result.returncode, result.stdout) == (EXIT_CLEAN, ""), result
+
+
 def test_with_nothing_registered_a_predicate_with_a_pattern_is_not_called_partly_analysed(tmp_path):
     """Found on unsloth: an exception classifier (`cls.__name__ in ("OutOfMemoryError", ...)` or a substring of the
     message) read as a family. With nothing registered a pattern matches nothing, as every test does: the summary
     says nothing was checked, and no ARC901 (which fails the run) says it of one function."""
-    write(tmp_path / "pyproject.toml", '[project]\nname = "x"\n')
-    write(tmp_path / "app/errors.py", 'def _is_out_of_memory(exc):\n'
-                                      '    if any(c.__name__ in ("OutOfMemoryError", "OutOfMemoryError_") '
-                                      'for c in type(exc).__mro__):\n'
-                                      '        return True\n'
-                                      '    return "out of memory" in str(exc).lower()\n')
-    result = archsync("check", "--no-cache", cwd=tmp_path)
-    assert (result.returncode, result.stdout) == (EXIT_CLEAN, ""), result
+    _checked_clean(tmp_path, {"app/errors.py": 'def _is_out_of_memory(exc):\n'
+                                               '    if any(c.__name__ in ("OutOfMemoryError", "OutOfMemoryError_") '
+                                               'for c in type(exc).__mro__):\n'
+                                               '        return True\n'
+                                               '    return "out of memory" in str(exc).lower()\n'})
 
 
 def test_a_list_found_by_shape_and_read_in_part_is_said_by_inventory_not_by_arc901(tmp_path):
     """Found on llm-compressor, in a file vendored from transformers: an inline list built from transformers'
     mappings (`name in [*get_values(MAPPING_NAMES), "GPT2DoubleHeadsModel", ...]`) is the tool's guess at a
     list, not one the project named; a declared one read in part is still reported."""
-    write(tmp_path / "pyproject.toml", '[project]\nname = "x"\n')
-    write(tmp_path / "pkg/models.py", "class LimaForCausalLM:\n    pass\n\n\nclass MikeForCausalLM:\n    pass\n\n\n"
-                                      "EntryClass = [LimaForCausalLM, MikeForCausalLM]\n")
-    write(tmp_path / "pkg/tracer.py", 'from transformers import MAPPING_NAMES, get_values\n\n\n'
-                                      'def dummy_inputs(name):\n'
-                                      '    if name in [*get_values(MAPPING_NAMES), "LimaForCausalLM",\n'
-                                      '                "MikeForCausalLM"]:\n'
-                                      '        return 1\n'
-                                      '    return 0\n')
-    result = archsync("check", "--no-cache", cwd=tmp_path)
-    assert (result.returncode, result.stdout) == (EXIT_CLEAN, ""), result
+    _checked_clean(tmp_path, {
+        "pkg/models.py": "class LimaForCausalLM:\n    pass\n\n\nclass MikeForCausalLM:\n    pass\n\n\n"
+                         "EntryClass = [LimaForCausalLM, MikeForCausalLM]\n",
+        "pkg/tracer.py": 'from transformers import MAPPING_NAMES, get_values\n\n\ndef dummy_inputs(name):\n'
+                         '    if name in [*get_values(MAPPING_NAMES), "LimaForCausalLM", "MikeForCausalLM"]:\n'
+                         '        return 1\n    return 0\n'})
     (subject,) = archsync("inventory", "--format", "json", "--no-cache", cwd=tmp_path).json["subjects"]
     assert (subject["name"], subject["declared"], subject["partly_analysed"]) == ("dummy_inputs#1", False, True)
     write(tmp_path / "pkg/tracer.py", 'from transformers import MAPPING_NAMES, get_values\n\n'
@@ -149,12 +152,12 @@ def test_a_tests_table_of_the_registry_is_not_the_registry(tmp_path):
     """Found on Megatron-Bridge: a test's manifest of what the registry should hold (`{"X": "pkg.models.x.Cls"}`)
     was the only registry read, so its names counted as what the project serves. A test, an example or the docs
     gate nothing the project runs (their lists are not subjects); neither do they register."""
-    write(tmp_path / "pyproject.toml", '[project]\nname = "x"\n')
-    for model in ("Lima", "Mike"):
-        write(tmp_path / f"pkg/models/{model.lower()}.py", f"class {model}ForCausalLM:\n    pass\n")
-    write(tmp_path / "tests/test_matrix.py", 'EXPECTED = {\n    "LimaForCausalLM": "pkg.models.lima.LimaForCausalLM",\n'
-                                             '    "MikeForCausalLM": "pkg.models.mike.MikeForCausalLM",\n}\n')
-    write(tmp_path / "pkg/tables.py", 'FP8_ARCHS = {"LimaForCausalLM"}\n')
+    _checked_clean(tmp_path, {
+        "pkg/models/lima.py": "class LimaForCausalLM:\n    pass\n",
+        "pkg/models/mike.py": "class MikeForCausalLM:\n    pass\n",
+        "tests/test_matrix.py": 'EXPECTED = {\n    "LimaForCausalLM": "pkg.models.lima.LimaForCausalLM",\n'
+                                '    "MikeForCausalLM": "pkg.models.mike.MikeForCausalLM",\n}\n',
+        "pkg/tables.py": 'FP8_ARCHS = {"LimaForCausalLM"}\n'})
     inventory = archsync("inventory", "--no-cache", cwd=tmp_path)
     assert inventory.lines[:3] == ["Registered architectures: 0",
                                    "Subjects: 1 (1 declared, 0 found by shape; 1 module)",
