@@ -147,6 +147,19 @@ def test_a_registry_keyed_by_model_type_may_register_the_architectures_its_model
     assert not prefilter().signals(source.replace("deepseek_v", "kernel_v").encode()).registers
 
 
+def test_a_decorator_keyed_by_model_type_reads_its_key_first_and_what_follows_qualifies_it():
+    """optimum-neuron's `@register_neuron_model_for_inference("qwen3_moe", "text-generation")`: the task is no
+    second model type (it made the registry one of names of its own, which registers nothing)."""
+    source = ('@register_neuron_model_for_inference("qwen3_moe", "text-generation")\n'
+              'class Qwen3MoeNeuronModelForCausalLM:\n    pass\n\n\n'
+              '@register_neuron_model_for_inference(["qwen3", "qwen2"], "feature-extraction")\n'
+              'class Qwen3NeuronModelForEmbedding:\n    pass\n')
+    assert prefilter().signals(source.encode()).registers
+    assert [[m.name for m in r.names] for r in registrations(source)] == [["qwen3_moe"], ["qwen3", "qwen2"]]
+    assert [name for r in registrations(source) for _, _, name in load_table().registered(r)] == [
+        "Qwen3MoeForCausalLM", "Qwen3ForCausalLM", "Qwen2ForCausalLM"]
+
+
 def test_a_decorator_naming_its_model_type_by_keyword_may_register_and_a_call_by_keyword_cannot():
     """lmdeploy's `@INPUT_MODELS.register_module(name='qwen3_5')`: the prefilter once missed it, and a check
     with it found one ARC104 fewer than `--no-prefilter`. A call registers by its first positional argument."""
