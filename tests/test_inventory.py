@@ -87,12 +87,23 @@ def test_lists_of_model_types_with_nothing_registered_are_named_as_unchecked(tmp
     write(tmp_path / "pyproject.toml", "")
     write(tmp_path / "pkg/moe.py", 'def configure(config):\n    if config.model_type in ("mixtral", "qwen2_moe"):\n'
                                    '        config.output_router_logits = True\n')
+    write(tmp_path / "pkg/loss.py", 'def aux_loss(cfg):\n    return cfg.model_type in ["qwen3_moe", "deepseek_v3"]\n')
     result = archsync("inventory", "--no-cache", "pkg", cwd=tmp_path)
     assert result.returncode == EXIT_CLEAN, result
-    assert result.lines[4] == (
-        "hint: 1 list tests a checkpoint's `model_type` (pkg/moe.py:2 configure#1); a model type stands for the "
-        "registered architectures it names, and nothing is registered, so none is checked: a project that serves "
-        "whatever `transformers` loads registers no name of its own for archsync to read")
+    assert result.lines[3:7] == [
+        "Lists of model types, not checked while nothing is registered: 2",
+        "  pkg/loss.py:2: aux_loss#1",
+        "  pkg/moe.py:2: configure#1",
+        "hint: nothing is registered: no `EntryClass`, registry dict, registration call or registering decorator "
+        "was found; name the registry with `registries = [\"NAME\"]` (or `\"path/to/module.py::NAME\"`, "
+        "`\"@decorator\"`), so unknown names and families can be checked"], result
+    assert result.lines[7] == (
+        "hint: 2 lists test a checkpoint's `model_type` (pkg/loss.py:2 aux_loss#1, and 1 more); a model type stands "
+        "for the registered architectures it names, and nothing is registered, so none is checked: a project that "
+        "serves whatever `transformers` loads registers no name of its own for archsync to read")
+    listed = archsync("inventory", "--format", "json", "--no-cache", "pkg", cwd=tmp_path).json["model_type_lists"]
+    assert listed == [{"name": "aux_loss#1", "path": "pkg/loss.py", "line": 2},
+                      {"name": "configure#1", "path": "pkg/moe.py", "line": 2}]
 
 
 def test_universe_from_a_package_that_cannot_be_found_is_a_warning(tmp_path):

@@ -70,6 +70,8 @@ def inventory(model: Model, where: Callable[[str], str] = str) -> Dict[str, Any]
         "not_families": not_families(model),
         "hints": hints(model, where),
         "model_types": _model_types(model),
+        # every list a checkpoint's `model_type` is tested against, checked or not (nothing registered: none is)
+        "model_type_lists": [{"name": name, "path": path, "line": line} for path, line, name in model.type_lists],
     }
 
 
@@ -196,6 +198,10 @@ def render_text(model: Model, where: Callable[[str], str] = str) -> str:
     for other in document["not_families"]:
         lines.append(f"  {other['path']}:{other['line']}: {other['name']}() [{_names(len(other['names']))}]: "
                      f"{other['why']}")
+    if not document["registered"] and document["model_type_lists"]:
+        lines.append(f"Lists of model types, not checked while nothing is registered: "
+                     f"{len(document['model_type_lists'])}")
+        lines += [f"  {entry['path']}:{entry['line']}: {entry['name']}" for entry in document["model_type_lists"]]
     for hint in document["hints"]:
         lines.append(f"hint: {hint}")
     return "\n".join(lines) + "\n"
