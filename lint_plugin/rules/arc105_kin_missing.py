@@ -300,9 +300,9 @@ def _named_for_experts(subject: str, held: AbstractSet[str], name: str) -> bool:
     named multimodal holds multimodal models (`kinds.py`): its dense twin stays out even where it runs the
     MoE class's code (a dense class subclassing the MoE one, branching on its config), which the code guard
     above cannot tell."""
-    if not held or spells_experts(name) or not all(spells_experts(h) for h in held):
-        return False
-    return any(word.lower() in _EXPERT_WORDS for word in _WORDS.findall(subject))
+    if not any(word.lower() in _EXPERT_WORDS for word in _WORDS.findall(subject)):
+        return False  # asked first: most subjects say nothing of experts, and this runs for every candidate
+    return bool(held) and not spells_experts(name) and all(spells_experts(h) for h in held)
 
 
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")  # `_FORCED_FUSED_EP_MOE_ARCHS`, `moeArchs`, `MoeModels`
