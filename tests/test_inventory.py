@@ -88,6 +88,9 @@ def test_lists_of_model_types_with_nothing_registered_are_named_as_unchecked(tmp
     write(tmp_path / "pkg/moe.py", 'def configure(config):\n    if config.model_type in ("mixtral", "qwen2_moe"):\n'
                                    '        config.output_router_logits = True\n')
     write(tmp_path / "pkg/loss.py", 'def aux_loss(cfg):\n    return cfg.model_type in ["qwen3_moe", "deepseek_v3"]\n')
+    # a value named so that holds something else: a role, an embedding kind; no model type is written there
+    write(tmp_path / "pkg/roles.py", 'def scores(args):\n    return args.reward_model_type in ("reward", "critic")\n'
+                                     '\n\ndef embeds(cfg):\n    return cfg.embedding_model_type == "sbert"\n')
     result = archsync("inventory", "--no-cache", "pkg", cwd=tmp_path)
     assert result.returncode == EXIT_CLEAN, result
     assert result.lines[3:7] == [
@@ -221,3 +224,16 @@ def test_json_gives_each_model_type_the_lists_write_with_the_architectures_it_na
         "deepseek_v2": ["DeepseekV2ForCausalLM"], "deepseek_v3": ["DeepseekV3ForCausalLM"],
         "glm4_moe": ["Glm4MoeForCausalLM"], "llama": ["LlamaForCausalLM"], "mystery_lm": [],
         "qwen2_moe": ["Qwen2MoeForCausalLM"], "qwen3_moe": ["Qwen3MoeForCausalLM"]}
+
+
+def test_an_example_registering_into_another_package_makes_no_host(tmp_path):
+    """An example's `register_model` call serves nothing the project does: ARC201 stays on."""
+    write(tmp_path / "pyproject.toml", "")
+    write(tmp_path / "serve" / "models.py", "class QwenForCausalLM:\n    pass\n\n\nEntryClass = [QwenForCausalLM]\n")
+    write(tmp_path / "serve" / "features.py", 'FAST_ARCHS = frozenset({"QwenForCausalLM", "QwenForCasualLM"})\n')
+    write(tmp_path / "examples" / "agent.py",
+          'from litellm import register_model\n\nregister_model({"dummy": {"mode": "chat"}})\n')
+    assert archsync("inventory", "--format", "json", "--no-cache", cwd=tmp_path).json["external_registries"] == []
+    assert archsync("check", "--no-cache", cwd=tmp_path).lines == [
+        "serve/features.py:1:44: ARC201 'QwenForCasualLM' in FAST_ARCHS is not a registered architecture; "
+        "did you mean 'QwenForCausalLM'?"]

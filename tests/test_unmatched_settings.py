@@ -133,3 +133,20 @@ def test_a_registry_the_code_calls_with_nothing_archsync_reads_says_so(tmp_path,
         "or decorator names the architecture as its first argument, a string (`register_model(\"LlamaForCausalLM\", "
         "...)`), or gives the project's own key, the class that serves it and a list of architecture names "
         "(`register_model(\"llama\", LlamaModel, [\"LlamaForCausalLM\"])`)")
+
+
+def test_a_bare_decorator_the_configuration_names_registers_each_class_under_its_name(tmp_path):
+    """`@register_draft`, no arguments, stores `REGISTRY[cls.__name__] = cls`: the class's name is what it registers
+    (SpecForge's draft models); without the setting a bare decorator registers nothing."""
+    write(tmp_path / "pkg/registry.py", "DRAFTS = {}\n\n\ndef register_draft(cls):\n    DRAFTS[cls.__name__] = cls\n"
+                                        "    return cls\n")
+    write(tmp_path / "pkg/eagle.py", "from .registry import register_draft\n\n\n@register_draft\n"
+                                     "class LlamaForCausalLMEagle3:\n    pass\n\n\n@pkg.registry.register_draft\n"
+                                     "class Qwen3ForCausalLMEagle3:\n    pass\n")
+    write(tmp_path / "pkg/features.py", 'FAST_DRAFT_ARCHS = ("LlamaForCausalLMEagle3", "Qwen3ForCausalLMEagel3")\n')
+    write(tmp_path / "pyproject.toml", '[tool.archsync]\nregistries = ["@register_draft"]\n')
+    assert archsync("check", "--no-cache", cwd=tmp_path).lines == [
+        "pkg/features.py:1:47: ARC201 'Qwen3ForCausalLMEagel3' in FAST_DRAFT_ARCHS is not a registered architecture; "
+        "did you mean 'Qwen3ForCausalLMEagle3'?"]
+    write(tmp_path / "pyproject.toml", "")
+    assert archsync("check", "--no-cache", cwd=tmp_path).lines == []

@@ -157,12 +157,19 @@ def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequ
     `...Model`, `...LM`: not an op or a layer registered by name); names come from string
     arguments, a list or tuple of them, or a `name=` keyword. A registry keyed by model type
     (LightLLM's `@ModelRegistry(["deepseek_v2", "deepseek_v3"])`) registers model types: the strings of its
-    first argument, none an architecture name (what follows qualifies the key: a task, a mode).
+    first argument, none an architecture name (what follows qualifies the key: a task, a mode). A bare
+    decorator the configuration names (`@register_draft`) registers the class under its own name.
     """
     model_class = MODEL_CLASS.fullmatch(node.name) is not None
     found = []
     for decorator in node.decorator_list:
         if not isinstance(decorator, ast.Call):
+            # a bare decorator the configuration names registers the class under its own name
+            # (`@register_draft` storing `REGISTRY[cls.__name__] = cls`)
+            bare = dotted_name(decorator)
+            if bare is not None and (bare in decorators or bare.rsplit(".", 1)[-1] in decorators):
+                found.append((bare.rsplit(".", 1)[-1], [Member(node.name, decorator.lineno, ctx.column(decorator))],
+                              False))
             continue
         name = dotted_name(decorator.func)
         if name is None:

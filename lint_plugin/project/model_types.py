@@ -40,6 +40,11 @@ class ModelTypeTable:
     def label(self) -> str:
         return self.source
 
+    @functools.cached_property
+    def architectures(self) -> FrozenSet[str]:
+        """Every model class the release names: an architecture that exists, whoever registers it."""
+        return frozenset(name for names in self.types.values() for name in names)
+
     def checkpoints(self, model_type: str) -> Tuple[str, ...]:
         """What a registry keyed by model type registers for one: the architectures a checkpoint of it lists,
         as the table pairs them (its generative model classes, `...ForCausalLM` and

@@ -92,6 +92,9 @@ class Model:
     # by (path, subject), the lists an inline test sits inside a test of, on the same value (`if arch in SUPPORTED:
     # ... elif arch in [...]`): only the names those hold reach it (`extract/gates.py`)
     gates: Mapping[Tuple[str, str], Tuple[Collection, ...]] = dataclasses.field(default_factory=dict)
+    # the architectures a `transformers` release defines (`project/model_types.py`): names that exist, never a
+    # slip of another, whoever registers them (`MistralForCausalLM` is no typo of `MixtralForCausalLM`)
+    public: FrozenSet[str] = frozenset()
 
     @functools.cached_property
     def host_only(self) -> Dict[str, FrozenSet[str]]:
@@ -186,12 +189,22 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   multimodal, _unregistered_classes(index, registered), kinship,
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
                   _served(support, registered), types, universe.host_lists, dispatches, universe.packages, served,
-                  tuple((facts.path, fact.line, fact.name) for facts, fact in type_lists),
-                  _gated(files, collections))
+                  _lists_of_known_types(type_lists, universe.model_types, types),
+                  _gated(files, collections), universe.model_types.architectures)
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
                                       kinship=kinship_memory, mentions=dict(index.mentioned))
+
+
+def _lists_of_known_types(type_lists: Sequence[Tuple[FileFacts, CollectionFact]], table: ModelTypeTable,
+                          types: ModelTypes) -> Tuple[Tuple[str, int, str], ...]:
+    """(path, line, name) of the lists tested against a model type that hold one the table knows or one tied to a
+    registered architecture: a value named `*_model_type` may hold something else (a role, `"reward"`; a
+    sub-module, `"vision_model"`; an embedding kind, `"sbert"`), and a list of those names no model."""
+    return tuple((facts.path, fact.line, fact.name) for facts, fact in type_lists
+                 if any(m.name in table.types or m.name in types.names
+                        for p in fact.parts if isinstance(p, Literal) for m in p.members))
 
 
 def _read_or_not(index: ProjectIndex, collections: Tuple[Collection, ...],
@@ -598,8 +611,9 @@ def _unregistered_classes(index: ProjectIndex, registered: Dict[str, Occurrence]
 
 def _external_registries(index: ProjectIndex, universe: Universe) -> Tuple[str, ...]:
     """Modules outside the project whose registries the project registers into (and no `universe-from` reads:
-    a host known from archsync's snapshot stays outside, as the snapshot may be older than the host)."""
-    found = {module for facts in index.facts for module in facts.registers_into
+    a host known from archsync's snapshot stays outside, as the snapshot may be older than the host). A test
+    or an example registers nothing the project serves (`is_not_served`), into a host or its own registry."""
+    found = {module for facts in index.facts if not is_not_served(facts.path) for module in facts.registers_into
              if index.module(module) is None and module.partition(".")[0] not in universe.installed}
     return tuple(sorted(found))
 

@@ -27,11 +27,11 @@ def check(model: Model) -> List[Diagnostic]:
         members = [o for o in collection.members.members if collection.declared or name_ok.fullmatch(o.name)]
         found += unknown_names(collection.subject, collection.label, [o for o in members if o.name not in served],
                                model.registered, typos_only=not collection.declared,
-                               classes=model.unregistered_classes, names=names, mapped=model.mapped)
+                               classes=model.unregistered_classes, names=names, mapped=model.mapped | model.public)
     for family in model.overlapping:
         found += unknown_names(family.subject, family.label, [o for o in family.own if o.name not in served],
                                model.registered, classes=model.unregistered_classes, names=names,
-                               mapped=model.mapped)
+                               mapped=model.mapped | model.public)
     return found
 
 
@@ -42,10 +42,11 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
 
     A model class the project defines and no longer registers is always reported (a registration
     forgotten or removed), and so is a typo, with a did-you-mean: a slip of a registered name
-    (`Casual` for `Causal`: `slips.py`) whether or not the subject also holds that name, unless the
-    project maps the name (`mapped`: a config map's key, a rename table's: a checkpoint name it knows),
-    or a name close to a registered one the subject lacks that is no variant of it (`Grok1V` is one
-    of `Grok1`).
+    (`Casual` for `Causal`: `slips.py`) whether or not the subject also holds that name, or a name close
+    to a registered one the subject lacks that is no variant of it (`Grok1V` is one of `Grok1`); never
+    a name that is known to exist (`mapped`: a config map's key, a rename table's, a checkpoint name the
+    project knows, or an architecture a `transformers` release defines: `MistralForCausalLM` beside a
+    registered `MixtralForCausalLM`).
     Otherwise, not reported: a name of the same lineage as a registered name held beside it (an
     alias or a variant spelt on purpose: `LongcatFlashNgramForCausalLM` beside
     `LongcatFlashForCausalLM`), and a registered stem with another registered task suffix (an
@@ -67,8 +68,9 @@ def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], r
         # Architecture names are ASCII: one that is not is a lookalike (a Cyrillic `С`), never an alias,
         # and may be close to a name the list already holds.
         lookalike = not occurrence.name.isascii()
-        slip = None if lookalike or occurrence.name in mapped else slip_of(occurrence.name, registered.keys())
-        close = [slip] if slip else [
+        known_name = occurrence.name in mapped  # a name the project maps, or one that exists: never a typo
+        slip = None if lookalike or known_name else slip_of(occurrence.name, registered.keys())
+        close = [] if known_name else [slip] if slip else [
             n for n in _close_matches(occurrence.name, list(registered) if lookalike else unheld)
             if lookalike or _typo_of(occurrence.name, n) and not is_variant(occurrence.name, n)][:1]
         defined = occurrence.name in classes
@@ -169,8 +171,10 @@ RULE = Rule(
          "spelling, unless the project maps it: a key of a `config-maps` dict or of a rename table "
          "(`{\"OldForCausalLM\": \"NewForCausalLM\"}`, the new name registered), a checkpoint name it knows; a "
          "name that differs from a registered one by whole words (`Grok1V` from `Grok1`) is a variant and "
-         "gets no did-you-mean. A guarded list none of whose strings looks like an architecture name (see "
-         "`name-pattern`) is a list of something else that `*_ARCHS` matched (`NVIDIA_SUPPORTED_ARCHS = "
+         "gets no did-you-mean, and so does a name known to exist: an architecture a `transformers` release "
+         "defines (from the table archsync ships) is no typo of a registered one (`MistralForCausalLM` beside "
+         "a registered `MixtralForCausalLM`). A guarded list none of whose strings looks like an architecture "
+         "name (see `name-pattern`) is a list of something else that `*_ARCHS` matched (`NVIDIA_SUPPORTED_ARCHS = "
          "{\"7.0\", \"8.0\"}`, GPU architectures), and is not checked. A name another path serves is never "
          "unknown: a key of an engine's support table "
          "(`SUPPORTED_ARCHS = dict(BaiChuanForCausalLM=\"baichuan\", ...)`, a module-level table named "
