@@ -187,6 +187,11 @@ def test_why_an_unknown_subject_is_an_error(tree):
     result = archsync("why", "NO_SUCH_ARCHS", "MistralForCausalLM", cwd=root)
     assert result.returncode == EXIT_ERROR, result
     assert result.stderr == "archsync: error: no subject 'NO_SUCH_ARCHS'; `archsync inventory` lists them\n"
+    # a name close to a subject's (a letter dropped) is told the nearest ones
+    result = archsync("why", "SLIDING_WINDOW_ARCH", "MistralForCausalLM", cwd=root)
+    assert (result.returncode, result.stderr) == (
+        EXIT_ERROR, "archsync: error: no subject 'SLIDING_WINDOW_ARCH'; did you mean 'SLIDING_WINDOW_ARCHS'? "
+                    "`archsync inventory` lists them\n"), result
 
 
 def test_fix_adds_the_kin_beside_what_it_holds_and_check_is_then_clean(tree):
