@@ -167,9 +167,9 @@ def class_registrations(ctx: ModuleContext, node: ast.ClassDef, decorators: Sequ
             # a bare decorator the configuration names registers the class under its own name
             # (`@register_draft` storing `REGISTRY[cls.__name__] = cls`)
             bare = dotted_name(decorator)
-            if bare is not None and (bare in decorators or bare.rsplit(".", 1)[-1] in decorators):
-                found.append((bare.rsplit(".", 1)[-1], [Member(node.name, decorator.lineno, ctx.column(decorator))],
-                              False))
+            short = bare.rsplit(".", 1)[-1] if bare is not None else ""
+            if bare in decorators or short in decorators:
+                found.append((short, [Member(node.name, decorator.lineno, ctx.column(decorator))], False))
             continue
         name = dotted_name(decorator.func)
         if name is None:

@@ -21,17 +21,18 @@ def check(model: Model) -> List[Diagnostic]:
         return found
     name_ok, served = model.config.name_regex, model.served
     names = _Registered(model.registered)
+    known = model.mapped | model.public  # names that exist: never a typo
     for collection in model.collections:
         if not any(name_ok.fullmatch(o.name) or o.name in model.registered for o in collection.members.members):
             continue  # a list of something else that `*_ARCHS` matched: GPUs (`{"7.0", "gfx90a"}`), model types
         members = [o for o in collection.members.members if collection.declared or name_ok.fullmatch(o.name)]
         found += unknown_names(collection.subject, collection.label, [o for o in members if o.name not in served],
                                model.registered, typos_only=not collection.declared,
-                               classes=model.unregistered_classes, names=names, mapped=model.mapped | model.public)
+                               classes=model.unregistered_classes, names=names, mapped=known)
     for family in model.overlapping:
         found += unknown_names(family.subject, family.label, [o for o in family.own if o.name not in served],
                                model.registered, classes=model.unregistered_classes, names=names,
-                               mapped=model.mapped | model.public)
+                               mapped=known)
     return found
 
 

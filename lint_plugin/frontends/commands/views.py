@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import List, Sequence
+from typing import Sequence
 
 from . import EXIT_CLEAN, EXIT_ERROR
 from .analysis import analyse, view_projects
@@ -54,9 +54,7 @@ def run_why(args: argparse.Namespace) -> int:
     if isinstance(reports, int):
         return reports
     texts = []
-    known: List[str] = []  # every subject's name, for a nearest one when none is `args.subject`
     for report in reports:  # from above several projects, each one holding a subject of that name
-        known += [c.subject for c in report.model.collections] + [f.subject for f in report.model.families]
         found = matching(report.model, args.subject)
         families = matching_families(report.model, args.subject)
         text = "\n".join([explain_pair(report.model, c, args.name, report.diagnostics) for c in found]
@@ -66,7 +64,8 @@ def run_why(args: argparse.Namespace) -> int:
     if not texts:
         import difflib  # only a subject not found needs it
 
-        near = difflib.get_close_matches(args.subject, sorted(set(known)), n=3, cutoff=0.75)
+        known = {s.subject for report in reports for s in report.model.collections + report.model.families}
+        near = difflib.get_close_matches(args.subject, sorted(known), n=3, cutoff=0.75)
         meant = f" did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
         print(f"archsync: error: no subject {args.subject!r};{meant} `archsync inventory` lists them", file=sys.stderr)
         return EXIT_ERROR
