@@ -107,6 +107,34 @@ def test_lists_of_model_types_with_nothing_registered_are_named_as_unchecked(tmp
     listed = archsync("inventory", "--format", "json", "--no-cache", "pkg", cwd=tmp_path).json["model_type_lists"]
     assert listed == [{"name": "aux_loss#1", "path": "pkg/loss.py", "line": 2},
                       {"name": "configure#1", "path": "pkg/moe.py", "line": 2}]
+    # `why` explains a list `inventory` names rather than saying there is no such subject
+    why = archsync("why", "configure#1", "mixtral", "pkg", cwd=tmp_path)
+    assert (why.returncode, why.lines) == (EXIT_CLEAN, [
+        "configure#1 at pkg/moe.py:2 tests a checkpoint's `model_type`: a model type stands for the registered "
+        "architectures it names, and the project registers none, so it is not checked (name the registry with "
+        "`registries = [\"NAME\"]`, `\"path/to/module.py::NAME\"` or `\"@decorator\"`)"]), why
+    # with something registered, a list whose model types name none of it is said to be so
+    write(tmp_path / "pkg/models/llama.py", "class LlamaForCausalLM:\n    pass\n\n\nEntryClass = LlamaForCausalLM\n")
+    why = archsync("why", "configure#1", "mixtral", "pkg", cwd=tmp_path)
+    assert (why.returncode, why.lines) == (EXIT_CLEAN, [
+        "configure#1 at pkg/moe.py:2 tests a checkpoint's `model_type`, and none of its model types names a "
+        "registered architecture (by archsync's table of `transformers` model types, or a list that ties one to a "
+        "registered name), so it is not checked"]), why
+
+
+def test_a_support_table_looked_up_with_a_class_name_registers_nothing(tmp_path):
+    """A project that registers nothing takes a table named `_SUPPORTED_MODELS` as what it serves, unless its module
+    looks it up with a Python class name: then it lists the loaded classes a step takes (llm-compressor's copy of
+    the tracer of `transformers`), not the checkpoints the project serves."""
+    write(tmp_path / "pyproject.toml", "")
+    tracer = ('_SUPPORTED_MODELS = ("CLIPTextModel", "GPT2LMHeadModel", "LlamaForCausalLM")\n\n\n'
+              "def is_model_supported(model):\n    return {key} in _SUPPORTED_MODELS\n")
+    write(tmp_path / "pkg/tracing.py", tracer.format(key="model.__class__.__name__"))
+    assert archsync("inventory", "--no-cache", cwd=tmp_path).lines[:2] == [
+        "Registered architectures: 0", "Subjects: 0 (0 declared, 0 found by shape)"]
+    write(tmp_path / "pkg/tracing.py", tracer.format(key="model.config.architectures[0]"))
+    assert archsync("inventory", "--no-cache", cwd=tmp_path).lines[:2] == [
+        "Registered architectures: 3", "  pkg/tracing.py: _SUPPORTED_MODELS (dict, 3 names)"]
 
 
 def test_universe_from_a_package_that_cannot_be_found_is_a_warning(tmp_path):

@@ -234,6 +234,50 @@ def test_a_chain_that_builds_a_model_per_tested_name_registers_them_in_their_sch
         ("Server.init_model#4", "dispatch"), ("load#1", "dispatch"), ("load#2", "dispatch"), ("load#3", "inline")]
 
 
+def test_a_chain_that_chooses_a_model_class_per_tested_name_registers_them_as_one_that_builds():
+    """unsloth's loader binds the class and builds it later (`dispatch_model = FastMistralModel`), one of two by a
+    condition where a branch serves a dense and a MoE model: chosen as surely as an instance is built."""
+    source = ('from .fast import FastLlamaModel, FastMistralModel, FastQwen3Model, FastQwen3MoeModel\n\n\n'
+              'def from_pretrained(config):\n'
+              '    model_type = config.model_type\n'
+              '    if model_type == "llama":\n'
+              '        dispatch_model = FastLlamaModel\n'
+              '    elif model_type == "mistral":  # the sliding-window path\n'
+              '        dispatch_model = FastMistralModel\n'
+              '    elif model_type in ("qwen3", "qwen3_moe"):\n'
+              '        dispatch_model = FastQwen3Model if model_type == "qwen3" else FastQwen3MoeModel\n'
+              '    else:\n'
+              '        raise NotImplementedError(model_type)\n'
+              '    return dispatch_model.from_pretrained(config)\n')
+    assert may_build_per_name(source.encode())
+    assert [(r.registry, [m.name for m in r.names], r.implementations, r.scheme)
+            for r in _facts(source).registrations] == [
+        ("from_pretrained:dispatch_model", ["llama", "mistral", "qwen3", "qwen3_moe"],
+         ("pkg.fast:FastLlamaModel", "pkg.fast:FastMistralModel", "pkg.fast:FastQwen3Model", "pkg.fast:FastQwen3Model"),
+         MODEL_TYPE_SCHEME)]
+
+
+def test_a_chain_that_chooses_among_another_packages_classes_registers_nothing(tmp_path):
+    """A script picking one of `transformers`' own classes to load (LLaMA-Factory's merge of a Qwen-Omni thinker)
+    serves nothing of the project's: the classes it binds come from another package."""
+    write(tmp_path / "pyproject.toml", "")
+    merge = ('def merge(config, path):\n'
+             '    if config.model_type == "qwen2_5_omni":\n'
+             '        from {module} import Qwen2_5OmniThinkerForConditionalGeneration\n\n'
+             '        thinker_class = Qwen2_5OmniThinkerForConditionalGeneration\n'
+             '    elif config.model_type == "qwen3_omni_moe":\n'
+             '        from {module} import Qwen3OmniMoeThinkerForConditionalGeneration\n\n'
+             '        thinker_class = Qwen3OmniMoeThinkerForConditionalGeneration\n'
+             '    else:\n'
+             '        raise ValueError(config.model_type)\n'
+             '    return thinker_class.from_pretrained(path)\n')
+    write(tmp_path / "pkg/merge.py", merge.format(module="transformers.models.qwen_omni"))
+    assert archsync("inventory", "--no-cache", cwd=tmp_path).lines[0] == "Registered architectures: 0"
+    write(tmp_path / "pkg/merge.py", merge.format(module="pkg.thinkers"))
+    assert archsync("inventory", "--no-cache", cwd=tmp_path).lines[:2] == [
+        "Registered architectures: 2", "  pkg/merge.py: merge:thinker_class (if/elif chain, 2 names)"]
+
+
 @pytest.mark.parametrize("source, holds", [
     # a branch of an `elif` testing strings builds a model: the file may hold a chain that registers
     ('if a == "X":\n    m = XModel(c)\nelif a == "Y":\n    m = YModel(c)\n', True),
@@ -246,6 +290,10 @@ def test_a_chain_that_builds_a_model_per_tested_name_registers_them_in_their_sch
      '    else:\n        self.mlp = LlamaModel(c)\n', False),
     ('    elif kind == "x":\n        ok = a == LlamaModel(c)\n', False),  # compared, not built
     ('    elif kind == "x":\n        self.model = build(c)\n', False),  # no model class
+    ('    elif kind == "x":\n        cls = XModel\n', True),  # the class itself, built later
+    ('    elif kind == "x":\n        cls = XModel  # later\n', True),
+    ('    elif kind == "x":\n        cls = XModel if q else XMoeModel\n', True),
+    ('    elif kind == "x":\n        cls = XModel.config_class\n', False),  # an attribute of one: no class
     ('    if kind == "x":\n        self.model = XModel(c)\n', False),  # one branch: no `elif`
 ])
 def test_the_prefilter_keeps_a_file_where_an_elif_branch_builds_a_model(source: str, holds: bool):

@@ -172,6 +172,7 @@ def test_archsync_rules_lists_the_registry_in_priority_order(tmp_path):
         "ARC201  unknown-architecture       a guarded collection or a family names an architecture nothing "
         "registers",
         "ARC202  stale-exemption            an exemption no longer suppresses anything",
+        "ARC203  class-key-never-found      a table looked up with a class name holds a key no class is named",
         "ARC301  duplicate-member           the same name is written twice in one literal",
         "ARC900  configuration-error        the configuration is invalid (flake8 only; the CLI exits 2)",
         "ARC901  partly-analysed            a guarded collection or family depends on something archsync "
@@ -203,7 +204,8 @@ def test_explain_an_unknown_code_is_an_error(tmp_path):
 
 def test_priority_is_registry_order_among_rules_that_compete_for_a_pair():
     competing = [rule.code for rule in RULES if rule.one_per_pair]
-    assert competing == ["ARC101", "ARC102", "ARC103", "ARC104", "ARC105", "ARC106", "ARC107", "ARC201", "ARC301"]
+    assert competing == ["ARC101", "ARC102", "ARC103", "ARC104", "ARC105", "ARC106", "ARC107", "ARC201", "ARC203",
+                         "ARC301"]
 
 
 def test_every_front_end_gives_a_code_the_same_severity(tmp_path):

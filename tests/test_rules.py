@@ -459,6 +459,7 @@ CODES = [
     ("ARC201", "unknown-architecture",
      "a guarded collection or a family names an architecture nothing registers"),
     ("ARC202", "stale-exemption", "an exemption no longer suppresses anything"),
+    ("ARC203", "class-key-never-found", "a table looked up with a class name holds a key no class is named"),
     ("ARC301", "duplicate-member", "the same name is written twice in one literal"),
     ("ARC900", "configuration-error", "the configuration is invalid (flake8 only; the CLI exits 2)"),
     ("ARC901", "partly-analysed", "a guarded collection or family depends on something archsync cannot follow"),

@@ -150,3 +150,22 @@ def test_a_bare_decorator_the_configuration_names_registers_each_class_under_its
         "did you mean 'Qwen3ForCausalLMEagle3'?"]
     write(tmp_path / "pyproject.toml", "")
     assert archsync("check", "--no-cache", cwd=tmp_path).lines == []
+
+
+def test_a_table_the_configuration_names_registers_its_keys_whatever_its_values(tmp_path):
+    """`registries = ["EXPORT_RULES"]` on a dict whose values are rule functions, not classes: named, the table
+    registers its keys (it was a configuration error, "matches no registry or collection": read as `EntryClass`, a
+    dict held no class and was no collection either)."""
+    write(tmp_path / "pkg/export.py", "from .rules import llama_rules, qwen_rules\n\n"
+                                      "EXPORT_RULES: dict = {\n    \"LlamaForCausalLM\": llama_rules,\n"
+                                      "    \"Qwen3ForCausalLM\": qwen_rules,\n}\n")
+    write(tmp_path / "pkg/check.py", "def exportable(arch):\n"
+                                     "    return arch in (\"LlamaForCausalLM\", \"Qwen3ForCasualLM\")\n")
+    write(tmp_path / "pyproject.toml", '[tool.archsync]\nregistries = ["EXPORT_RULES"]\n')
+    assert archsync("check", "--no-cache", cwd=tmp_path).lines == [
+        "pkg/check.py:2:41: ARC201 'Qwen3ForCasualLM' in exportable#1 is not a registered architecture; "
+        "did you mean 'Qwen3ForCausalLM'?"]
+    assert archsync("check", "--no-cache", "--no-prefilter", cwd=tmp_path).lines == [
+        "pkg/check.py:2:41: ARC201 'Qwen3ForCasualLM' in exportable#1 is not a registered architecture; "
+        "did you mean 'Qwen3ForCausalLM'?"]
+

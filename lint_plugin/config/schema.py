@@ -87,7 +87,8 @@ KEYS: Tuple[Key, ...] = (
     Key("registries", STRINGS, "registries added to `EntryClass` and those found by shape; `!GLOB` drops some",
         "The names registered are those of `EntryClass` and of the registries found by their shape "
         "(dicts of name to class, registering calls and decorators). Entries add to them: a collection "
-        "`NAME`, `path.py::NAME`, or a decorator `@register_model` (one used bare, `@register_draft`, "
+        "`NAME` (a dict so named registers every name-shaped key, whatever its values: rule tables and loader "
+        "functions too), `path.py::NAME`, or a decorator `@register_model` (one used bare, `@register_draft`, "
         "registers each class it decorates under the class's own name). An entry starting with `!` removes the "
         "registries it matches (`\"!pkg/compat.py::*\"`, `\"!@register_legacy\"`); one that removes nothing "
         "is a warning. An entry that adds nothing found in the project is an error; where the code calls or "

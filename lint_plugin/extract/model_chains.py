@@ -41,8 +41,10 @@ ELIF = b"elif"  # a chain of two branches has one: a file without it holds no ch
 # (or a constant's name: `elif model_type == LLAMA`, `== ModelType.LLAMA.value`, `named_strings.py`)
 _ELIF_TEST = re.compile(rb"elif\b(?:[^\n]*?(?:==|!=|\bin)\s*[\[(]?\s*(?:[\"']|" + NAMED + rb"\s*[:)\],])"
                         rb"|\s+\(?\s*(?:[\"']|" + NAMED + rb"\s*==))")
-# an instance of a model class assigned or returned (`self.model = KQwen2MoeForCausalLM(`, `return m.LlamaModel (`)
-_BUILT = re.compile(rb"(?:(?<![=!<>])=(?!=)|\breturn\b)\s*(?:[\w.]+\.)?_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)\s*\(")
+# an instance of a model class assigned or returned (`self.model = KQwen2MoeForCausalLM(`, `return m.LlamaModel (`),
+# or the class itself (`dispatch_model = FastMistralModel` ending its line, or `= FastQwen3Model if ...`)
+_BUILT = re.compile(rb"(?:(?<![=!<>])=(?!=)|\breturn\b)[ \t]*(?:[\w.]+\.)?_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)"
+                    rb"(?:\s*\(|[ \t]*(?:#[^\n]*)?(?:\r?\n|$)|[ \t]+if\b)")
 _OPENING, _CLOSING = (b"(", b"[", b"{"), (b")", b"]", b"}")  # a test's brackets span lines
 
 
@@ -156,7 +158,9 @@ def building_chain(ctx: ModuleContext, head: ast.If) -> Optional[BuildingChain]:
 def _branch(ctx: ModuleContext, node: ast.If) -> _Branch:
     strings, subjects = _tested_strings(ctx, node.test)
     typed = any(is_model_type(n, set()) for n in ast.walk(node.test))
-    return _Branch(node.test, tuple(strings), tuple(_built(node.body)) if strings else (), typed,
+    # a class imported in the branch itself (`from transformers.models.x import XModel`) is that module's
+    inner = ctx.scoped([n for stmt in node.body for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))])
+    return _Branch(node.test, tuple(strings), tuple(_built(inner, node.body)) if strings else (), typed,
                    subjects[0] if len(set(subjects)) == 1 else "")
 
 
@@ -211,7 +215,7 @@ def _tested_strings(ctx: ModuleContext, test: ast.expr) -> Tuple[List[ast.Consta
     return [], []
 
 
-def _built(body: List[ast.stmt]) -> List[Tuple[str, str]]:
+def _built(ctx: ModuleContext, body: List[ast.stmt]) -> List[Tuple[str, str]]:
     """(target, model class) of each instance of a model class the branch assigns or returns, at any depth
     of its own statements (not in a function it defines), the shallowest first: the model it builds when
     nothing else is asked for (`else: self.model = LlamaTpPartModel(...)` before a quantized variant)."""
@@ -222,21 +226,32 @@ def _built(body: List[ast.stmt]) -> List[Tuple[str, str]]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            cls = _model_class(node.value)
+            cls = _model_class(ctx, node.value)
             target = ast.unparse(node.targets[0]) if cls else ""
             if cls and target:
                 found.append((target, cls))
         elif isinstance(node, ast.Return) and node.value is not None:
-            cls = _model_class(node.value)
+            cls = _model_class(ctx, node.value)
             if cls:
                 found.append(("return", cls))
         queue.extend(ast.iter_child_nodes(node))
     return found
 
 
-def _model_class(value: ast.expr) -> str:
+def _model_class(ctx: ModuleContext, value: ast.expr) -> str:
     """`Cls(...)` or `module.Cls(...)`, Cls a model class: its name, else "". A wrapper given the model
-    class to build (`FlashCausalLM(model_id, model_class=FlashLlamaForCausalLM)`) builds that class."""
+    class to build (`FlashCausalLM(model_id, model_class=FlashLlamaForCausalLM)`) builds that class. The class
+    itself, to be built later (`dispatch_model = FastQwen3Model`, or one of two: `A if moe else B`), is chosen as
+    surely as an instance is built; it is named with the module it comes from (`module:Class`), so a chain that
+    picks another package's classes (a script choosing among `transformers`' own) registers nothing of the
+    project's (`resolve/foreign.py`)."""
+    if isinstance(value, ast.IfExp):
+        value = value.body
+    if isinstance(value, (ast.Name, ast.Attribute)):
+        if not MODEL_CLASS.fullmatch(_class_name(value)):
+            return ""
+        ref = ctx.ref(value)
+        return f"{ref.module}:{ref.name}" if ref is not None else _class_name(value)
     if not isinstance(value, ast.Call):
         return ""
     name = _class_name(value.func)

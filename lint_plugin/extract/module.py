@@ -32,6 +32,7 @@ from .registrations import (
     class_registrations,
     dict_registrations,
     keyword_registrations,
+    named_table_registrations,
     registers,
     subscript_registration,
 )
@@ -232,6 +233,13 @@ class ModuleReader:
             self.mappings.append(MappingFact(name, line, tuple(entries), tuple(renames)))
 
     def _registration(self, registry: str, value: ast.expr) -> None:
+        """What a registry the configuration names holds: the keys of a dict, or the classes of `EntryClass`."""
+        table = named_table_registrations(self.ctx, value)
+        if table is not None:
+            if table:
+                self.registrations.append(RegistrationFact(registry, tuple(m for m, _ in table),
+                                                           tuple(impl for _, impl in table)))
+            return
         elements = value.elts if isinstance(value, (ast.List, ast.Tuple, ast.Set)) else [value]
         names = []
         for element in elements:

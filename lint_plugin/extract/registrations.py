@@ -90,6 +90,23 @@ def dict_registrations(ctx: ModuleContext, node: ast.Dict) -> List[Registered]:
     return found if 2 * len(found) >= keyed and 2 * keyed >= strings else []
 
 
+def named_table_registrations(ctx: ModuleContext, value: ast.expr) -> Optional[List[Registered]]:
+    """Every name-shaped key of a dict the configuration names as a registry (`registries = ["TABLE"]`), with the
+    class its value names where it names one, or None when `value` is no dict. Named, a table registers what it
+    holds whatever its values are: rule tables and loader functions (`{"LlamaForCausalLM": llama_export}`) too,
+    which a registry found by its shape alone would not."""
+    if isinstance(value, ast.Dict):
+        entries = [(key.value, key, v) for key, v in zip(value.keys, value.values)  # type: ignore[attr-defined]
+                   if key is not None and is_str(key)]
+        return [(Member(text, key.lineno, ctx.column(key)), implementation(ctx, v) or "")
+                for text, key, v in entries if ctx.is_name(text)]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" and not value.args:
+        return [(Member(k.arg, getattr(k, "lineno", value.lineno), ctx.column(k) if hasattr(k, "col_offset")
+                        else ctx.column(value)), implementation(ctx, k.value) or "")
+                for k in value.keywords if k.arg is not None and ctx.is_name(k.arg)]
+    return None
+
+
 def keyword_registrations(ctx: ModuleContext, call: ast.Call) -> List[Registered]:
     """`dict(Arch=<implementation>)` or `MAP.update(Arch=<implementation>)`: keywords as entries."""
     found: List[Registered] = []

@@ -9,9 +9,11 @@ import re
 from typing import FrozenSet, Iterable, Sequence
 
 _EMBEDDABLE = re.compile(r"[\[\]A-Za-z0-9_*+?{},-]*")
-# `...ForCausalLM`, `ChatGLMModel`, `QWenLMHeadModel`; not a task alone (`ForCausalLM`, `Model`: a table of
-# suffixes, `_architecture_to_auto_class = {"ForCausalLM": AutoModelForCausalLM, ...}`, registers no model)
-_ARCHITECTURE = re.compile(r"(?!For[A-Z])\w+?(?:For[A-Z]\w*|Model|LM)")
+# `...ForCausalLM`, `ChatGLMModel`, `QWenLMHeadModel`, and a diffusion pipeline (`QwenImagePipeline`: the class
+# name a checkpoint's model_index.json gives, what a diffusion server's registry is keyed by); not a task alone
+# (`ForCausalLM`, `Model`: a table of suffixes, `_architecture_to_auto_class = {"ForCausalLM": ...}`, registers
+# no model)
+_ARCHITECTURE = re.compile(r"(?!For[A-Z])\w+?(?:For[A-Z]\w*|Model|LM|Pipeline)")
 # a model class (`...For<Task>`, `...Model`, `...LM`): what a registering decorator must be on to register
 MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 

@@ -9,7 +9,7 @@ decide those, and a `why` that said "no evidence" beside their finding would con
 """
 from __future__ import annotations
 
-from typing import FrozenSet, List, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model, Predicate
@@ -27,6 +27,22 @@ from ..rules.kinds import accepts
 def matching(model: Model, subject: str) -> List[Collection]:
     """Collections whose subject is `subject` (`Class.attr`, `fn.var` and `fn#n` as `inventory` prints them)."""
     return [c for c in model.collections if subject in (c.subject, c.label)]
+
+
+def unchecked_list(model: Model, subject: str) -> Optional[str]:
+    """Why a list of model types `inventory` names is no subject, or None when `subject` names none: `why` explains
+    what `inventory` printed rather than saying there is no such thing."""
+    found = [(path, line) for path, line, name in model.type_lists if name == subject]
+    if not found:
+        return None
+    where = ", ".join(place(path, line) for path, line in found)
+    if not model.registered:
+        return (f"{subject} at {where} tests a checkpoint's `model_type`: a model type stands for the registered "
+                f"architectures it names, and the project registers none, so it is not checked (name the registry "
+                f"with `registries = [\"NAME\"]`, `\"path/to/module.py::NAME\"` or `\"@decorator\"`)")
+    return (f"{subject} at {where} tests a checkpoint's `model_type`, and none of its model types names a registered "
+            f"architecture (by archsync's table of `transformers` model types, or a list that ties one to a "
+            f"registered name), so it is not checked")
 
 
 def matching_families(model: Model, subject: str) -> List[Predicate]:

@@ -5,7 +5,10 @@ Early lmdeploy kept one per engine (`SUPPORTED_ARCHS = dict(LlamaForCausalLM="ll
 registering decorator: with nothing registered no rule can say anything. Only then, and only a
 module-level table named exactly so (`SUPPORTED_ARCHS`, `_SUPPORTED_MODELS`,
 `SUPPORTED_ARCHITECTURES`; not a backend's `_NEURON_SUPPORTED_MODELS` nor `_PREVIOUSLY_SUPPORTED_MODELS`),
-registers its names. A table that is also a subject by its name (`*_ARCHS`) stays one.
+registers its names. A table that is also a subject by its name (`*_ARCHS`) stays one. A table its module
+looks up with a Python class name (`model.__class__.__name__ in _SUPPORTED_MODELS`: the classes a tracer
+copied from `transformers` handles, in llm-compressor) says which loaded classes a step takes, not which
+checkpoints the project serves, and registers nothing.
 """
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ def support_table_registrations(facts: Iterable[FileFacts], resolver: Resolver,
         if not served(file_facts.path):
             continue
         for fact in file_facts.collections:
-            if fact.scope != MODULE or not names_support_table(fact.name):
+            if fact.scope != MODULE or not names_support_table(fact.name) or fact.name in file_facts.class_keyed:
                 continue
             members = [o for o in resolver.collection(file_facts, fact).members.members if name_ok(o.name)]
             if len(members) > 1:

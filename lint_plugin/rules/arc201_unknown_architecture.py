@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import re
 from functools import cached_property, lru_cache
-from typing import AbstractSet, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Model, Occurrence
+from ..resolve.consumers import CLASS_NAME
 from ..resolve.lineage import first_word
 from ..resolve.slips import is_variant, slip_of
 from .rule import Example, Rule
@@ -22,10 +23,14 @@ def check(model: Model) -> List[Diagnostic]:
     name_ok, served = model.config.name_regex, model.served
     names = _Registered(model.registered)
     known = model.mapped | model.public  # names that exist: never a typo
+    classes: Optional[FrozenSet[str]] = None
     for collection in model.collections:
         if not any(name_ok.fullmatch(o.name) or o.name in model.registered for o in collection.members.members):
             continue  # a list of something else that `*_ARCHS` matched: GPUs (`{"7.0", "gfx90a"}`), model types
         members = [o for o in collection.members.members if collection.declared or name_ok.fullmatch(o.name)]
+        if collection.keyed == CLASS_NAME:  # looked up with a class name: a class the registry builds is right there
+            classes = served_classes(model) if classes is None else classes
+            members = [o for o in members if o.name not in classes or o.name in model.registered]
         found += unknown_names(collection.subject, collection.label, [o for o in members if o.name not in served],
                                model.registered, typos_only=not collection.declared,
                                classes=model.unregistered_classes, names=names, mapped=known)
@@ -34,6 +39,13 @@ def check(model: Model) -> List[Diagnostic]:
                                model.registered, classes=model.unregistered_classes, names=names,
                                mapped=known)
     return found
+
+
+def served_classes(model: Model) -> FrozenSet[str]:
+    """The classes the registry builds, and the model classes the project defines: what a table looked up with a
+    class name (`TABLE[type(model).__name__]`) is keyed by."""
+    return frozenset(model.kinship.registered_class.values()) | frozenset(model.kinship.classes) \
+        | model.unregistered_classes
 
 
 def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], registered: Mapping[str, Occurrence],
@@ -180,7 +192,9 @@ RULE = Rule(
          "unknown: a key of an engine's support table "
          "(`SUPPORTED_ARCHS = dict(BaiChuanForCausalLM=\"baichuan\", ...)`, a module-level table named "
          "`SUPPORTED_ARCHS`, `_SUPPORTED_MODELS` or `SUPPORTED_ARCHITECTURES` that holds a registered name) is a "
-         "name a second engine serves, whatever the registry of the first says.",
+         "name a second engine serves, whatever the registry of the first says. In a table looked up with a "
+         "class name (`TABLE[type(model).__name__]`), a class the registry builds or the project defines is a "
+         "key as it should be, not an unknown name (ARC203 checks such tables).",
     why="A typo (`Qwen3NextForCasualLM`) silently disables the branch it guards.",
     fix_doc="Correct the name, register the model, or exempt names that are deliberately unregistered (checkpoint "
             "aliases rewritten at load time).",

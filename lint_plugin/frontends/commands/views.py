@@ -48,7 +48,7 @@ def run_inventory(args: argparse.Namespace) -> int:
 
 def run_why(args: argparse.Namespace) -> int:
     from ..paths import text_from_here
-    from ..why import explain_family, explain_pair, matching, matching_families
+    from ..why import explain_family, explain_pair, matching, matching_families, unchecked_list
 
     reports = _reports(args)
     if isinstance(reports, int):
@@ -61,6 +61,12 @@ def run_why(args: argparse.Namespace) -> int:
                          + [explain_family(report.model, f, args.name, report.diagnostics) for f in families])
         if found or families:
             texts.append(_printable_lines(text_from_here(text, report.root)))
+    if not texts:  # a list `inventory` names that is not checked is explained, not denied
+        texts = [_printable_lines(text_from_here(text, report.root)) for report in reports
+                 for text in [unchecked_list(report.model, args.subject)] if text]
+        if texts:
+            sys.stdout.write("\n\n".join(text.rstrip("\n") for text in texts) + "\n")
+            return EXIT_CLEAN
     if not texts:
         import difflib  # only a subject not found needs it
 
