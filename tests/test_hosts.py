@@ -25,8 +25,8 @@ FINDING = ("tpu_plugin/attention.py:5:1: ARC104 'Gemma3ForCausalLM' is missing f
 
 def test_inventory_says_which_snapshot_the_names_come_from():
     lines = archsync("inventory", "--no-cache", cwd=PLUGIN).lines
-    assert f"  read from archsync's snapshot of {load_snapshot('vllm').label}: the project declares its plugin " \
-           "entry points" in lines
+    assert f"  read from archsync's snapshot of {load_snapshot('vllm').label}: the project is its plugin (it " \
+           "declares the host's entry points or registers into its registry)" in lines
     assert lines[-1] == (
         "hint: the project registers into vllm, outside it: names it serves are registered there, so ARC201 is "
         "off; archsync's snapshot of its names is read, and may be older than the host you run on; "
@@ -49,7 +49,11 @@ def test_the_hosts_own_tree_is_no_plugin_of_it(tmp_path):
 
 
 def test_a_cached_result_does_not_outlive_the_entry_points(tmp_path):
+    """A plugin of the platform only (it registers no model into vLLM's registry): vLLM is its host by its entry
+    points alone, and the result follows them."""
     root = copy_tree(PLUGIN, tmp_path / "plugin")
+    (root / "tpu_plugin" / "__init__.py").write_text('def register_platform() -> str:\n'
+                                                     '    return "tpu_plugin.platform.TpuPlatform"\n')
     age_files(root)
     assert archsync("check", cwd=root).lines[:1] == [FINDING]
     assert archsync("check", cwd=root).lines[:1] == [FINDING]  # replayed
@@ -57,6 +61,22 @@ def test_a_cached_result_does_not_outlive_the_entry_points(tmp_path):
     setup.write_text(setup.read_text().replace("vllm.general_plugins", "other.general").replace(
         "vllm.platform_plugins", "other.platform"))
     assert archsync("check", cwd=root).lines == []
+
+
+def test_a_project_that_registers_into_the_host_reads_its_snapshot_without_entry_points(tmp_path):
+    """`ModelRegistry.register_model(...)` from `vllm` says the project serves vLLM's models, as vLLM-Omni does from
+    its own entry point rather than vLLM's plugin groups: the same snapshot is read; a test's registration makes no
+    host, nor does the host's own tree."""
+    root = copy_tree(PLUGIN, tmp_path / "plugin")
+    setup = root / "setup.py"
+    setup.write_text(setup.read_text().replace("vllm.general_plugins", "other.general").replace(
+        "vllm.platform_plugins", "other.platform"))
+    assert archsync("check", "--no-cache", cwd=root).lines == [FINDING]
+    registering = root / "tpu_plugin" / "__init__.py"
+    (root / "tests").mkdir()
+    (root / "tests" / "test_models.py").write_text(registering.read_text())
+    registering.write_text('def register_platform() -> str:\n    return "tpu_plugin.platform.TpuPlatform"\n')
+    assert archsync("check", "--no-cache", cwd=root).lines == []
 
 
 def test_an_unreadable_snapshot_is_a_clear_error(tmp_path):

@@ -177,7 +177,8 @@ def render_text(model: Model, where: Callable[[str], str] = str) -> str:
     for package in document["universe_from"]:
         lines.append(f"  read from the installed {package} (universe-from)")
     for label in document["host_snapshots"]:
-        lines.append(f"  read from archsync's snapshot of {label}: the project declares its plugin entry points")
+        lines.append(f"  read from archsync's snapshot of {label}: the project is its plugin (it declares the "
+                     f"host's entry points or registers into its registry)")
     subjects = document["subjects"]
     scopes = Counter(s["scope"] for s in subjects)
     declared = sum(1 for s in subjects if s["declared"])

@@ -70,9 +70,11 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
     from ..extract.collector import paused
     from ..project.index import ProjectIndex
     from ..project.memory import RecordMemory
+    from ..project.universe import with_hosts_registered_into
     from ..report.memory_noqa import NoqaMemory
     from ..report.stage import report, report_again
     from ..resolve import ResolveMemory, build_model, choose_files
+    from ..resolve.foreign import registered_into
     from ..resolve.unmatched import check_settings, check_src
 
     config, files, overrides, universe = inputs.config, list(inputs.files), inputs.overrides, inputs.universe
@@ -89,9 +91,13 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         typed = records.typed if records is not None else None
         with ProjectIndex(config, files, overrides, disk.index, known, typed) as index:
             resolve = choose_files(index, (memory.resolve or ResolveMemory()) if memory is not None else None)
+            # a host the project registers into serves the names it lists (the inputs' universe is what the next
+            # run compares with its own: this one is derived from the files)
+            hosted = universe if config.universe_from else with_hosts_registered_into(
+                universe, [m for m in registered_into(index.facts) if index.module(m) is None], config.root)
             # names resolved across modules (and what dependencies register); the modules resolution reads
             # in batches (predicates' delegates, lists of model types) go to the workers the scan started
-            model, resolve = build_model(index, universe, resolve)
+            model, resolve = build_model(index, hosted, resolve)
         if memory is None:
             found = rules.check(model)
             diagnostics, noqa = report(found, config, overrides, inputs.noqa), None
@@ -101,7 +107,7 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         index.save_cache()
     named = sources + check_settings(index, model.predicates.values(), model.registered) if inputs.strict else ()
     checked = bool(model.collections or model.families)
-    warnings = universe.warnings + named
+    warnings = hosted.warnings + named
     if disk.results is not None:  # what the next run may reuse, and what it depends on
         with paused():  # resumed, the collector would walk all the run made for the lists made here
             states = index.record_states(disk.results.loaded.files if disk.results.loaded is not None else None)

@@ -10,17 +10,19 @@ packaging declares a host's plugin entry points gets the snapshot of that host a
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+from pathlib import Path
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 from ..config import Config
 from ..extract.facts import FileFacts
 from ..extract.from_bytes import extract_file
 from .discovery import discover_under
 from .files import Unreadable, read_file
-from .hosts import HostList, SnapshotError, declared_hosts, load_snapshot
+from .hosts import SNAPSHOTS, HostList, SnapshotError, declared_hosts, load_snapshot
 from .model_types import ModelTypeTable, load_table
 from .prefilter import Prefilter
 
@@ -72,14 +74,35 @@ def read_universe(config: Config) -> Universe:
     return Universe(tuple(facts), tuple(packages), tuple(warnings), (), load_table())
 
 
+def with_hosts_registered_into(universe: Universe, modules: Iterable[str], root: Path) -> Universe:
+    """`universe` with the snapshot of each host whose registry the project registers into (`ModelRegistry.
+    register_model(...)` from `vllm`) and whose entry points it does not declare: it serves the host's models as a
+    declared plugin does. A host whose package the project holds (the host's own tree) is no host of it."""
+    hosts = sorted({m.partition(".")[0] for m in modules} - set(universe.packages))
+    hosts = [h for h in hosts if (SNAPSHOTS / f"{h}.json").is_file() and not (root / h).is_dir()]
+    if not hosts:
+        return universe
+    added = _from_snapshots_of(hosts)
+    return dataclasses.replace(universe, facts=universe.facts + added.facts,
+                               packages=universe.packages + added.packages,
+                               warnings=universe.warnings + added.warnings,
+                               snapshots=universe.snapshots + added.snapshots,
+                               host_lists=universe.host_lists + added.host_lists)
+
+
 def _from_snapshots(config: Config) -> Universe:
     """The snapshots of the hosts the project's packaging declares plugin entry points of."""
+    return _from_snapshots_of(declared_hosts(config.root))
+
+
+def _from_snapshots_of(hosts: Iterable[str]) -> Universe:
+    """The snapshots of `hosts`, with a warning for each that cannot be read."""
     facts: List[FileFacts] = []
     packages: List[str] = []
     labels: List[Tuple[str, str]] = []
     lists: List[Tuple[str, HostList]] = []
     warnings: List[str] = []
-    for host in declared_hosts(config.root):
+    for host in hosts:
         try:
             snapshot = load_snapshot(host)
         except SnapshotError as error:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import AbstractSet, FrozenSet, Iterable, Set, Tuple
 
 from ..extract.facts import FileFacts, RegistrationFact
+from .served import is_not_served
 
 
 def foreign_registries(facts: Iterable[FileFacts], packages: AbstractSet[str]) -> FrozenSet[Tuple[str, str]]:
@@ -34,3 +35,9 @@ def _foreign(registration: RegistrationFact, packages: AbstractSet[str]) -> bool
 def _outside(implementation: str, packages: AbstractSet[str]) -> bool:
     module = implementation.rpartition(":")[0]
     return "." in module and not module.startswith(".") and module.partition(".")[0] not in packages
+
+
+def registered_into(facts: Iterable[FileFacts]) -> FrozenSet[str]:
+    """The modules outside the project whose registries its served code registers into (`ModelRegistry.register_model`
+    from `vllm`): a test's or an example's registration makes no host (`served.py`)."""
+    return frozenset(module for f in facts if not is_not_served(f.path) for module in f.registers_into)
