@@ -158,10 +158,14 @@ def building_chain(ctx: ModuleContext, head: ast.If) -> Optional[BuildingChain]:
 def _branch(ctx: ModuleContext, node: ast.If) -> _Branch:
     strings, subjects = _tested_strings(ctx, node.test)
     typed = any(is_model_type(n, set()) for n in ast.walk(node.test))
-    # a class imported in the branch itself (`from transformers.models.x import XModel`) is that module's
-    inner = ctx.scoped([n for stmt in node.body for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))])
-    return _Branch(node.test, tuple(strings), tuple(_built(inner, node.body)) if strings else (), typed,
-                   subjects[0] if len(set(subjects)) == 1 else "")
+    built = tuple(_built(_with_own_imports(ctx, node.body), node.body)) if strings else ()
+    return _Branch(node.test, tuple(strings), built, typed, subjects[0] if len(set(subjects)) == 1 else "")
+
+
+def _with_own_imports(ctx: ModuleContext, body: List[ast.stmt]) -> ModuleContext:
+    """The context of a branch: a class it imports itself (`from transformers.models.x import XModel`) is that
+    module's."""
+    return ctx.scoped([n for stmt in body for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))])
 
 
 def _registrations(ctx: ModuleContext, chain: Sequence[_Branch], target: str) -> List[ChainRegistration]:

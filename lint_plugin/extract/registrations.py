@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 from .context import ModuleContext, dotted_name, is_str
 from .facts import Member
@@ -75,16 +75,14 @@ def dict_registrations(ctx: ModuleContext, node: ast.Dict) -> List[Registered]:
     """
     found: List[Registered] = []
     keyed = strings = 0
-    for key, value in zip(node.keys, node.values):
-        if key is None or not is_str(key):
-            continue  # `**spread`
+    for key, value in _string_keyed(node):
         strings += 1
-        if not ctx.is_name(key.value):  # type: ignore[attr-defined]
+        if not ctx.is_name(str(key.value)):
             continue  # a key that is no architecture name
         keyed += 1
         impl = implementation(ctx, value)
         if impl is not None:
-            found.append((Member(key.value, key.lineno, ctx.column(key)), impl))  # type: ignore[attr-defined]
+            found.append((_key_member(ctx, key), impl))
     # a table keyed mostly by something else (model types, with a legacy `"RefinedWeb"` among them) registers
     # nothing: its few name-shaped keys are keys of that kind too
     return found if 2 * len(found) >= keyed and 2 * keyed >= strings else []
@@ -96,15 +94,29 @@ def named_table_registrations(ctx: ModuleContext, value: ast.expr) -> Optional[L
     holds whatever its values are: rule tables and loader functions (`{"LlamaForCausalLM": llama_export}`) too,
     which a registry found by its shape alone would not."""
     if isinstance(value, ast.Dict):
-        entries = [(key.value, key, v) for key, v in zip(value.keys, value.values)  # type: ignore[attr-defined]
-                   if key is not None and is_str(key)]
-        return [(Member(text, key.lineno, ctx.column(key)), implementation(ctx, v) or "")
-                for text, key, v in entries if ctx.is_name(text)]
+        return [(_key_member(ctx, key), implementation(ctx, v) or "") for key, v in _string_keyed(value)
+                if ctx.is_name(str(key.value))]
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" and not value.args:
-        return [(Member(k.arg, getattr(k, "lineno", value.lineno), ctx.column(k) if hasattr(k, "col_offset")
-                        else ctx.column(value)), implementation(ctx, k.value) or "")
-                for k in value.keywords if k.arg is not None and ctx.is_name(k.arg)]
+        return [(_keyword_member(ctx, value, k), implementation(ctx, k.value) or "") for k in value.keywords
+                if k.arg is not None and ctx.is_name(k.arg)]
     return None
+
+
+def _string_keyed(node: ast.Dict) -> Iterator[Tuple[ast.Constant, ast.expr]]:
+    """(key, value) of each entry of a dict literal keyed by a string (not a `**spread`)."""
+    for key, value in zip(node.keys, node.values):
+        if key is not None and is_str(key):
+            yield key, value  # type: ignore[misc]
+
+
+def _key_member(ctx: ModuleContext, key: ast.Constant) -> Member:
+    return Member(str(key.value), key.lineno, ctx.column(key))
+
+
+def _keyword_member(ctx: ModuleContext, call: ast.Call, keyword: ast.keyword) -> Member:
+    """`Arch` of `dict(Arch=...)`, where the keyword is written (a keyword has no position before Python 3.9)."""
+    return Member(str(keyword.arg), getattr(keyword, "lineno", call.lineno),
+                  ctx.column(keyword) if hasattr(keyword, "col_offset") else ctx.column(call))
 
 
 def keyword_registrations(ctx: ModuleContext, call: ast.Call) -> List[Registered]:
@@ -117,9 +129,7 @@ def keyword_registrations(ctx: ModuleContext, call: ast.Call) -> List[Registered
         keyed += 1
         impl = implementation(ctx, keyword.value)
         if impl is not None:
-            line = getattr(keyword, "lineno", call.lineno)
-            found.append((Member(keyword.arg, line, ctx.column(keyword) if hasattr(keyword, "col_offset")
-                                 else ctx.column(call)), impl))
+            found.append((_keyword_member(ctx, call, keyword), impl))
     return found if 2 * len(found) >= keyed else []
 
 

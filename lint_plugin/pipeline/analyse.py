@@ -74,7 +74,7 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
     from ..report.memory_noqa import NoqaMemory
     from ..report.stage import report, report_again
     from ..resolve import ResolveMemory, build_model, choose_files
-    from ..resolve.foreign import registered_into
+    from ..resolve.foreign import modules_registered_into
     from ..resolve.unmatched import check_settings, check_src
 
     config, files, overrides, universe = inputs.config, list(inputs.files), inputs.overrides, inputs.universe
@@ -94,7 +94,7 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
             # a host the project registers into serves the names it lists (the inputs' universe is what the next
             # run compares with its own: this one is derived from the files)
             hosted = universe if config.universe_from else with_hosts_registered_into(
-                universe, [m for m in registered_into(index.facts) if index.module(m) is None], config.root)
+                universe, [m for m in modules_registered_into(index.facts) if index.module(m) is None], config.root)
             # names resolved across modules (and what dependencies register); the modules resolution reads
             # in batches (predicates' delegates, lists of model types) go to the workers the scan started
             model, resolve = build_model(index, hosted, resolve)

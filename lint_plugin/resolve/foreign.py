@@ -37,7 +37,7 @@ def _outside(implementation: str, packages: AbstractSet[str]) -> bool:
     return "." in module and not module.startswith(".") and module.partition(".")[0] not in packages
 
 
-def registered_into(facts: Iterable[FileFacts]) -> FrozenSet[str]:
+def modules_registered_into(facts: Iterable[FileFacts]) -> FrozenSet[str]:
     """The modules outside the project whose registries its served code registers into (`ModelRegistry.register_model`
     from `vllm`): a test's or an example's registration makes no host (`served.py`)."""
     return frozenset(module for f in facts if not is_not_served(f.path) for module in f.registers_into)

@@ -25,7 +25,7 @@ from ..project.prefilter import Signals
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .consumers import CLASS_NAME, class_name_keyed, unread
-from .foreign import foreign_registries
+from .foreign import foreign_registries, modules_registered_into
 from .host_scope import host_only, host_scoped, registered_into, serving
 from .imports import imported
 from .kinship import (
@@ -613,7 +613,7 @@ def _external_registries(index: ProjectIndex, universe: Universe) -> Tuple[str, 
     """Modules outside the project whose registries the project registers into (and no `universe-from` reads:
     a host known from archsync's snapshot stays outside, as the snapshot may be older than the host). A test
     or an example registers nothing the project serves (`is_not_served`), into a host or its own registry."""
-    found = {module for facts in index.facts if not is_not_served(facts.path) for module in facts.registers_into
+    found = {module for module in modules_registered_into(index.facts)
              if index.module(module) is None and module.partition(".")[0] not in universe.installed}
     return tuple(sorted(found))
 

@@ -10,6 +10,7 @@ from ..resolve import Model, Occurrence
 from ..resolve.consumers import CLASS_NAME
 from ..resolve.lineage import first_word
 from ..resolve.slips import is_variant, slip_of
+from .kinds import served_classes
 from .rule import Example, Rule
 
 _MODELS = ("models/qwen3_next.py", "class Qwen3NextForCausalLM: pass\nEntryClass = Qwen3NextForCausalLM\n")
@@ -39,13 +40,6 @@ def check(model: Model) -> List[Diagnostic]:
                                model.registered, classes=model.unregistered_classes, names=names,
                                mapped=known)
     return found
-
-
-def served_classes(model: Model) -> FrozenSet[str]:
-    """The classes the registry builds, and the model classes the project defines: what a table looked up with a
-    class name (`TABLE[type(model).__name__]`) is keyed by."""
-    return frozenset(model.kinship.registered_class.values()) | frozenset(model.kinship.classes) \
-        | model.unregistered_classes
 
 
 def unknown_names(subject: str, label: str, occurrences: Sequence[Occurrence], registered: Mapping[str, Occurrence],

@@ -6,20 +6,27 @@ from typing import AbstractSet, Dict, Iterable, List, Mapping, Optional, Set, Tu
 from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model, Occurrence, Registration
 from ..resolve.consumers import CLASS_NAME
-from .arc201_unknown_architecture import served_classes
+from .kinds import served_classes
 from .rule import Example, Rule
 
 
 def check(model: Model) -> List[Diagnostic]:
     """Each key of a table its code looks up with a class name (`TABLE.get(type(pipeline).__name__)`) that names no
     class the registry builds, where the table shows it is keyed by those classes."""
+    keyed = [c for c in model.collections if c.keyed == CLASS_NAME]
+    if not keyed:
+        return []
     built = one_class_each(model.registrations)
-    served = {name: cls for name, (cls, _) in built.items()}
+    # the classes that build a name other than their own: a table holding one, and no such name, is keyed by them
+    renamed = frozenset(cls for name, (cls, _) in built.items() if cls != name)
+    by_case: Dict[str, str] = {}
+    for cls in sorted({cls for cls, _ in built.values()}):
+        by_case.setdefault(cls.lower(), cls)
     classes = served_classes(model)
     found: List[Diagnostic] = []
-    for collection in model.collections:
-        if collection.keyed == CLASS_NAME and _keyed_by_served_classes(collection, model.registered, served):
-            found += never_found(collection, model.registered, built, classes)
+    for collection in keyed:
+        if any(o.name in renamed and o.name not in model.registered for o in collection.members.members):
+            found += never_found(collection, model.registered, built, by_case, classes)
     return found
 
 
@@ -37,23 +44,14 @@ def one_class_each(registrations: Iterable[Registration]) -> Dict[str, Tuple[str
     return {name: (next(iter(found)), first[name]) for name, found in classes.items() if len(found) == 1}
 
 
-def _keyed_by_served_classes(collection: Collection, registered: Mapping[str, Occurrence],
-                             served: Mapping[str, str]) -> bool:
-    """Does the table hold the class of a registered name, itself no registered name? Then its keys are the
-    classes the registry builds (vLLM-Omni's cache enablers), not another library's classes that happen to be
-    spelt as architectures (a calibration table of the classes `transformers` loads, which a registry of the
-    project's own serves with classes of other names)."""
-    built = frozenset(cls for name, cls in served.items() if cls != name)
-    return any(o.name in built and o.name not in registered for o in collection.members.members)
-
-
 def never_found(collection: Collection, registered: Mapping[str, Occurrence],
-                built: Mapping[str, Tuple[str, Occurrence]], classes: AbstractSet[str]) -> List[Diagnostic]:
+                built: Mapping[str, Tuple[str, Occurrence]], by_case: Mapping[str, str],
+                classes: AbstractSet[str]) -> List[Diagnostic]:
     """A registered name the registry builds with a class of another name; or a name that is neither registered
-    nor a class, and differs from a built class only in case (`Longcat` for `LongCat`)."""
-    by_case: Dict[str, str] = {}
-    for cls in sorted({cls for cls, _ in built.values()}):
-        by_case.setdefault(cls.lower(), cls)
+    nor a class, and differs from a built class only in case (`Longcat` for `LongCat`: `by_case`, the built classes
+    by their lower case). Asked of a table that holds the class of a registered name, itself no registered name:
+    keyed by the classes the registry builds (vLLM-Omni's cache enablers), not another library's classes spelt as
+    architectures (a calibration table of the classes `transformers` loads)."""
     held = collection.members.names
     seen: Set[str] = set()
     found = []

@@ -24,7 +24,10 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from typing import AbstractSet, FrozenSet, Iterable, Mapping
+from typing import TYPE_CHECKING, AbstractSet, FrozenSet, Iterable, Mapping
+
+if TYPE_CHECKING:  # the kinds are read from names alone; one helper takes the resolved model
+    from ..resolve import Model
 
 DRAFT, MULTIMODAL, CLASSIFICATION, TEXT = "draft", "multimodal", "classification", "text"
 
@@ -88,3 +91,10 @@ def never_looked_up(keyed: str, name: str, served_by: Mapping[str, str]) -> bool
     model object has, so a table of classes is not told to hold it (`resolve/consumers.py`).
     """
     return keyed == "class-name" and served_by.get(name, name) != name
+
+
+def served_classes(model: "Model") -> FrozenSet[str]:
+    """The classes the registry builds, and the model classes the project defines: what a table looked up with a
+    class name (`TABLE[type(model).__name__]`) is keyed by."""
+    return frozenset(model.kinship.registered_class.values()) | frozenset(model.kinship.classes) \
+        | model.unregistered_classes
