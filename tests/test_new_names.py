@@ -15,7 +15,7 @@ MODELS_NOW = ("models/kestrel.py", MODELS_THEN[1].replace(
 TEST = "    if config.architectures[0] == \"{}\":\n        return \"{}\"\n"
 
 
-def new_findings(tmp_path: Path, then, now) -> list:
+def new_findings(tmp_path: Path, then, now, messages: bool = False) -> list:
     def tree(name, files):
         root = tmp_path / name
         for path, text in files:
@@ -25,7 +25,8 @@ def new_findings(tmp_path: Path, then, now) -> list:
         return pipeline.run(pipeline.Request((root,), use_cache=False))
 
     done, baseline = tree("now", now), tree("then", then)
-    return [f"{d.code} {d.subject} {d.member}" for d in pipeline.since(done, baseline, done.diagnostics).new]
+    return [f"{d.code} {d.subject} {d.member}" + (f": {d.message}" if messages else "")
+            for d in pipeline.since(done, baseline, done.diagnostics).new]
 
 
 def backend(*tests) -> tuple:
@@ -49,4 +50,85 @@ def test_a_test_the_change_rewrote_is_not_asked(tmp_path):
     then = (MODELS_THEN, backend(("WrenForCausalLM", "mla")))
     now = (MODELS_NOW, ("layers/attention.py", backend(("WrenForCausalLM", "mla"))[1].replace(
         '== "WrenForCausalLM"', 'in ("KestrelForCausalLM",)')))  # Wren out, Kestrel in: the author chose
+    assert new_findings(tmp_path, then, now) == []
+
+
+# Embedding models spelt with no task (`WrenModel`, `Robin`) are classes with no generation head: of the kind of
+# classification and reward models (`resolve/said_kinds.py`). A list of them all is the project's list of that kind.
+def _poolers(generative_bases: bool, *extra: str) -> tuple:
+    base = "(WrenForCausalLM)" if generative_bases else ""
+    names = ["KestrelEmbeddingModel", "WrenModel", "FinchModel", "Robin", "KestrelForSequenceClassification",
+             "WrenForRewardModel", *extra]
+    classes = "".join(f"class {n}{base if n in ('WrenModel', 'Robin') else ''}:\n    pass\n\n\n" for n in names
+                      if n != "FinchModel")
+    return ("models/poolers.py", "from models.kestrel import WrenForCausalLM\n\n\n" + classes
+            + "class FinchModel(WrenModel):\n    pass\n\n\n" + f"EntryClass = [{', '.join(names)}]\n")
+
+
+_HEADLESS_TESTS = "        or ".join(f"\"{n}\" in architectures\n" for n in [
+    "KestrelEmbeddingModel", "WrenModel", "FinchModel", "Robin", "KestrelForSequenceClassification",
+    "WrenForRewardModel"])
+GENERATION = ("configs/model_config.py", "def is_generation_model(architectures):\n    if (\n        " + _HEADLESS_TESTS
+              + "    ):\n        return False\n    return True\n")
+SERVER = ("server.py", "from configs.model_config import is_generation_model\n\n\n"
+                       "def launch(config):\n    return is_generation_model(config.architectures)\n")
+
+
+def test_a_new_classification_model_is_asked_of_the_list_of_models_with_no_generation_head(tmp_path):
+    then = (MODELS_THEN, _poolers(False), GENERATION, SERVER)
+    now = (MODELS_THEN, _poolers(False, "FinchForSequenceClassification"), GENERATION, SERVER)
+    assert new_findings(tmp_path, then, now, messages=True) == [
+        "ARC107 is_generation_model#1 FinchForSequenceClassification: 'FinchForSequenceClassification', which the "
+        "change registers, may belong in is_generation_model#1: it held 6 of the 6 classification or embedding "
+        "architectures registered in the project at the baseline, and this is one"]
+
+
+def test_bare_names_served_by_generative_code_are_no_list_of_that_kind(tmp_path):
+    """`WrenModel(WrenForCausalLM)`: a model that generates, whatever its name; the list is half generative then."""
+    then = (MODELS_THEN, _poolers(True), GENERATION, SERVER)
+    now = (MODELS_THEN, _poolers(True, "FinchForSequenceClassification"), GENERATION, SERVER)
+    assert new_findings(tmp_path, then, now) == []
+
+
+# A predicate decides with all of its tests: a multimodal checkpoint tested in a branch of its own counts as held.
+_VISION = ["KestrelVLForConditionalGeneration", "WrenVLForConditionalGeneration", "FinchVLForConditionalGeneration",
+           "RobinVLForConditionalGeneration", "LarkVLForConditionalGeneration", "OwlVLForConditionalGeneration"]
+
+
+def _vision_models(*extra: str) -> tuple:
+    names = _VISION + list(extra)
+    return ("models/vision.py", "".join(f"class {n}:\n    pass\n\n\n" for n in names)
+            + f"EntryClass = [{', '.join(names)}]\n")
+
+
+def _vision_test(function: str, returns: bool) -> tuple:
+    listed = ", ".join(f"\"{n}\"" for n in _VISION[:5])
+    done = ("        return True\n", "    return False\n") if returns else ("        config.vision = True\n", "")
+    return ("archs.py", f"def {function}(arch, config):\n"
+                        f"    supported = set([{listed}])\n"
+                        f"    if arch == \"OwlVLForConditionalGeneration\" and \"vision_config\" in config:\n{done[0]}"
+                        f"    elif arch in supported:\n{done[0]}{done[1]}")
+
+
+def _engine(function: str) -> tuple:
+    return ("engine.py", f"from archs import {function}\n\n\ndef start(config):\n"
+                         f"    return {function}(config.architectures[0], config)\n")
+
+
+def test_a_predicate_holds_what_all_of_its_tests_hold(tmp_path):
+    then = (MODELS_THEN, _vision_models(), _vision_test("check_vl_llm", returns=True), _engine("check_vl_llm"))
+    now = (MODELS_THEN, _vision_models("LarkV2VLForConditionalGeneration"), _vision_test("check_vl_llm", returns=True),
+           _engine("check_vl_llm"))
+    assert new_findings(tmp_path, then, now, messages=True) == [
+        "ARC107 check_vl_llm.supported LarkV2VLForConditionalGeneration: 'LarkV2VLForConditionalGeneration', which "
+        "the change registers, may belong in check_vl_llm.supported: it held 5 (6 with the other tests of "
+        "check_vl_llm()) of the 6 multimodal architectures registered in the project at the baseline, and this is one"]
+
+
+def test_tests_of_a_function_that_decides_nothing_are_not_counted_together(tmp_path):
+    """`configure` returns no answer: its tests may do many things, and 5 of 6 multimodal models is no list of them
+    all."""
+    then = (MODELS_THEN, _vision_models(), _vision_test("configure", returns=False), _engine("configure"))
+    now = (MODELS_THEN, _vision_models("LarkV2VLForConditionalGeneration"), _vision_test("configure", returns=False),
+           _engine("configure"))
     assert new_findings(tmp_path, then, now) == []

@@ -14,7 +14,8 @@ from lint_plugin.diagnostics import Diagnostic, FixRequest
 from lint_plugin.report.exemptions import apply_exemptions
 from lint_plugin.report.pairs import one_per_pair
 from lint_plugin.resolve import Collection, Model, Occurrence, Predicate, ResolvedSet
-from lint_plugin.resolve.kinship import SLIP, slips
+from lint_plugin.resolve.kinship import SLIP, ClassEdge, slips
+from lint_plugin.resolve.said_kinds import SaidKinds, headless
 from lint_plugin.rules import BY_CODE, RULES, check
 from lint_plugin.rules.fixes import rank_peers
 
@@ -170,8 +171,21 @@ def test_kind_guard_the_project_says_which_names_are_multimodal():
     assert run("ARC104", model([mm], [], registered)) == [
         "lists.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from supported, which holds its sibling "
         "'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered at models.py:4)"]
-    said = dataclasses.replace(model([mm], [], registered), multimodal=frozenset({"MiniCPMV", "Phi3VForCausalLM"}))
+    said = dataclasses.replace(model([mm], [], registered),
+                               said=SaidKinds(multimodal=frozenset({"MiniCPMV", "Phi3VForCausalLM"})))
     assert run("ARC104", said) == []
+
+
+def test_headless_names_are_served_by_project_classes_with_no_generation_head_in_their_lineage():
+    """`BertModel` returns hidden states: an embedding model. vLLM's `LlamaModel` is served by `LlamaForCausalLM`."""
+    edges = {"FinchModel": (ClassEdge("FinchModel", "WrenModel", 0, "poolers.py", 9),),
+             "RobinModel": (ClassEdge("RobinModel", "WrenForCausalLM", 0, "poolers.py", 12),)}
+    served_by = {"WrenModel": "WrenModel", "FinchModel": "FinchModel", "RobinModel": "RobinModel",
+                 "LlamaModel": "LlamaForCausalLM", "GhostModel": "GhostModel", "LarkLM": "LarkLM",
+                 "WrenForSequenceClassification": "WrenForSequenceClassification"}
+    defined = {"WrenModel", "FinchModel", "RobinModel", "LlamaForCausalLM", "LarkLM", "WrenForCausalLM",
+               "WrenForSequenceClassification"}
+    assert headless(served_by, edges, defined) == {"WrenModel", "FinchModel"}
 
 
 def test_kind_guard_draft_variants_only_where_drafts_are():

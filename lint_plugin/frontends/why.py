@@ -64,8 +64,8 @@ def explain_family(model: Model, family: Predicate, name: str, diagnostics: Sequ
         lines.append("stated by the project (ARC104 decides a sibling pair: no threshold):")
         lines += [f"  {e.kind:<8} {e.text}" for e in siblings]
         lineage = frozenset(own) if names_lineage(family.subject, frozenset(own)) else frozenset()
-        if not reported and not accepts(own, name, lineage, model.multimodal):
-            lines.append(f"  not reported: {kind_guard(name, model.multimodal)}")
+        if not reported and not accepts(own, name, lineage, model.said):
+            lines.append(f"  not reported: {kind_guard(name, model.said)}")
     else:
         lines.append(f"no sibling of '{name}' is in its own tests")
     lines.append("ARC105 weighs lists, not families: what a family matches is what its tests say")
@@ -161,9 +161,9 @@ def _declared_quiet(model: Model, collection: Collection, name: str, declared: S
         return refused
     family = frozenset().union(*(f.names for f in model.kinship.families if name in f.names)) \
         if any(e.kind == FAMILY for e in declared) else frozenset()
-    if accepts(collection.members.names, name, family, model.multimodal):
+    if accepts(collection.members.names, name, family, model.said):
         return ""
-    return kind_guard(name, model.multimodal)
+    return kind_guard(name, model.said)
 
 
 def _in_its_lists(model: Model, name: str, held: FrozenSet[str]) -> str:

@@ -38,6 +38,7 @@ from .memory_kinship import KinshipMemory, kinship_with
 from .memory_resolutions import remembered
 from .model_types import ModelTypes, as_architectures, model_types, typed_lists
 from .references import Resolver
+from .said_kinds import NOTHING_SAID, SaidKinds, headless
 from .served import is_not_served
 from .support_tables import support_table_registrations
 from .values import MODEL_TYPE, Collection, Dispatch, Occurrence, Predicate, Registration
@@ -62,9 +63,9 @@ class Model:
     external_registries: Tuple[str, ...] = ()
     registrations: Tuple[Registration, ...] = ()  # every registration, the project's then its dependencies'
     universe_packages: Tuple[str, ...] = ()  # dependencies read by `universe-from`
-    # names the code itself calls multimodal: members of lists and registries named so
-    # (`multimodal_model_archs`, `_MULTIMODAL_MODELS`, `check_vl_llm`)
-    multimodal: FrozenSet[str] = frozenset()
+    # kinds the code itself gives names: members of lists and registries named multimodal
+    # (`multimodal_model_archs`, `_MULTIMODAL_MODELS`, `check_vl_llm`), models with no generation head
+    said: SaidKinds = NOTHING_SAID
     # model classes defined in a module that registers its classes by statement or decorator, and
     # left out of that registration: a registration forgotten or removed, never an alias
     unregistered_classes: FrozenSet[str] = frozenset()
@@ -184,9 +185,10 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     multimodal = _multimodal(index, resolver, registrations)
     kinship, kinship_memory = _kinship(index, registrations, collections, registered, overlapping,
                                        memory.kinship if memory is not None else None)
+    said = SaidKinds(multimodal, headless(kinship.registered_class, kinship.classes, _defined_classes(index)))
     model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                   unanalysed, external, registrations, universe.installed,
-                  multimodal, _unregistered_classes(index, registered), kinship,
+                  said, _unregistered_classes(index, registered), kinship,
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
                   _served(support, registered), types, universe.host_lists, dispatches, universe.packages, served,
                   _lists_of_known_types(type_lists, universe.model_types, types),
@@ -596,6 +598,11 @@ def _multimodal(index: ProjectIndex, resolver: Resolver, registrations: Sequence
 
 
 _MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
+
+
+def _defined_classes(index: ProjectIndex) -> FrozenSet[str]:
+    """Every column-0 class of the project."""
+    return frozenset().union(*(signals.classes for _, signals in index.signals()))
 
 
 def _unregistered_classes(index: ProjectIndex, registered: Dict[str, Occurrence]) -> FrozenSet[str]:

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Mapping, Sequence, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
 from ..resolve.host_scope import out_of_sight
+from ..resolve.said_kinds import NOTHING_SAID, SaidKinds
 from .fixes import add_to
 from .kinds import accepts, never_looked_up
 from .rule import Example, Rule
@@ -31,13 +32,13 @@ def check(model: Model) -> List[Diagnostic]:
     name the missing name are left out of the evidence.
     """
     return family_member_missing(model.collections, model.overlapping, model.covers, model.config.siblings,
-                                 model.multimodal, model.kinship.registered_class, model.host_only, model.brought)
+                                 model.said, model.kinship.registered_class, model.host_only, model.brought)
 
 
 def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],
                           covers: Sequence[Tuple[Collection, Predicate]] = (),
                           siblings: Sequence[Tuple[str, str]] = (),
-                          multimodal: AbstractSet[str] = frozenset(),
+                          said: SaidKinds = NOTHING_SAID,
                           served_by: Mapping[str, str] = {},
                           host_only: Mapping[str, FrozenSet[str]] = {},
                           brought: Mapping[str, FrozenSet[str]] = {}) -> List[Diagnostic]:
@@ -47,7 +48,7 @@ def family_member_missing(collections: Sequence[Collection], families: Sequence[
     for collection, family in pairs:
         held = collection.members.names
         for name in family.names - held:
-            if accepts(held, name, family.names, multimodal) \
+            if accepts(held, name, family.names, said) \
                     and not never_looked_up(collection.keyed, name, served_by) \
                     and not out_of_sight(collection, name, host_only, brought):
                 found[(collection, name)].append(family)
@@ -87,7 +88,9 @@ RULE = Rule(
          "the subject's definition, naming every family that implies the name. The kind guard keeps a subject "
          "from being told to hold a kind of name it does not hold: a multimodal list is not told to hold text-only "
          "twins, nor a list of served models draft variants (a kind is asked for where it is a fifth of the "
-         "subject's names; see `lint_plugin/rules/kinds.py`), unless every name of the subject is in the family "
+         "subject's names; see `lint_plugin/rules/kinds.py`: a name's spelling says its kind, and where it names "
+         "no task, the project does: a list it names multimodal, or a class with no generation head serving it, "
+         "as `BertModel`'s, which makes it an embedding model), unless every name of the subject is in the family "
          "(a draft, even then, only of a subject that holds one). An inline test of one name is not a subject "
          "here. How a subject is read counts too (ARC101, ARC104 and ARC105 alike): one found by shape that "
          "nothing reads (a predicate no "

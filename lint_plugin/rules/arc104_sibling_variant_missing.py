@@ -30,7 +30,7 @@ def check(model: Model) -> List[Diagnostic]:
                         add_to(c, sibling, siblings), hosts)
              for c in model.collections if c.completable
              for name, sibling in sorted(missing_siblings(c.members.names, registered, siblings))
-             if accepts(c.members.names, sibling, multimodal=model.multimodal)
+             if accepts(c.members.names, sibling, said=model.said)
              and not never_looked_up(c.keyed, sibling, model.kinship.registered_class)
              and not out_of_sight(c, sibling, model.host_only, model.brought)]
     for f in model.overlapping:
@@ -39,7 +39,7 @@ def check(model: Model) -> List[Diagnostic]:
         found += [diagnostic(f.subject, f.label, f.path, f.line, f.column, name, sibling, registered[sibling],
                              None, hosts)
                   for name, sibling in sorted(missing_siblings(own, registered, siblings))
-                  if accepts(own, sibling, lineage, model.multimodal)]
+                  if accepts(own, sibling, lineage, model.said)]
     return found
 
 

@@ -29,6 +29,7 @@ from ..resolve.kinship import (
 )
 from ..resolve.lineage import first_word
 from ..resolve.namesakes import namesakes
+from ..resolve.said_kinds import SaidKinds
 from . import memory_arc105
 from .fixes import add_to
 from .kinds import DRAFT, accepts, kind, never_looked_up
@@ -261,8 +262,8 @@ def blocked(model: Model, collection: Collection, held: AbstractSet[str], name: 
         return unseen
     if never_looked_up(collection.keyed, name, model.kinship.registered_class):
         return "the subject is looked up with a class name, and the registry serves the name with another's class"
-    if not same_model and not accepts(collection.members.names, name, multimodal=model.multimodal):
-        return kind_guard(name, model.multimodal)
+    if not same_model and not accepts(collection.members.names, name, said=model.said):
+        return kind_guard(name, model.said)
     if _other_lineage(held, name, model.kinship.served_ancestors(name)):
         return "the subject is about one lineage and the name is of another"
     if _dense_beside_experts(model, held, name):
@@ -341,9 +342,9 @@ def _own_tables(model: Model, collection: Collection) -> Tuple[FrozenSet[str], .
         collection.path.rpartition("/")[0], ()) if keyed and (path, subject) != (collection.path, collection.subject))
 
 
-def kind_guard(name: str, multimodal: AbstractSet[str]) -> str:
+def kind_guard(name: str, said: SaidKinds) -> str:
     """How the kind guard says why `name` is not asked of a subject (`archsync why` says it too)."""
-    wanted = kind(name, multimodal)
+    wanted = kind(name, said)
     if wanted == DRAFT:
         return "kind guard: it is a draft variant and fewer than a fifth of the subject's names are (none at all " \
                "for a list of one lineage)"

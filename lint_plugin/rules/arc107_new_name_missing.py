@@ -25,7 +25,7 @@ PURITY = 0.9  # the share of the list's registered names that are of the kind
 MIN_KIND = 5  # names of the kind registered at the baseline, at least: fewer say nothing of a habit
 _KINDS = (MULTIMODAL, DRAFT, CLASSIFICATION)  # text is what every other list holds: no list is "of text"
 _KIND = "kind"  # the evidence of a list of one kind (`_of_its_kind`)
-_KIND_WORDS = {MULTIMODAL: "multimodal", DRAFT: "draft (speculative)", CLASSIFICATION: "classification"}
+_KIND_WORDS = {MULTIMODAL: "multimodal", DRAFT: "draft (speculative)", CLASSIFICATION: "classification or embedding"}
 
 
 def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
@@ -37,6 +37,7 @@ def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
     copies = namesakes(model.collections)
     tested = _tested_by_function(model)
     of_kinds = _by_kind(baseline)
+    decided = _decided_by_predicates(baseline)
     found: List[Diagnostic] = []
     for c in model.collections:
         held = c.members.names & model.registered.keys()
@@ -48,11 +49,13 @@ def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
         if not names:
             continue
         others = copies.get((c.path, c.subject), ())
-        shares = _shares(baseline, before, of_kinds) if not one_name_test(c, held) else {}
+        predicate = _predicate_of(before, decided)
+        shares = _shares(baseline, before, of_kinds, decided.get((c.path, predicate), frozenset()), predicate) \
+            if not one_name_test(c, held) else {}
         for name in names:
             evidence = _of_its_kind(model, shares, name) or (None if c.table else _runs_held_code(model, held, name))
             if evidence is None or blocked(model, c, held, name, [evidence], others) \
-                    or not accepts(c.members.names, name, multimodal=model.multimodal):
+                    or not accepts(c.members.names, name, said=model.said):
                 continue  # ARC105's guards, the kind guard among them: a draft is not asked of served models
             of_kind = evidence.kind == _KIND
             found.append(Diagnostic(c.path, c.line, c.column, RULE.code,
@@ -80,36 +83,57 @@ def _by_kind(baseline: Model) -> Dict[str, List[str]]:
     """The paths of the baseline's registrations of each kind a list may be of."""
     found: Dict[str, List[str]] = {wanted: [] for wanted in _KINDS}
     for name, where in baseline.registered.items():
-        paths = found.get(kind(name, baseline.multimodal))
+        paths = found.get(kind(name, baseline.said))
         if paths is not None:
             paths.append(where.path)
     return found
 
 
-def _shares(baseline: Model, before: Collection, of_kinds: Dict[str, List[str]]) -> Dict[str, Tuple[int, int, str]]:
+def _decided_by_predicates(baseline: Model) -> Dict[Tuple[str, str], FrozenSet[str]]:
+    """By (path, predicate), the names the inline tests of a predicate function hold at the baseline: what it
+    decides (lmdeploy's `check_vl_llm()` tests a list, and ChatGLM's multimodal checkpoint in a branch of its own)."""
+    return {(path, function): names for (path, function), names in _tested_by_function(baseline).items()
+            if function in baseline.predicates and baseline.predicates[function].path == path}
+
+
+def _predicate_of(collection: Collection, decided: Dict[Tuple[str, str], FrozenSet[str]]) -> str:
+    """The predicate function a list or test is written in, or ""."""
+    function = function_of(collection.subject) or (
+        collection.subject.rpartition(".")[0] if collection.scope == "local" else "")
+    return function if (collection.path, function) in decided else ""
+
+
+def _shares(baseline: Model, before: Collection, of_kinds: Dict[str, List[str]], decided: FrozenSet[str] = frozenset(),
+            predicate: str = "") -> Dict[str, Tuple[int, int, str, str]]:
     """By kind, for a list that was the baseline's list of that kind: (names of the kind it held, names of the
-    kind registered beside it, where that is: `_beside`)."""
+    kind registered beside it, where that is: `_beside`, and how much of the kind it held with the other tests of
+    its predicate function, `decided`, where those held more). The list is of one kind by what it holds itself;
+    the predicate it is written in decides with all of its tests."""
     part = _beside(before.path)
     held = before.members.names & baseline.registered.keys()
     beside = [n for n in held if _within(baseline.registered[n].path, part)]
+    with_predicate = [n for n in (decided | held) & baseline.registered.keys()
+                      if _within(baseline.registered[n].path, part)]
     found = {}
     for wanted, paths in of_kinds.items():
         of_kind = sum(1 for path in paths if _within(path, part))
-        mine = sum(1 for n in beside if kind(n, baseline.multimodal) == wanted)
-        if of_kind >= MIN_KIND and mine >= PURITY * len(held) and mine >= COVERAGE * of_kind:
-            found[wanted] = (mine, of_kind, part)
+        mine = sum(1 for n in beside if kind(n, baseline.said) == wanted)
+        covered = sum(1 for n in with_predicate if kind(n, baseline.said) == wanted)
+        if of_kind >= MIN_KIND and mine >= PURITY * len(held) and covered >= COVERAGE * of_kind:
+            found[wanted] = (mine, of_kind, part,
+                             f" ({covered} with the other tests of {predicate}())" if covered > mine else "")
     return found
 
 
-def _of_its_kind(model: Model, shares: Dict[str, Tuple[int, int, str]], name: str) -> Optional[Evidence]:
+def _of_its_kind(model: Model, shares: Dict[str, Tuple[int, int, str, str]], name: str) -> Optional[Evidence]:
     """Why the list of a kind takes a new name of that kind, registered beside it; or None."""
-    wanted = kind(name, model.multimodal)
+    wanted = kind(name, model.said)
     if wanted not in shares or not _within(model.registered[name].path, shares[wanted][2]):
         return None
-    mine, of_kind, part = shares[wanted]
+    mine, of_kind, part, with_predicate = shares[wanted]
     where = f"under {part}/" if part else "in the project"
-    return Evidence(_KIND, 1.0, "", f"it held {mine} of the {of_kind} {_KIND_WORDS[wanted]} architectures "
-                                     f"registered {where} at the baseline, and this is one")
+    return Evidence(_KIND, 1.0, "", f"it held {mine}{with_predicate} of the {of_kind} {_KIND_WORDS[wanted]} "
+                                     f"architectures registered {where} at the baseline, and this is one")
 
 
 def _runs_held_code(model: Model, held: AbstractSet[str], name: str) -> Optional[Evidence]:
@@ -176,12 +200,17 @@ RULE = Rule(
         "treats two names alike in its lists cannot be met by a name that is in none. What the change shows "
         "instead, ARC107 asks of every list it applies to:",
         "\n".join((
-            f"- a list of one kind of model (multimodal, draft or classification: at least {PURITY:.0%} of its "
-            f"registered names) that held at least {COVERAGE:.0%} of the {MIN_KIND} or more names of that kind "
-            "registered beside it at the baseline (under the directory above its own: SGLang's "
+            f"- a list of one kind of model (multimodal, draft, or classification and embedding: at least "
+            f"{PURITY:.0%} of its registered names) that held at least {COVERAGE:.0%} of the {MIN_KIND} or more "
+            "names of that kind registered beside it at the baseline (under the directory above its own: SGLang's "
             "`multimodal_model_archs`, in `sglang/srt/configs/`, counts the models of `sglang/srt/`, not the "
             "diffusion models of `sglang/multimodal_gen/`) is the project's list of that kind, and a new name of the "
-            "kind registered there belongs in it (lmdeploy's `check_vl_llm()`);",
+            "kind registered there belongs in it (lmdeploy's `check_vl_llm()`, SGLang's `is_generation_model()`). "
+            "A list in a predicate function holds, for this count, what the predicate's other tests hold too: "
+            "`check_vl_llm()` tests ChatGLM's multimodal checkpoint in a branch of its own. A name that names no "
+            "task (`BertModel`, `Contriever`) is of the classification and embedding kind when the class serving "
+            "it and every base the project gives that class are spelt as no generation head (`...ForCausalLM`, "
+            "`...ForConditionalGeneration`, `...LMHeadModel`, `...LM`);",
             "- a list or a test of one name that holds a name whose code the new name runs (registered to its "
             "class, or a subclass of its class that defines no method), where the new name is of that name's line: "
             "a version of it, or of its lineage and task (`DeepseekV3ForCausalLM`, subclassing "

@@ -5,7 +5,9 @@ classification adapter, `...VLForConditionalGeneration` multimodal) and from wha
 says: every member of a list or registry whose name says it lists multimodal models
 (`multimodal_model_archs`, `_MULTIMODAL_MODELS`, a list inside `check_vl_llm()`, an engine's
 `SGLANG_SUPPORTED_VISION_MODEL_LIST` beside its `SGLANG_SUPPORTED_MODELS`) is multimodal, however it
-is spelt (lint_plugin.resolve.model).
+is spelt (lint_plugin.resolve.model); a name that names no task (`BertModel`, `Contriever`) served by
+code with no generation head is of the classification and embedding models' kind
+(lint_plugin.resolve.said_kinds).
 
 A multimodal allow-list is not told to hold text-only twins, a list of served architectures is
 not told to hold draft (speculative) variants, a list of generative models is not told to hold
@@ -26,6 +28,8 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, AbstractSet, FrozenSet, Iterable, Mapping
 
+from ..resolve.said_kinds import NOTHING_SAID, SaidKinds
+
 if TYPE_CHECKING:  # the kinds are read from names alone; one helper takes the resolved model
     from ..resolve import Model
 
@@ -33,9 +37,10 @@ DRAFT, MULTIMODAL, CLASSIFICATION, TEXT = "draft", "multimodal", "classification
 
 _DRAFT = re.compile(r"(?:NextN|MTP|DSpark|DFlash|Eagle\d*|Medusa|Draft|Assistant)(?:Model|ForCausalLM)?$|"
                     r"For(?:CausalLM)?(?:NextN|MTP|Eagle\d*)")
-_CLASSIFICATION = re.compile(r"(?:For(?:Sequence|Token|Audio|Image|Video)Classification|ForRewardModel(?:ing)?|"
-                             r"RewardModel|ClassificationModel|ForTextEncoding|ForEmbedding|Embed(?:ding)?Model|"
-                             r"ForScore|ForRanking|ForMaskedLM|ForProcessRewardModel)$")
+# a qualifier may follow the task (`LlamaForSequenceClassificationWithNormal_Weights`)
+_CLASSIFICATION = re.compile(r"(?:For(?:Sequence|Token|Audio|Image|Video)Classification(?:With\w*)?|"
+                             r"ForRewardModel(?:ing)?|RewardModel|ClassificationModel|ForTextEncoding|ForEmbedding|"
+                             r"Embed(?:ding)?Model|ForScore|ForRanking|ForMaskedLM|ForProcessRewardModel)$")
 # Judged on the stem (`Phi4MM` of `Phi4MMForCausalLM`), so a suffix typo (`...ForCausalLMM`) says nothing.
 _MULTIMODAL = re.compile(r"VL|Vision|Visual|Llava|LLaVA|OCR|Omni|MM(?![a-z])|ASR|Audio|Speech|Image|Video|CLIP|Siglip|"
                          r"Whisper")
@@ -44,10 +49,16 @@ _TASK = re.compile(r"For[A-Z]")
 _SHARE = 0.2
 
 
-def kind(name: str, multimodal: AbstractSet[str] = frozenset()) -> str:
-    """The kind of a name: its spelling, or the project's own word (`multimodal`: names it lists as such)."""
+def kind(name: str, said: SaidKinds = NOTHING_SAID) -> str:
+    """The kind of a name: its spelling, or where that names none, the project's own word (`said`: the names it
+    lists as multimodal, and those its code serves with no generation head, which are of the classification and
+    embedding models' kind)."""
     spelt = _spelt(name)
-    return MULTIMODAL if spelt == TEXT and name in multimodal else spelt
+    if spelt != TEXT:
+        return spelt
+    if name in said.multimodal:
+        return MULTIMODAL
+    return CLASSIFICATION if name in said.headless else TEXT
 
 
 @functools.lru_cache(maxsize=1 << 16)  # asked for every name of every subject, again and again
@@ -65,12 +76,11 @@ def _spelt(name: str) -> str:
 
 
 def accepts(held: Iterable[str], name: str, family: AbstractSet[str] = frozenset(),
-            multimodal: AbstractSet[str] = frozenset()) -> bool:
+            said: SaidKinds = NOTHING_SAID) -> bool:
     """May a subject holding `held` be told to hold `name` (implied by `family`, if any)?"""
     names = held if isinstance(held, frozenset) else list(held)
-    wanted = kind(name, multimodal)
-    counts = _kinds(names, frozenset(multimodal)) if isinstance(names, frozenset) \
-        else Counter(kind(n, multimodal) for n in names)
+    wanted = kind(name, said)
+    counts = _kinds(names, said) if isinstance(names, frozenset) else Counter(kind(n, said) for n in names)
     if wanted == DRAFT and not counts[DRAFT]:
         return False  # even a list about one lineage: a list of served models holds no draft
     if family and names and all(n in family for n in names):
@@ -79,9 +89,9 @@ def accepts(held: Iterable[str], name: str, family: AbstractSet[str] = frozenset
 
 
 @functools.lru_cache(maxsize=1 << 12)  # a subject's names are weighed against candidate after candidate
-def _kinds(held: FrozenSet[str], multimodal: FrozenSet[str]) -> Counter[str]:
+def _kinds(held: FrozenSet[str], said: SaidKinds) -> Counter[str]:
     """How many names of each kind `held` holds (not to be changed: shared by the callers)."""
-    return Counter(kind(n, multimodal) for n in held)
+    return Counter(kind(n, said) for n in held)
 
 
 def never_looked_up(keyed: str, name: str, served_by: Mapping[str, str]) -> bool:

@@ -26,6 +26,7 @@ from typing import AbstractSet, FrozenSet, Iterable, List, Mapping, Optional, Se
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model
 from ..resolve.kinship import ClassEdge, ConfigUse, Kinship
+from ..resolve.said_kinds import SaidKinds
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class Arc105Memory:
 
     level: str
     registered: FrozenSet[str]
-    multimodal: FrozenSet[str]
+    said: SaidKinds
     kinship: Kinship
     subjects: Mapping[Tuple[str, str], Weighed]  # by (path, subject)
 
@@ -68,7 +69,7 @@ class Arc105Memory:
 def earlier_for(kept: Optional[Arc105Memory], model: Model) -> "Tuple[Optional[Arc105Memory], Changed]":
     """The last check's findings if every input the subjects share is unchanged, and the classes whose
     kinship entries changed since (a subject reading one of them is weighed again)."""
-    if kept is None or kept.level != model.config.kinship or kept.multimodal != model.multimodal \
+    if kept is None or kept.level != model.config.kinship or kept.said != model.said \
             or kept.registered != model.registered.keys():
         return None, _NOTHING
     before, now = kept.kinship, model.kinship
@@ -84,7 +85,7 @@ def earlier_for(kept: Optional[Arc105Memory], model: Model) -> "Tuple[Optional[A
 
 def remembered(model: Model, subjects: Mapping[Tuple[str, str], Weighed]) -> Arc105Memory:
     """What this check weighed, for the next one."""
-    return Arc105Memory(model.config.kinship, frozenset(model.registered), model.multimodal, model.kinship,
+    return Arc105Memory(model.config.kinship, frozenset(model.registered), model.said, model.kinship,
                         subjects)
 
 
