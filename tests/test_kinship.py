@@ -122,6 +122,9 @@ def test_why_names_the_guard_that_keeps_a_finding_quiet(tree):
                                 "it gates began with them", earlier
     generations = archsync("why", "SPARSE_MLA_ARCHS", "DeepseekV2ForCausalLM", cwd=root)
     assert generations.lines[-1] == earlier.lines[-1], generations
+    encoder = archsync("why", "CHUNKED_PREFILL_ARCHS", "Qwen2EncoderModel", cwd=root)
+    assert encoder.lines[-1] == "ARC105 stays quiet: kind guard: it is a classification or embedding model and " \
+                                "fewer than a fifth of the subject's names are (`archsync explain ARC101`)", encoder
     dispatch = archsync("why", "draft_architecture#1", "DeepseekV3ForCausalLM", cwd=root)
     assert dispatch.lines[-1] == "ARC105 stays quiet: the subject tests one name or dispatches on it: not a list " \
                                  "to complete", dispatch

@@ -32,7 +32,7 @@ from ..resolve.namesakes import namesakes
 from ..resolve.said_kinds import SaidKinds
 from . import memory_arc105
 from .fixes import add_to
-from .kinds import DRAFT, accepts, kind, never_looked_up
+from .kinds import CLASSIFICATION, DRAFT, accepts, kind, never_looked_up
 from .rule import Example, Rule
 
 # Confidence a finding needs, per `kinship` level. "strong" was chosen by measurement (bench/history
@@ -348,7 +348,8 @@ def kind_guard(name: str, said: SaidKinds) -> str:
     if wanted == DRAFT:
         return "kind guard: it is a draft variant and fewer than a fifth of the subject's names are (none at all " \
                "for a list of one lineage)"
-    return f"kind guard: it is {wanted} and fewer than a fifth of the subject's names are (`archsync explain ARC101`)"
+    words = "a classification or embedding model" if wanted == CLASSIFICATION else wanted
+    return f"kind guard: it is {words} and fewer than a fifth of the subject's names are (`archsync explain ARC101`)"
 
 
 def _other_lineage(held: AbstractSet[str], name: str, ancestors: AbstractSet[str] = frozenset()) -> bool:
