@@ -61,7 +61,8 @@ def _poolers(generative_bases: bool, *extra: str) -> tuple:
              "WrenForRewardModel", *extra]
     classes = "".join(f"class {n}{base if n in ('WrenModel', 'Robin') else ''}:\n    pass\n\n\n" for n in names
                       if n != "FinchModel")
-    return ("models/poolers.py", "from models.kestrel import WrenForCausalLM\n\n\n" + classes
+    imports = "from models.kestrel import WrenForCausalLM\n\n\n" if generative_bases else ""
+    return ("models/poolers.py", imports + classes
             + "class FinchModel(WrenModel):\n    pass\n\n\n" + f"EntryClass = [{', '.join(names)}]\n")
 
 

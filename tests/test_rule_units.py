@@ -14,8 +14,9 @@ from lint_plugin.diagnostics import Diagnostic, FixRequest
 from lint_plugin.report.exemptions import apply_exemptions
 from lint_plugin.report.pairs import one_per_pair
 from lint_plugin.resolve import Collection, Model, Occurrence, Predicate, ResolvedSet
-from lint_plugin.resolve.kinship import SLIP, ClassEdge, slips
-from lint_plugin.resolve.said_kinds import SaidKinds, headless
+from lint_plugin.resolve.kinship import SLIP, ClassEdge, ModuleClasses, slips
+from lint_plugin.resolve.kinship.code import headless
+from lint_plugin.resolve.said_kinds import SaidKinds
 from lint_plugin.rules import BY_CODE, RULES, check
 from lint_plugin.rules.fixes import rank_peers
 
@@ -177,15 +178,18 @@ def test_kind_guard_the_project_says_which_names_are_multimodal():
 
 
 def test_headless_names_are_served_by_project_classes_with_no_generation_head_in_their_lineage():
-    """`BertModel` returns hidden states: an embedding model. vLLM's `LlamaModel` is served by `LlamaForCausalLM`."""
+    """`BertModel` returns hidden states: an embedding model. vLLM's `LlamaModel` is served by `LlamaForCausalLM`;
+    MiniCPM-V's module imports the `Qwen2ForCausalLM` it builds its language model with."""
     edges = {"FinchModel": (ClassEdge("FinchModel", "WrenModel", 0, "poolers.py", 9),),
              "RobinModel": (ClassEdge("RobinModel", "WrenForCausalLM", 0, "poolers.py", 12),)}
     served_by = {"WrenModel": "WrenModel", "FinchModel": "FinchModel", "RobinModel": "RobinModel",
                  "LlamaModel": "LlamaForCausalLM", "GhostModel": "GhostModel", "LarkLM": "LarkLM",
-                 "WrenForSequenceClassification": "WrenForSequenceClassification"}
-    defined = {"WrenModel", "FinchModel", "RobinModel", "LlamaForCausalLM", "LarkLM", "WrenForCausalLM",
-               "WrenForSequenceClassification"}
-    assert headless(served_by, edges, defined) == {"WrenModel", "FinchModel"}
+                 "WrenForSequenceClassification": "WrenForSequenceClassification", "MiniCPMV": "MiniCPMV"}
+    modules = [ModuleClasses("poolers.py", frozenset({"nn"}), frozenset(
+                   {"WrenModel", "FinchModel", "RobinModel", "LarkLM", "WrenForSequenceClassification"})),
+               ModuleClasses("llama.py", frozenset(), frozenset({"LlamaForCausalLM", "WrenForCausalLM"})),
+               ModuleClasses("minicpmv.py", frozenset({"Qwen2ForCausalLM", "Qwen2Config"}), frozenset({"MiniCPMV"}))]
+    assert headless(served_by, edges, modules) == {"WrenModel", "FinchModel"}
 
 
 def test_kind_guard_draft_variants_only_where_drafts_are():

@@ -38,7 +38,7 @@ from .memory_kinship import KinshipMemory, kinship_with
 from .memory_resolutions import remembered
 from .model_types import ModelTypes, as_architectures, model_types, typed_lists
 from .references import Resolver
-from .said_kinds import NOTHING_SAID, SaidKinds, headless
+from .said_kinds import NOTHING_SAID, SaidKinds
 from .served import is_not_served
 from .support_tables import support_table_registrations
 from .values import MODEL_TYPE, Collection, Dispatch, Occurrence, Predicate, Registration
@@ -185,7 +185,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     multimodal = _multimodal(index, resolver, registrations)
     kinship, kinship_memory = _kinship(index, registrations, collections, registered, overlapping,
                                        memory.kinship if memory is not None else None)
-    said = SaidKinds(multimodal, headless(kinship.registered_class, kinship.classes, _defined_classes(index)))
+    said = SaidKinds(multimodal, kinship.headless)
     model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                   unanalysed, external, registrations, universe.installed,
                   said, _unregistered_classes(index, registered), kinship,
@@ -598,11 +598,6 @@ def _multimodal(index: ProjectIndex, resolver: Resolver, registrations: Sequence
 
 
 _MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
-
-
-def _defined_classes(index: ProjectIndex) -> FrozenSet[str]:
-    """Every column-0 class of the project."""
-    return frozenset().union(*(signals.classes for _, signals in index.signals()))
 
 
 def _unregistered_classes(index: ProjectIndex, registered: Dict[str, Occurrence]) -> FrozenSet[str]:

@@ -1,9 +1,9 @@
-"""Evidence read from the code: config classes shared, mixture-of-experts layers, backbones composed."""
+"""Evidence read from the code: config classes shared, mixture-of-experts layers, backbones composed, heads."""
 from __future__ import annotations
 
 import functools
 import re
-from typing import AbstractSet, Dict, Iterable, List, Mapping, Sequence, Set, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Sequence, Set, Tuple
 
 from .evidence import MAX_CONFIG_USERS, Backbone, ClassEdge, ConfigUse, ModuleClasses, Wrapping
 from .names import TASK
@@ -137,3 +137,39 @@ def backbones(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdge
                 if child != owner and all(e.base != owner for e in classes.get(child, ())):
                     found.setdefault(child, []).append(Backbone(child, owner, name, homes[0]))
     return {cls: tuple(ties) for cls, ties in found.items()}
+
+
+# a task in a name's own spelling (`...ForSequenceClassification`, `...ForCausalLM`): its spelling says its kind
+_SPELT_TASK = re.compile(r"For[A-Z]")
+# a class that returns tokens: its spelling names a generation head
+_GENERATION_HEAD = re.compile(r"CausalLM|ConditionalGeneration|LMHead|LM$")
+
+
+def headless(registered_class: Mapping[str, str], classes: Mapping[str, Sequence[ClassEdge]],
+             modules: Sequence[ModuleClasses]) -> FrozenSet[str]:
+    """Registered names whose spelling names no task (`BertModel`, `Contriever`), served by a class the project
+    defines with no generation head: neither it nor a base the project gives it is spelt as one (`...ForCausalLM`,
+    `...ForConditionalGeneration`, `...LMHeadModel`, `...LM`), and no module defining it imports one (MiniCPM-V's
+    module imports the `Qwen2ForCausalLM` it builds its language model with). Such a model returns hidden states:
+    an embedding model (`resolve/said_kinds.py`). A name served by another name's class is what that class is."""
+    defined: Dict[str, List[ModuleClasses]] = {}
+    for module in modules:
+        for cls in module.defined:
+            defined.setdefault(cls, []).append(module)
+    return frozenset(
+        name for name, served_by in registered_class.items()
+        if not _SPELT_TASK.search(name) and not _GENERATION_HEAD.search(name) and served_by in defined
+        and not any(_GENERATION_HEAD.search(c) for c in _lineage(served_by, classes))
+        and not any(_GENERATION_HEAD.search(i) for m in defined[served_by] for i in m.imported))
+
+
+def _lineage(cls: str, classes: Mapping[str, Sequence[ClassEdge]]) -> Set[str]:
+    """`cls` and every base the project gives it, transitively (an alias's target too)."""
+    seen = {cls}
+    todo = [cls]
+    while todo:
+        for edge in classes.get(todo.pop(), ()):
+            if edge.base not in seen:
+                seen.add(edge.base)
+                todo.append(edge.base)
+    return seen

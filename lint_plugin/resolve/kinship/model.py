@@ -85,6 +85,8 @@ class Kinship:
     # names some registration serves with a class that builds mixture-of-experts layers (not always the first:
     # lmdeploy registers a name in its calibration registry, then in its model map)
     moe_names: FrozenSet[str] = frozenset()
+    # names that name no task, served by a class of the project with no generation head: embedding models (`headless`)
+    headless: FrozenSet[str] = frozenset()
     families: Tuple[Family, ...] = ()  # the families ARC101 holds collections to
     siblings: Tuple[Tuple[str, str], ...] = ()  # the suffix pairs ARC104 completes (`siblings`)
 
