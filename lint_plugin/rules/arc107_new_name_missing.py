@@ -210,7 +210,7 @@ RULE = Rule(
             "`check_vl_llm()` tests ChatGLM's multimodal checkpoint in a branch of its own. A name that names no "
             "task (`BertModel`, `Contriever`) is of the classification and embedding kind when the class serving "
             "it and every base the project gives that class are spelt as no generation head (`...ForCausalLM`, "
-            "`...ForConditionalGeneration`, `...LMHeadModel`, `...LM`);",
+            "`...ForConditionalGeneration`, `...LMHeadModel`, `...LM`) and its module imports none;",
             "- a list or a test of one name that holds a name whose code the new name runs (registered to its "
             "class, or a subclass of its class that defines no method), where the new name is of that name's line: "
             "a version of it, or of its lineage and task (`DeepseekV3ForCausalLM`, subclassing "
