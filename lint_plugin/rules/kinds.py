@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, AbstractSet, FrozenSet, Iterable, Mapping
 
+from ..resolve.kinship.names import SPELT_TASK
 from ..resolve.said_kinds import NOTHING_SAID, SaidKinds
 
 if TYPE_CHECKING:  # the kinds are read from names alone; one helper takes the resolved model
@@ -44,7 +45,6 @@ _CLASSIFICATION = re.compile(r"(?:For(?:Sequence|Token|Audio|Image|Video)Classif
 # Judged on the stem (`Phi4MM` of `Phi4MMForCausalLM`), so a suffix typo (`...ForCausalLMM`) says nothing.
 _MULTIMODAL = re.compile(r"VL|Vision|Visual|Llava|LLaVA|OCR|Omni|MM(?![a-z])|ASR|Audio|Speech|Image|Video|CLIP|Siglip|"
                          r"Whisper")
-_TASK = re.compile(r"For[A-Z]")
 
 _SHARE = 0.2
 
@@ -68,7 +68,7 @@ def _spelt(name: str) -> str:
         return DRAFT
     if _CLASSIFICATION.search(name):
         return CLASSIFICATION
-    task = _TASK.search(name)
+    task = SPELT_TASK.search(name)
     stem = name[:task.start()] if task and task.start() > 0 else name
     if name.endswith("ForConditionalGeneration") or _MULTIMODAL.search(stem):
         return MULTIMODAL

@@ -6,7 +6,7 @@ import re
 from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Sequence, Set, Tuple
 
 from .evidence import MAX_CONFIG_USERS, Backbone, ClassEdge, ConfigUse, ModuleClasses, Wrapping
-from .names import TASK
+from .names import SPELT_TASK, TASK
 
 
 def shared_configs(served: AbstractSet[str], uses: Iterable[ConfigUse]) -> Dict[str, ConfigUse]:
@@ -139,8 +139,6 @@ def backbones(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdge
     return {cls: tuple(ties) for cls, ties in found.items()}
 
 
-# a task in a name's own spelling (`...ForSequenceClassification`, `...ForCausalLM`): its spelling says its kind
-_SPELT_TASK = re.compile(r"For[A-Z]")
 # a class that returns tokens: its spelling names a generation head
 _GENERATION_HEAD = re.compile(r"CausalLM|ConditionalGeneration|LMHead|LM$")
 
@@ -158,18 +156,18 @@ def headless(registered_class: Mapping[str, str], classes: Mapping[str, Sequence
             defined.setdefault(cls, []).append(module)
     return frozenset(
         name for name, served_by in registered_class.items()
-        if not _SPELT_TASK.search(name) and not _GENERATION_HEAD.search(name) and served_by in defined
-        and not any(_GENERATION_HEAD.search(c) for c in _lineage(served_by, classes))
+        if not SPELT_TASK.search(name) and not _GENERATION_HEAD.search(name) and served_by in defined
+        and not any(_GENERATION_HEAD.search(c) for c in {served_by, *ancestors(served_by, classes)})
         and not any(_GENERATION_HEAD.search(i) for m in defined[served_by] for i in m.imported))
 
 
-def _lineage(cls: str, classes: Mapping[str, Sequence[ClassEdge]]) -> Set[str]:
-    """`cls` and every base the project gives it, transitively (an alias's target too)."""
-    seen = {cls}
+def ancestors(cls: str, classes: Mapping[str, Sequence[ClassEdge]]) -> Set[str]:
+    """Every base the project gives `cls`, however far up (an alias's target too)."""
+    found: Set[str] = set()
     todo = [cls]
     while todo:
         for edge in classes.get(todo.pop(), ()):
-            if edge.base not in seen:
-                seen.add(edge.base)
+            if edge.base not in found:
+                found.add(edge.base)
                 todo.append(edge.base)
-    return seen
+    return found

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 from ...diagnostics import place
 from ..lineage import first_word, stem
 from . import weights
+from .code import ancestors
 from .evidence import (
     BACKBONE,
     CONFIG_CLASS,
@@ -257,15 +258,7 @@ class Kinship:
         """The served classes the class serving `name` subclasses, however far up (`InternS2PreviewFor...`
         subclasses `Qwen3_5MoeForConditionalGeneration`, which subclasses `Qwen3_5ForConditionalGeneration`):
         whose code it runs, whatever its name says."""
-        served = self._served
-        found: Set[str] = set()
-        todo = [self.registered_class.get(name, name)]
-        while todo:
-            for base in self._bases.get(todo.pop(), _NONE):
-                if base not in found:
-                    found.add(base)
-                    todo.append(base)
-        return frozenset(found & served)
+        return frozenset(ancestors(self.registered_class.get(name, name), self.classes) & self._served)
 
     @functools.cached_property
     def _served(self) -> FrozenSet[str]:

@@ -10,6 +10,8 @@ from . import weights
 from .evidence import GAP, SLIP, Evidence
 
 TASK = re.compile(r"(?:For[A-Z]\w*|LMHeadModel|Model|LM)$")
+# a task in a name's own spelling (`...ForSequenceClassification`, `...ForCausalLM`): where its stem ends
+SPELT_TASK = re.compile(r"For[A-Z]")
 MOE = re.compile(r"Mo[eE]")
 VERSION = re.compile(r"(.+?)_?V\d+(?:_\d+)?")
 GENERATION = re.compile(r"([A-Za-z]+)(\d+(?:[._]\d+)?)?(.*)")
