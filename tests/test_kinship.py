@@ -90,6 +90,31 @@ def test_why_prints_every_piece_of_evidence_and_the_verdict(tree):
     ], result
 
 
+def test_why_shows_the_code_evidence_set_aside_for_the_table_of_another_engine(tree):
+    """A table of `engine/turbo` gives each name the key its decorators file one of that engine's readers under:
+    what the registry of `engine/pytorch` shares says nothing of it, and `why` shows the piece it set aside."""
+    root = tree("kinship/own_strings")
+    result = archsync("why", "SUPPORTED_ARCHS", "OspreyV3ForCausalLM", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.lines[2:5] == [
+        "evidence that 'OspreyV3ForCausalLM' belongs with what it holds:",
+        "  0.30  variant         is a newer generation of 'OspreyV2ForCausalLM'",
+        "confidence 0.30 (the best piece of each kind, combined as independent)",
+    ], result
+    assert result.lines[-3:] == [
+        "set aside: SUPPORTED_ARCHS names a class of engine/turbo/'s own engine for each name (its values are keys "
+        "its decorators file classes under), and 'OspreyV3ForCausalLM' is registered in engine/pytorch/: what that "
+        "registry's classes share says nothing of it",
+        "  0.90  implementation  runs the same implementation as 'OspreyV2ForCausalLM' (osprey_v2:OspreyV2ForCausalLM)",
+        "ARC105 at kinship = \"strong\" (threshold 0.80, and the project must treat them alike): not reported",
+    ], result
+    # the list of engine/serve, the registry's word holds: nothing set aside
+    kept = archsync("why", "COMPRESSED_CACHE_ARCHS", "OspreyV3ForCausalLM", cwd=root)
+    assert not any(line.startswith("set aside") for line in kept.lines), kept
+    assert kept.lines[-2] == "ARC105 at kinship = \"strong\" (threshold 0.80, and the project must treat them " \
+        "alike): reported", kept
+
+
 def test_why_lists_a_shared_config_class_and_the_default_level_is_not_moved_by_it(tree):
     root = tree("kinship/config_class")
     result = archsync("why", "CHUNKED_PREFILL_ARCHS", "KimiK3LinearForCausalLM", cwd=root)

@@ -1,6 +1,6 @@
 """Clones: a list that holds a model beside two subclasses of it that define no method treats the model's
 clones alike, so another such subclass belongs there too (ARC105); a dict whose values differ from key to key
-is a table of per-name values, where code identity says nothing.
+is a table of per-name values, where code identity says nothing; one of strings keeps each name's string.
 
 `Literal.valued` is read when a file is parsed; the fixture `kinship/clone_precedent` runs the whole engine.
 """
@@ -41,6 +41,21 @@ def test_the_cache_keeps_whether_a_literal_is_a_table():
     stored = decode_facts(json.loads(json.dumps(encode_facts(facts))))  # as the index cache writes and reads it
     assert stored == facts
     assert [p.valued for c in stored.collections for p in c.parts] == [True, False]
+
+
+@pytest.mark.parametrize("source, values", [
+    ('KEY = dict(AForCausalLM="alpha", BForCausalLM="beta")\n', ("alpha", "beta")),
+    ('KEY = {"AForCausalLM": "alpha", "BForCausalLM": "beta", **MORE}\n', ("alpha", "beta")),
+    ('KEY = {"AForCausalLM": "alpha", "BForCausalLM": BETA}\n', ()),  # one value is no string: none kept
+    ('KEY = dict(AForCausalLM=("m", "A"), BForCausalLM=("m", "B"))\n', ()),
+    ('KEY = {"AForCausalLM": "alpha", "BForCausalLM": "alpha"}\n', ()),  # the same for all: no table
+])
+def test_a_table_of_strings_keeps_the_string_of_each_name(source, values):
+    """The string each name maps to, where every name maps to one (`Literal.values`, `rules/arc105`)."""
+    facts = extract_file(source.encode(), "pkg/m.py", "pkg.m", [], False, DEFAULT_NAME_PATTERN)
+    literal = [p for c in facts.collections for p in c.parts if isinstance(p, Literal)]
+    assert [p.values for p in literal] == [values]
+    assert decode_facts(json.loads(json.dumps(encode_facts(facts)))) == facts  # as the index cache keeps them
 
 
 def test_why_names_the_clone_the_subject_holds():

@@ -25,10 +25,13 @@ class Literal:
 
     `valued`: the keys of a dict whose values differ from key to key (`{"gemma2": "<unused0>", "llama":
     "<|reserved|>"}`, a table of per-name values: tokens, templates, another engine's classes), not a set of
-    names written as a dict (`{"A": True, "B": True}`)."""
+    names written as a dict (`{"A": True, "B": True}`). `values`: in such a table whose every value is a
+    string, the string each member maps to, in order (`dict(DeepseekV2ForCausalLM="deepseek2")`): where it
+    is the key of a registry of the project's own, the table says which of its classes serves the name."""
 
     members: Tuple[Member, ...]
     valued: bool = False
+    values: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,8 @@ def _dict_literal(ctx: ModuleContext, node: ast.Dict, local: Dict[str, ast.expr]
             return None
     if node.keys and not members and not parts:
         return None
-    return (Literal(tuple(members), _per_key(node.values)),) + tuple(parts)
+    keyed = [value for key, value in zip(node.keys, node.values) if key is not None and is_str(key)]
+    return (_table(members, keyed, node.values),) + tuple(parts)
 
 
 def _call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr], depth: int) -> Optional[Tuple[Part, ...]]:
@@ -139,7 +140,16 @@ def _dict_call(ctx: ModuleContext, node: ast.Call, local: Dict[str, ast.expr],
             line = getattr(keyword, "lineno", node.lineno)
             column = ctx.column(keyword) if hasattr(keyword, "col_offset") else ctx.column(node)
             members.append(Member(keyword.arg, line, column))
-    return (Literal(tuple(members), _per_key([k.value for k in node.keywords if k.arg is not None])),) + tuple(parts)
+    keyed = [k.value for k in node.keywords if k.arg is not None]
+    return (_table(members, keyed, keyed),) + tuple(parts)
+
+
+def _table(members: List[Member], keyed: List[ast.expr], values: List[ast.expr]) -> Literal:
+    """The literal of a dict: its members, whether its `values` differ from key to key, and the string each
+    member maps to where every member maps to one (`keyed`: the values of the members, in order)."""
+    valued = _per_key(values)
+    strings = tuple(v.value for v in keyed if is_str(v)) if valued else ()  # type: ignore[attr-defined]
+    return Literal(tuple(members), valued, strings if len(strings) == len(members) == len(keyed) else ())
 
 
 def _per_key(values: List[ast.expr]) -> bool:

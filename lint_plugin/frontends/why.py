@@ -16,6 +16,7 @@ from ..resolve import Collection, Model, Predicate
 from ..resolve.consumers import CLASS_NAME, holder
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
+from ..resolve.parts import part_of
 from ..resolve.values import INERT_WHY, MODEL_TYPE
 from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
 from ..rules.arc106_host_copy_behind import copy_of
@@ -115,6 +116,12 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
             lines.append(_in_its_lists(model, name, frozenset(held)))
     else:
         lines.append(f"no {'other ' if declared else ''}evidence ties '{name}' to what {collection.label} holds")
+    if verdict.set_aside:
+        lines.append(f"set aside: {collection.label} names a class of {part_of(collection.path)}/'s own engine for "
+                     f"each name (its values are keys its decorators file classes under), and '{name}' is registered "
+                     f"in {part_of(model.registered[name].path)}/: what that registry's classes share says nothing "
+                     "of it")
+        lines += [f"  {e.weight:.2f}  {e.kind:<15} {e.text}" for e in verdict.set_aside]
     threshold = THRESHOLDS.get(level)
     rule = "off" if threshold is None else f"threshold {threshold:.2f}" + (
         ", and the project must treat them alike" if level == "strong" else "")

@@ -26,8 +26,9 @@ from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 22  # 22: the code that wrote it (`code`, `content`); 21: the tests nested where only another list's
-# names reach (`FileFacts.gates`)
+SCHEMA = 23  # 23: the string each member of a table maps to (`Literal.values`), the keys decorators file classes
+# under (`Signals.keys`); 22: the code that wrote it (`code`, `content`); 21: the tests nested where only another
+# list's names reach (`FileFacts.gates`)
 
 
 @dataclass(frozen=True)
@@ -114,15 +115,15 @@ class IndexCache:
         entries = {}
         texts = _entry_texts(raw, document["files"])
         for rel, item in document["files"].items():
-            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 15:
+            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 16:
                 raise ValueError("bad entry")
             (size, stamp, file_digest, guarded, registers, quoted, imports, imported, classes, bases,
-             shape_tests, configs, model_types, builds, facts) = item
+             shape_tests, configs, model_types, builds, keys, facts) = item
             if not (isinstance(size, int) and isinstance(stamp, int) and isinstance(file_digest, str)
                     and isinstance(guarded, bool) and isinstance(registers, bool) and isinstance(model_types, bool)
                     and all(isinstance(names, list) and all(isinstance(n, str) for n in names)
                             for names in (quoted, imports, imported, classes, bases, shape_tests, configs,
-                                          builds))):
+                                          builds, keys))):
                 raise ValueError("bad entry")
             partial = False
             encoded = None
@@ -135,7 +136,7 @@ class IndexCache:
                                       Signals(guarded, registers, frozenset(quoted), frozenset(imports),
                                               frozenset(imported), frozenset(classes), frozenset(bases),
                                               frozenset(shape_tests), frozenset(configs), model_types,
-                                              frozenset(builds)),
+                                              frozenset(builds), frozenset(keys)),
                                       None, partial, encoded, texts.get(rel))
         self.typed = _typed_entries(document.get("typed", {}))
         return entries

@@ -128,7 +128,8 @@ def _ref(data: Any) -> Ref:
 
 def _encode_part(part: Part) -> List[Any]:
     if isinstance(part, Literal):
-        return ["L", [_member(m) for m in part.members]] + ([1] if part.valued else [])
+        return ["L", [_member(m) for m in part.members]] + ([1] if part.valued else []) + \
+            ([list(part.values)] if part.values else [])
     if isinstance(part, Ref):
         return ["R", part.module, part.name, part.line]
     if isinstance(part, Unknown):
@@ -141,8 +142,9 @@ def _encode_part(part: Part) -> List[Any]:
 def _part(data: Any) -> Part:
     items = as_list(data)
     tag = items[0] if items else None
-    if tag == "L" and len(items) in (2, 3):
-        return Literal(tuple(_decode_member(m) for m in as_list(items[1])), len(items) == 3 and items[2] == 1)
+    if tag == "L" and len(items) in (2, 3, 4):
+        values = tuple(as_str(v) for v in as_list(items[3])) if len(items) == 4 else ()
+        return Literal(tuple(_decode_member(m) for m in as_list(items[1])), len(items) >= 3 and items[2] == 1, values)
     if tag == "R" and len(items) == 4:
         return Ref(as_str(items[1]), as_str(items[2]), as_int(items[3]))
     if tag == "U" and len(items) == 3:

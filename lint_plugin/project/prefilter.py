@@ -26,7 +26,7 @@ from ..extract.model_chains import may_build_per_name
 from ..extract.model_type_keys import MODEL_TYPE, tests_a_model_type
 from ..extract.spelling import an_architecture, embeddable, respelt
 from .model_types import load_table
-from .register_calls import may_register
+from .register_calls import filed_under, may_register
 
 # Glob characters, plus the '@' and ':' of anonymous (`function@line`) and decorator
 # (`@decorator:function`) collection names, which never appear in the source as written.
@@ -67,13 +67,17 @@ class Signals:
     # `Child:Built:line` for each language-model class a column-0 model class instantiates whole as an
     # attribute (`self.language_model = Lfm2ForCausalLM(...)`): a wrapper that runs that model as its own
     builds: FrozenSet[str] = frozenset()
+    # the strings a decorator files the class below it under (`@INPUT_MODELS.register_module(name="deepseek2")`):
+    # the keys of a registry of the project's own, which another engine's table of names may map to
+    # (`resolve/engine_tables.py`); read in every file, so that table is known whatever files are parsed
+    keys: FrozenSet[str] = frozenset()
 
 
 def stored_signals(signals: Signals) -> List[Any]:
     """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
     return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.imports),
             sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests),
-            sorted(signals.configs), signals.model_types, sorted(signals.builds)]
+            sorted(signals.configs), signals.model_types, sorted(signals.builds), sorted(signals.keys)]
 
 
 class Prefilter:
@@ -145,6 +149,8 @@ class Prefilter:
             configs=top.configs,
             model_types=scan.has(MODEL_TYPE) and tests_a_model_type(data),
             builds=top.builds,
+            keys=frozenset(key for key in (filed_under(scan.data, m.start(), m.end())
+                                           for m in scan.finditer(self.calls[0])) if key),
         )
 
     def _shaped(self, scan: Scan, double: bool, single: bool, names: Optional[FrozenSet[str]] = None) -> bool:

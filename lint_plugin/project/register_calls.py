@@ -107,6 +107,18 @@ def _model_type_first(data: bytes, start: int, end: int, model_types: AbstractSe
     return any(m.group(2).decode("ascii") in model_types for m in _QUOTED_TYPE.finditer(window))
 
 
+def filed_under(data: bytes, start: int, end: int) -> str:
+    """The key a decorator whose registering call the shape matched at `data[start:end]` files its class under,
+    its first argument or `name=` (`@INPUT_MODELS.register_module(name="deepseek2")`), or "" (no decorator)."""
+    if not _decorated(data, start):
+        return ""
+    key = _KEY_ARGUMENT.match(data, data.find(b"(", start, end))
+    return key.group(2).decode("ascii") if key else ""
+
+
+_KEY_ARGUMENT = re.compile(rb"\(\s*(?:name\s*=\s*)?([\"'])([\w.\-]+)\1")
+
+
 def _decorated(data: bytes, start: int) -> bool:
     """Is there an `@` before the registering name, past nothing but what a decorator's path holds?"""
     position = start

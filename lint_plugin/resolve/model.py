@@ -25,6 +25,7 @@ from ..project.prefilter import Signals
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
 from .consumers import CLASS_NAME, class_name_keyed, unread
+from .engine_tables import engine_tables
 from .foreign import foreign_registries, modules_registered_into
 from .host_scope import host_only, host_scoped, registered_into, serving
 from .imports import imported
@@ -96,6 +97,9 @@ class Model:
     # the architectures a `transformers` release defines (`project/model_types.py`): names that exist, never a
     # slip of another, whoever registers them (`MistralForCausalLM` is no typo of `MixtralForCausalLM`)
     public: FrozenSet[str] = frozenset()
+    # (path, subject) of the tables in which a part of the project names, for each name, a class of its own engine
+    # (`engine_tables.py`): what another part's registry shares says nothing of them
+    engine_tables: FrozenSet[Tuple[str, str]] = frozenset()
 
     @functools.cached_property
     def host_only(self) -> Dict[str, FrozenSet[str]]:
@@ -192,7 +196,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   _mapped(index, registered), tuple(label for _, label in universe.snapshots),
                   _served(support, registered), types, universe.host_lists, dispatches, universe.packages, served,
                   _lists_of_known_types(type_lists, universe.model_types, types),
-                  _gated(files, collections), universe.model_types.architectures)
+                  _gated(files, collections), universe.model_types.architectures,
+                  engine_tables(collections, ((index.path_of(m), signals) for m, signals in index.signals())))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),

@@ -190,7 +190,9 @@ class Resolver:
                              for part in collection.parts if isinstance(part, Literal))
             made = Collection(collection.name, facts.path, collection.line, collection.column, members, literals,
                               collection.scope, table=any(isinstance(part, Literal) and part.valued
-                                                          for part in collection.parts))
+                                                          for part in collection.parts),
+                              values=tuple((m.name, value) for part in collection.parts if isinstance(part, Literal)
+                                           for m, value in zip(part.members, part.values)))
         self.made[(facts.module, collection.name)] = (facts, collection, members, made)
         return made
 

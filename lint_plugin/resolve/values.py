@@ -80,6 +80,8 @@ class Collection:
     hosts: Optional[FrozenSet[str]] = None
     # a dict of its own whose values differ from key to key (`Literal.valued`): a table of per-name values
     table: bool = False
+    # in such a table whose values are strings, each name and the string it maps to (`Literal.values`)
+    values: Tuple[Tuple[str, str], ...] = ()
 
     @property
     def label(self) -> str:

@@ -29,6 +29,7 @@ from ..resolve.kinship import (
 )
 from ..resolve.lineage import first_word
 from ..resolve.namesakes import namesakes
+from ..resolve.parts import part_of
 from ..resolve.said_kinds import SaidKinds
 from . import memory_arc105
 from .fixes import add_to
@@ -59,6 +60,9 @@ class Verdict:
     # the held names that run the code of a model the subject holds as the name does, and that model
     # (`_clones_beside`); ((), "") if too few
     clones: Tuple[Tuple[str, ...], str] = ((), "")
+    # the code evidence a registry of another part of the project gives, where the subject is the table of an engine
+    # of its own (`_of_another_engine`): weighed as nothing, and shown by `archsync why`
+    set_aside: Tuple[Evidence, ...] = ()
 
     def reported(self, level: str) -> bool:
         threshold = THRESHOLDS.get(level)
@@ -88,7 +92,7 @@ def check_again(model: Model, earlier: Optional[memory_arc105.Arc105Memory]
         others = copies.get((c.path, c.subject), ())
         theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
         names = tuple(sorted((model.kinship.candidates(held) | (theirs & model.registered.keys())) - c.members.names))
-        tables = _own_tables(model, c) + (_own_registry(model, c),)
+        tables = _own_tables(model, c) + (_own_registry(model, c), _engine_table(model, c))
         done, moved = memory_arc105.reusable(kept, changed, model.kinship, c, others, held, names, tables)
         if done is None:
             done = memory_arc105.Weighed(c, others, names, tuple(_weigh(model, c, held, names, others)), tables)
@@ -136,13 +140,25 @@ def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name:
     found = model.kinship.evidence(name, held) + slips(name, collection.literals) + same_model
     found = sorted(found + _namesakes(held, name, others, [e.kin for e in found]),
                    key=lambda e: (-e.weight, e.kind, e.kin))
+    set_aside = tuple(e for e in found if e.kind in _CODE) if _of_another_engine(model, collection, name) else ()
+    found = [e for e in found if e not in set_aside]
     evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
     if not refused and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
         refused = f"it is tied only to '{evidence[0].kin}', a second spelling of a class the subject does not " \
                   "name: the subject is about that spelling's checkpoints"
     together = corroborated(model.kinship, name, evidence)
     clones = ((), "") if together else _clones_beside(model, collection, held, name, evidence)
-    return Verdict(evidence, confidence(evidence), together or bool(clones[0]), refused, clones)
+    return Verdict(evidence, confidence(evidence), together or bool(clones[0]), refused, clones, set_aside)
+
+
+def _of_another_engine(model: Model, collection: Collection, name: str) -> bool:
+    """Is the subject a table in which its part of the project names a class of its own engine for each name
+    (`resolve/engine_tables.py`: lmdeploy's TurboMind `SUPPORTED_ARCHS`), and `name` registered in another part
+    (`resolve/parts.py`)? What that registry's classes share (an implementation, a subclass, a backbone) says
+    what its engine runs, not which checkpoints this one's classes take: set aside."""
+    where = model.registered.get(name)
+    return (collection.path, collection.subject) in model.engine_tables and where is not None \
+        and part_of(where.path) != part_of(collection.path)
 
 
 _RUNS_THE_CODE = (IMPLEMENTATION, SUBCLASS)
@@ -206,14 +222,6 @@ def _same_model(model: Model, collection: Collection, held: AbstractSet[str], na
     if not kin or where is None or part_of(where.path) != part_of(collection.path):
         return []
     return [Evidence(SAME_MODEL, weights.ANOTHER_NAME, kin, f"is a second name of '{kin}' (one lineage, one task)")]
-
-
-def part_of(path: str) -> str:
-    """The part of a project a path is in: its first two directories (after `src/`)."""
-    parts = path.split("/")[:-1]
-    if parts[:1] == ["src"]:
-        parts = parts[1:]
-    return "/".join(parts[:2])
 
 
 def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
@@ -336,6 +344,13 @@ def _own_registry(model: Model, collection: Collection) -> FrozenSet[str]:
     return model.registered_in.get(collection.path, frozenset())
 
 
+def _engine_table(model: Model, collection: Collection) -> FrozenSet[str]:
+    """The subject's name where it is the table of an engine of its own (`_of_another_engine`), which other files
+    decide (the keys their decorators file classes under): kept with what the language server weighed."""
+    return frozenset({collection.subject}) if (collection.path, collection.subject) in model.engine_tables \
+        else frozenset()
+
+
 def _own_tables(model: Model, collection: Collection) -> Tuple[FrozenSet[str], ...]:
     """What the other lists of the subject's directory looked up with a class name hold."""
     return tuple(names for path, subject, names, keyed in model.tables_by_directory.get(
@@ -417,6 +432,12 @@ _WHAT = "\n\n".join((
         "- a name an if/elif chain of the subject's module has no branch for, where the chain takes most of the "
         "subject's names one by one (`archsync explain ARC101`): the list alone would not make the model work.",
     )),
+    "What another part's registry shares is set aside in the table of an engine of the subject's own part: a table "
+    "whose values are mostly keys its part's decorators file classes under (lmdeploy's TurboMind `SUPPORTED_ARCHS = "
+    "dict(DeepseekV2ForCausalLM=\"deepseek2\")`, with `@INPUT_MODELS.register_module(name=\"deepseek2\")`) is that "
+    "engine's registry by another name, and that the PyTorch engine serves DeepSeek-V3 with DeepSeek-V2's class says "
+    "nothing of whether TurboMind's `deepseek2` reader takes a V3 checkpoint (it never did). `archsync why` shows "
+    "the pieces set aside.",
     "A list a checkpoint's `model_type` is tested against (`config.model_type in (\"deepseek_v2\", "
     "\"glm4_moe\")`) is weighed as the registered architectures its model types name, and what it lacks is "
     "written as a model type (`archsync explain ARC101`).",

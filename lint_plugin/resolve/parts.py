@@ -1,0 +1,18 @@
+"""The parts of a project: where a registry's word about a name holds.
+
+A registry says which class serves a name in the part of the project it belongs to (the first two
+directories: `vllm/model_executor`, `lmdeploy/pytorch`). Another part may keep its own account of the
+models it runs: lmdeploy's TurboMind engine (`lmdeploy/turbomind`) names, for each architecture it takes,
+the reader it files under its own key (`SUPPORTED_ARCHS = dict(DeepseekV2ForCausalLM="deepseek2")`),
+and that the PyTorch engine's registry serves DeepSeek-V3 with DeepSeek-V2's class says nothing of
+whether TurboMind's reader takes a V3 checkpoint (it never did).
+"""
+from __future__ import annotations
+
+
+def part_of(path: str) -> str:
+    """The part of a project a path is in: its first two directories (after `src/`)."""
+    parts = path.split("/")[:-1]
+    if parts[:1] == ["src"]:
+        parts = parts[1:]
+    return "/".join(parts[:2])
