@@ -101,6 +101,9 @@ def test_why_shows_the_code_evidence_set_aside_for_the_table_of_another_engine(t
         "  0.30  variant         is a newer generation of 'OspreyV2ForCausalLM'",
         "confidence 0.30 (the best piece of each kind, combined as independent)",
     ], result
+    # the project's lists are counted for the evidence weighed, not for the pieces set aside
+    assert result.lines[6] == "in the project's own lists, no name is tied so (variant:0.30), each member left out " \
+        "in turn: nothing to count", result
     assert result.lines[-3:] == [
         "set aside: SUPPORTED_ARCHS names a class of engine/turbo/'s own engine for each name (its values are keys "
         "its decorators file classes under), and 'OspreyV3ForCausalLM' is registered in engine/pytorch/: what that "

@@ -113,7 +113,7 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
         lines.append(f"confidence {verdict.confidence:.2f} (the best piece of each kind, combined as independent)")
         lines.append(_alike(model, name, verdict.evidence, verdict.corroborated, verdict.clones))
         if name not in collection.members.names:
-            lines.append(_in_its_lists(model, name, frozenset(held)))
+            lines.append(_in_its_lists(model, name, frozenset(held), verdict.set_aside))
     else:
         lines.append(f"no {'other ' if declared else ''}evidence ties '{name}' to what {collection.label} holds")
     if verdict.set_aside:
@@ -173,9 +173,10 @@ def _declared_quiet(model: Model, collection: Collection, name: str, declared: S
     return kind_guard(name, model.said)
 
 
-def _in_its_lists(model: Model, name: str, held: FrozenSet[str]) -> str:
-    """How often the project's own lists held a name tied to them as `name` is (`rules/evidence_rates.py`)."""
-    pattern = pattern_of(model.kinship.evidence(name, held))
+def _in_its_lists(model: Model, name: str, held: FrozenSet[str], set_aside: Sequence[Evidence] = ()) -> str:
+    """How often the project's own lists held a name tied to them as `name` is (`rules/evidence_rates.py`), by
+    the evidence weighed (`set_aside`: what the subject does not weigh)."""
+    pattern = pattern_of([e for e in model.kinship.evidence(name, held) if e not in set_aside])
     if not pattern:
         return "the project's lists meet no name tied by the code or company alone as this one is"
     times_held, lacked = evidence_rates(model).of(pattern)
