@@ -134,12 +134,13 @@ class Prefilter:
         top = _column0(scan, models=scan.has(b"class"))
         double, single = (pattern.findall(data) for pattern in self.quoted)
         read_otherwise = respelt(data)  # strings the parser reads otherwise than their bytes spell them
+        calls = list(scan.finditer(self.calls[0]))  # registering calls: whether they may register, and their keys
         quoted = self._named(_decoded(double + single, "utf-8") | self._keyword_names(scan)
                              | frozenset(filter(self.is_name, read_otherwise)))
         return Signals(
             guarded=self.guards_every_file or any(scan.has(token) for token in self.guard_tokens),
             registers=any(scan.has(token) for token in self.registry_tokens)
-            or self._shaped(scan, bool(double), bool(single), quoted),
+            or self._shaped(scan, bool(double), bool(single), quoted, calls),
             quoted=quoted,
             imports=import_bindings(data, scan),
             imported=top.imported,
@@ -149,11 +150,11 @@ class Prefilter:
             configs=top.configs,
             model_types=scan.has(MODEL_TYPE) and tests_a_model_type(data),
             builds=top.builds,
-            keys=frozenset(key for key in (filed_under(scan.data, m.start(), m.end())
-                                           for m in scan.finditer(self.calls[0])) if key),
+            keys=frozenset(key for key in (filed_under(data, m.start(), m.end()) for m in calls) if key),
         )
 
-    def _shaped(self, scan: Scan, double: bool, single: bool, names: Optional[FrozenSet[str]] = None) -> bool:
+    def _shaped(self, scan: Scan, double: bool, single: bool, names: Optional[FrozenSet[str]] = None,
+                calls: Optional[Sequence["re.Match[bytes]"]] = None) -> bool:
         """May the file register names by shape? A registering call only where it may (`register_calls`).
 
         A dict entry's expression quotes a name between the same characters as `self.quoted`: it
@@ -162,12 +163,13 @@ class Prefilter:
         `names`: the names the file spells (`Signals.quoted`), when known. A registry found by shape
         (dict entries, item stores) counts only if one of its names is spelt like an architecture
         (`registration_facts`), so a file spelling none registers nothing by those shapes; a
-        decorator registers only with a string in the name shape.
+        decorator registers only with a string in the name shape. `calls`: the matches of the registering-call
+        expression, when already found.
         """
         data = scan.data
         spelt = None if names is None else bool(names)
         if any(may_register(data, m.start(), m.end(), self.is_name, spelt, self.model_types)
-               for m in scan.finditer(self.calls[0])):
+               for m in (scan.finditer(self.calls[0]) if calls is None else calls)):
             return True
         if scan.has(b"register_model") and next(scan.finditer(self.calls[1]), None) is not None:
             return True

@@ -1,11 +1,8 @@
 """The parts of a project: where a registry's word about a name holds.
 
 A registry says which class serves a name in the part of the project it belongs to (the first two
-directories: `vllm/model_executor`, `lmdeploy/pytorch`). Another part may keep its own account of the
-models it runs: lmdeploy's TurboMind engine (`lmdeploy/turbomind`) names, for each architecture it takes,
-the reader it files under its own key (`SUPPORTED_ARCHS = dict(DeepseekV2ForCausalLM="deepseek2")`),
-and that the PyTorch engine's registry serves DeepSeek-V3 with DeepSeek-V2's class says nothing of
-whether TurboMind's reader takes a V3 checkpoint (it never did).
+directories: `vllm/model_executor`, `lmdeploy/pytorch`); another part may keep its own account of the
+models it runs (`engine_tables.py`).
 """
 from __future__ import annotations
 
