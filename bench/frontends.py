@@ -62,12 +62,13 @@ class Answers:
 
     text: List[Finding] = field(default_factory=list)
     json: List[WithMember] = field(default_factory=list)
+    places: List[WithMember] = field(default_factory=list)  # JSON's findings as each place of their cause
     flake8: List[Finding] = field(default_factory=list)
     lsp: List[WithMember] = field(default_factory=list)
     opened: int = 0  # documents the language server was given
     not_opened: List[str] = field(default_factory=list)  # files no editor could send as UTF-8 text
     related: int = 0  # locations the language server named beside its diagnostics
-    places: int = 0  # `path:line` locations named in the messages
+    named: int = 0  # `path:line` locations named in the messages
     broken: List[str] = field(default_factory=list)  # locations that do not open
     seconds: Dict[str, float] = field(default_factory=dict)
 
@@ -75,15 +76,16 @@ class Answers:
         return sorted(tuple(f[:5]) for f in getattr(self, front_end))  # type: ignore[misc]
 
     def differences(self) -> List[str]:
-        """Each front end against JSON's findings (the document a program reads), then the members."""
+        """Each front end against JSON's findings (the document a program reads), then the members. The
+        language server shows each place of a finding of several (one cause in a file), with its own
+        message: it is held to JSON's findings as their places."""
         found: List[str] = []
-        reference = self.findings("json")
-        for front_end in ("text", "flake8", "lsp"):
-            mine = self.findings(front_end)
-            found += [f"{front_end} lacks: {_shown(f)}" for f in _minus(reference, mine)]
-            found += [f"{front_end} adds: {_shown(f)}" for f in _minus(mine, reference)]
-        if sorted(self.json, key=_key) != sorted(self.lsp, key=_key) and not found:
-            found += [f"member differs: {a} / {b}" for a, b in zip(sorted(self.json, key=_key),
+        for front_end, reference in (("text", "json"), ("flake8", "json"), ("lsp", "places")):
+            mine, theirs = self.findings(front_end), self.findings(reference)
+            found += [f"{front_end} lacks: {_shown(f)}" for f in _minus(theirs, mine)]
+            found += [f"{front_end} adds: {_shown(f)}" for f in _minus(mine, theirs)]
+        if sorted(self.places, key=_key) != sorted(self.lsp, key=_key) and not found:
+            found += [f"member differs: {a} / {b}" for a, b in zip(sorted(self.places, key=_key),
                                                                    sorted(self.lsp, key=_key)) if a != b]
         return found + [f"does not open: {b}" for b in self.broken]
 
@@ -122,6 +124,9 @@ def collect(cwd: Path, paths: Sequence[str], archsync: str, python: str = sys.ex
                                cwd, timeout))
     answers.json = [(d["code"], os.path.normpath(d["path"]), d["line"], d["column"], d["message"], d["member"])
                     for d in document["diagnostics"]]
+    answers.places = [(d["code"], os.path.normpath(d["path"]), d["line"], d["column"],
+                       d["message"].split("; the same for ")[0], d["member"])
+                      for finding in document["diagnostics"] for d in (finding, *finding.get("related", ()))]
     answers.seconds["json"] = time.perf_counter() - started
     started = time.perf_counter()
     out = _run([python, "-m", "flake8", "--isolated", "--select=ARC", f"--jobs={jobs}", *paths], cwd, timeout,
@@ -268,7 +273,7 @@ def _check_places(answers: Answers, cwd: Path) -> None:
                 place = (match.group(1), int(match.group(2)) if match.group(2) else None)
                 if place not in seen:
                     seen.add(place)
-                    answers.places += 1
+                    answers.named += 1
                     _opens(answers, str(cwd / place[0]), place[1], cwd)
 
 
@@ -293,7 +298,7 @@ def report(answers: Answers, cwd: Path, paths: Sequence[str]) -> str:
              + (f" ({len(answers.not_opened)} not UTF-8, not opened)" if answers.not_opened else ""),
              f"findings with a member: {members} (JSON's and the server's members "
              f"{'agree' if sorted(answers.json, key=_key) == sorted(answers.lsp, key=_key) else 'DIFFER'})",
-             f"locations named in messages: {answers.places}; beside the server's diagnostics: {answers.related}; "
+             f"locations named in messages: {answers.named}; beside the server's diagnostics: {answers.related}; "
              f"not opening: {len(answers.broken)}",
              "", "**the front ends agree**" if not differences else "**DIFFERENCES**"]
     rows += [f"- {d}" for d in differences[:50]]

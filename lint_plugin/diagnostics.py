@@ -76,7 +76,8 @@ class Diagnostic:
     """A finding at a 1-based line and column of a root-relative path.
 
     `message` may name other locations (`place`): read it as `text`, after `seen` has said where
-    its paths are shown from.
+    its paths are shown from. `related` are the other places of the same cause in the file, for a
+    finding reported once for them all (`report/causes.py`); the message names them.
     """
 
     path: str
@@ -87,6 +88,7 @@ class Diagnostic:
     subject: Optional[str] = None
     member: Optional[str] = None
     fix: Optional[FixRequest] = field(default=None, compare=False)
+    related: Tuple["Diagnostic", ...] = ()
 
     @property
     def text(self) -> str:
@@ -102,10 +104,12 @@ class Diagnostic:
         """This diagnostic with every path it holds mapped by `where`: its own, its fix's, and those its
         message names (a front end's view from where it runs; a run over several projects rebases with it)."""
         fix = replace(self.fix, path=where(self.fix.path)) if self.fix is not None else None
-        return replace(self, path=where(self.path), message=placed(self.message, where), fix=fix)
+        related = tuple(d.seen(where) for d in self.related)
+        return replace(self, path=where(self.path), message=placed(self.message, where), fix=fix, related=related)
 
     def to_json(self) -> Dict[str, Any]:
-        return {
+        """The stable form; `related` only where the finding stands for other places too."""
+        document: Dict[str, Any] = {
             "code": self.code,
             "path": self.path,
             "line": self.line,
@@ -114,3 +118,6 @@ class Diagnostic:
             "subject": self.subject,
             "member": self.member,
         }
+        if self.related:
+            document["related"] = [d.to_json() for d in self.related]
+        return document

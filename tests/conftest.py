@@ -243,6 +243,17 @@ def flake8_lines(result: Result) -> List[str]:
     return [line[2:] if line.startswith("./") else line for line in result.lines]
 
 
+def places(*args: PathLike, cwd: PathLike) -> List[str]:
+    """`archsync check ARGS` as each place it reports, one line each (`path:line:column: CODE message`): a
+    finding of several places (one cause in one file, `report/causes.py`) as each of them, with that place's
+    own message. For a test of which places are reported, as the language server shows them."""
+    result = archsync("check", "--format", "json", *args, cwd=cwd)
+    assert result.returncode in (EXIT_CLEAN, EXIT_FINDINGS), result
+    every = sorted((d["path"], d["line"], d["column"], d["code"], d["message"].split("; the same for ")[0])
+                   for finding in result.json["diagnostics"] for d in (finding, *finding.get("related", ())))
+    return [f"{path}:{line}:{column}: {code} {message}" for path, line, column, code, message in every]
+
+
 def only(code: str, lines: Iterable[str]) -> List[str]:
     """The lines of one diagnostic code (for fixtures where other rules may also speak)."""
     return [line for line in lines if f": {code} " in line]
@@ -353,6 +364,17 @@ def check_both(root: Path, expected: Sequence[str]) -> Tuple[Result, Result]:
     return via_archsync, via_flake8
 
 
+def check_places_both(root: Path, expected: Sequence[str]) -> None:
+    """`archsync check` reports exactly the places `expected` (`places`, a finding of one cause as each of its
+    places), and `flake8 --select=ARC .` prints what it prints for the `.py` files, a finding a line."""
+    assert places(cwd=root) == list(expected)
+    via_archsync = archsync("check", cwd=root)
+    assert via_archsync.returncode == (EXIT_FINDINGS if expected else EXIT_CLEAN), via_archsync
+    via_flake8 = flake8(".", cwd=root)
+    assert flake8_lines(via_flake8) == [line for line in via_archsync.lines
+                                        if line.split(":", 1)[0].endswith(".py")], via_flake8
+
+
 # -- permission bits -------------------------------------------------------------------------
 
 _NO_DAC = ("setpriv", "--inh-caps=-dac_override,-dac_read_search",
@@ -407,8 +429,13 @@ def sigint_default() -> None:
 def as_reported(diagnostics) -> List[dict]:
     """Diagnostics as `archsync check --format json` writes them, each fix as its request (the text edits,
     or why there are none, are the fixer's)."""
-    return [dict(d.to_json(), fix=dict(dataclasses.asdict(d.fix), peers=list(d.fix.peers)) if d.fix else None)
-            for d in diagnostics]
+    from lint_plugin.report.causes import findings
+
+    def item(d) -> dict:
+        return dict(d.to_json(), fix=dict(dataclasses.asdict(d.fix), peers=list(d.fix.peers)) if d.fix else None)
+
+    return [dict(item(d), related=[item(r) for r in d.related]) if d.related else item(d)
+            for d in findings(diagnostics)]
 
 
 def cold_report(tree: PathLike) -> List[dict]:
@@ -416,7 +443,7 @@ def cold_report(tree: PathLike) -> List[dict]:
     stand in for what it computes (no module keeps run state: `test_run_memory.py` holds that)."""
     result = archsync("check", "--no-cache", "--format", "json", "--exit-zero", cwd=tree)
     found = json.loads(result.stdout)["diagnostics"]
-    for item in found:
+    for item in found + [r for d in found for r in d.get("related", ())]:
         if item["fix"]:
             item["fix"].pop("edits", None)
             item["fix"].pop("refused", None)

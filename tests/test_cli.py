@@ -82,18 +82,25 @@ def test_json_schema_on_every_shape_fixture():
         assert list(payload) == ["version", "root", "diagnostics"], result
         assert payload["version"] == 2 and payload["root"] == str(root.resolve()), result
         assert len(payload["diagnostics"]) == len(text.lines), (text, result)
-        for diagnostic, line in zip(payload["diagnostics"], text.lines):
-            assert list(diagnostic) == ["code", "path", "line", "column", "message", "subject", "member", "fix"]
-            assert diagnostic["fix"] is None or (diagnostic["fix"]["name"] == diagnostic["member"]
-                                                 and diagnostic["fix"]["path"] == diagnostic["path"])
-            assert isinstance(diagnostic["line"], int) and isinstance(diagnostic["column"], int)
-            assert "\\" not in diagnostic["path"] and not diagnostic["path"].startswith("/")
+        keys = ["code", "path", "line", "column", "message", "subject", "member", "fix"]
+        for finding, line in zip(payload["diagnostics"], text.lines):
+            # a finding of several places (one cause in one file) carries the others, each a diagnostic
+            assert list(finding) == keys + (["related"] if "; the same for " in line else []), (finding, line)
+            for diagnostic in (finding, *finding.get("related", ())):
+                assert list(diagnostic) == keys + (["related"] if diagnostic is finding and "related" in finding
+                                                   else [])
+                assert diagnostic["path"] == finding["path"] and diagnostic["code"] == finding["code"]
+                assert diagnostic["fix"] is None or (diagnostic["fix"]["name"] == diagnostic["member"]
+                                                     and diagnostic["fix"]["path"] == diagnostic["path"])
+                assert isinstance(diagnostic["line"], int) and isinstance(diagnostic["column"], int)
+                assert "\\" not in diagnostic["path"] and not diagnostic["path"].startswith("/")
+                if diagnostic["code"] == "ARC101":
+                    assert diagnostic["member"] in diagnostic["message"]
+                    assert diagnostic["message"].split("; the same for ")[0].endswith(
+                        f"missing from {diagnostic['subject']}")
             # Same finding, same order as the text output.
-            assert line == (f"{diagnostic['path']}:{diagnostic['line']}:{diagnostic['column']}: "
-                            f"{diagnostic['code']} {diagnostic['message']}"), (line, diagnostic)
-            if diagnostic["code"] == "ARC101":
-                assert diagnostic["member"] in diagnostic["message"]
-                assert diagnostic["message"].endswith(f"missing from {diagnostic['subject']}")
+            assert line == (f"{finding['path']}:{finding['line']}:{finding['column']}: "
+                            f"{finding['code']} {finding['message']}"), (line, finding)
 
 
 @pytest.mark.parametrize("prefilter", [(), ("--no-prefilter",)], ids=["prefilter", "no-prefilter"])
@@ -199,13 +206,9 @@ def test_repeated_runs_agree_and_see_edits(tree):
     second = archsync("check", cwd=root)
     assert first.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], first
     assert second.lines == first.lines and second.returncode == first.returncode, (first, second)
     assert flake8_lines(flake8(".", cwd=root)) == first.lines
@@ -228,9 +231,8 @@ def test_repeated_runs_agree_and_see_edits(tree):
     last = archsync("check", cwd=root)
     assert last.lines == [  # the two names added above each whitelist moved the second one to line 50
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3NextKimiK3ForCausalLM' is matched by is_qwen3_next() "
-        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:50:1: ARC101 'Qwen3NextKimiK3ForCausalLM' is matched by is_qwen3_next() "
-        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:14) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3NextKimiK3ForCausalLM' in _MAMBA_EXTRA_BUFFER_ARCHS (line 50)",
     ], last
 
 

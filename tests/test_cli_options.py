@@ -32,7 +32,7 @@ def codes(result):
 
 
 def test_select_ignore_and_extend_select_take_codes_and_prefixes(root):
-    assert codes(archsync("check", cwd=root)) == ["ARC101"] * 4 + ["ARC301"]
+    assert codes(archsync("check", cwd=root)) == ["ARC101", "ARC301"]
     assert codes(archsync("check", "--select", "ARC3", cwd=root)) == ["ARC301"]
     assert codes(archsync("check", "--ignore", "ARC101", cwd=root)) == ["ARC301"]
     assert codes(archsync("check", "--select", "ARC2", "--extend-select", "ARC30", cwd=root)) == ["ARC301"]
@@ -57,7 +57,7 @@ def test_exit_zero_quiet_and_output_file(root, tmp_path):
 def test_statistics_counts_each_code(root):
     result = archsync("check", "--statistics", cwd=root)
     assert result.returncode == EXIT_FINDINGS, result
-    assert result.lines == ["    4  ARC101  family-member-missing", "    1  ARC301  duplicate-member"]
+    assert result.lines == ["    1  ARC101  family-member-missing", "    1  ARC301  duplicate-member"]
 
 
 def test_color_always_never_and_no_color(root):
@@ -107,7 +107,7 @@ def test_color_auto_colours_on_a_terminal_unless_no_color(root):
 
 def test_several_paths_print_what_is_under_any_of_them(root):
     both = archsync("check", "sglang/srt/layers", OVERRIDES, cwd=root)
-    assert codes(both) == ["ARC101"] * 4 + ["ARC301"], both
+    assert codes(both) == ["ARC101", "ARC301"], both
     one = archsync("check", "sglang/srt/layers", cwd=root)
     assert one.lines == [DUPLICATE], one
 
@@ -120,7 +120,7 @@ def test_paths_and_options_may_be_written_in_any_order(root):
         result = archsync("check", *args, cwd=root)
         assert (result.returncode, result.lines) == (EXIT_FINDINGS, [DUPLICATE]), (args, result)
     moved = archsync("check", "sglang/srt/layers", "--select", "ARC1", OVERRIDES, cwd=root)
-    assert codes(moved) == ["ARC101"] * 4, moved
+    assert codes(moved) == ["ARC101"], moved
     unknown = archsync("check", "sglang/srt/layers", "--selct", "ARC3", OVERRIDES, cwd=root)
     assert (unknown.returncode, unknown.err_lines[-1]) == (
         EXIT_ERROR, "archsync check: error: unrecognized arguments: --selct"), unknown
@@ -169,4 +169,4 @@ def test_a_command_run_by_the_console_script_keeps_the_cyclic_collector_off(tmp_
         assert exited.value.code == EXIT_FINDINGS and not gc.isenabled()
     finally:
         gc.enable()
-    assert capsys.readouterr().out.count(": ARC101 ") == 4
+    assert capsys.readouterr().out.count(": ARC101 ") == 1  # the seed's one cause

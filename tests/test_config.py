@@ -108,7 +108,7 @@ def test_every_documented_key_is_accepted(tree):
                      'select = ["ARC1"]\nignore = ["ARC901"]')
     result = archsync("check", cwd=root)
     assert result.returncode == EXIT_FINDINGS, result
-    assert [line.split(": ")[1].split()[0] for line in result.lines] == ["ARC101"] * 4, result
+    assert [line.split(": ")[1].split()[0] for line in result.lines] == ["ARC101"], result
 
 
 def test_flake8_reports_a_config_error_once_without_traceback(tree):
@@ -177,4 +177,4 @@ def test_ignore_in_the_configuration_silences_arc901_for_every_front_end(tree):
     add_config(root, 'ignore = ["ARC901"]')
     for result in (archsync("check", "--select", "ARC9", cwd=root), flake8("--select", "ARC9", ".", cwd=root)):
         assert (result.returncode, result.stdout) == (EXIT_CLEAN, ""), result
-    assert [line.split(": ")[1].split()[0] for line in archsync("check", cwd=root).lines] == ["ARC101"] * 4
+    assert [line.split(": ")[1].split()[0] for line in archsync("check", cwd=root).lines] == ["ARC101"]

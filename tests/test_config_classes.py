@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXIT_CLEAN, EXIT_FINDINGS, FIXTURES, archsync
+from conftest import EXIT_CLEAN, EXIT_FINDINGS, FIXTURES, archsync, places
 
 PROJECTS = ("hybrid", "returns", "branches", "guards", "unreadable")
 
@@ -46,7 +46,7 @@ def test_mirror_without_families_compares_every_name(tree):
     root = tree("config_classes/hybrid")
     _edit(root / "pyproject.toml", 'families = ["mamba2_config"]\n', "")
     result = archsync("check", cwd=root)
-    assert result.lines == [
+    assert places(cwd=root) == [
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'Lfm2ForCausalLM' is matched by mamba2_config() "
         "(sgl/srt/configs/hybrid_arch.py:26) [only when has_mamba] but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'NemotronH_Nano_VL_V2' is matched by mamba2_config() "
@@ -100,7 +100,7 @@ def test_type_predicates_are_families_only_when_the_configuration_names_them(tre
     pyproject.write_text(text[: text.index("[tool.archsync]")], encoding="utf-8")
     result = archsync("check", cwd=root)
     # What the name predicate alone finds: the seed's four lines.
-    assert result.lines == [
+    assert places(cwd=root) == [
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
         "(sgl/srt/configs/model_config.py:13) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
@@ -119,7 +119,7 @@ def test_a_cover_alone_does_not_make_a_family_of_every_guarded_collection(tree):
     root = tree("config_classes/hybrid")
     _edit(root / "pyproject.toml", 'families = ["hybrid_gdn_config"]\n', "")
     result = archsync("check", cwd=root)
-    assert result.lines == [
+    assert places(cwd=root) == [
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'Lfm2ForCausalLM' is matched by mamba2_config() "
         "(sgl/srt/configs/hybrid_arch.py:26) [only when has_mamba] but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'NemotronH_Nano_VL_V2' is matched by mamba2_config() "
@@ -163,7 +163,7 @@ def test_moe_config_is_matched_as_a_subclass_of_the_dense_one(tree):
     _edit(root / "sgl/srt/configs/hybrid_arch.py", "Qwen3NextConfig | Qwen3_5Config | Qwen3_5MoeConfig)",
           "Qwen3NextConfig | Qwen3_5Config)")
     result = archsync("check", cwd=root)
-    assert result.lines == [
+    assert places(cwd=root) == [
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'Lfm2ForCausalLM' is matched by mamba2_config() "
         "(sgl/srt/configs/hybrid_arch.py:26) [only when has_mamba] but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'NemotronH_Nano_VL_V2' is matched by mamba2_config() "
@@ -207,7 +207,7 @@ def test_moe_config_is_matched_as_a_subclass_of_the_dense_one(tree):
 def test_text_config_base_brings_the_text_only_models_and_the_cache_follows_it(tree):
     root = tree("config_classes/hybrid")
     warm = archsync("check", cwd=root)  # writes the cache; the fixture's own output (expected.txt)
-    assert warm.lines == [
+    assert places(cwd=root) == [
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'Lfm2ForCausalLM' is matched by mamba2_config() "
         "(sgl/srt/configs/hybrid_arch.py:26) [only when has_mamba] but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'NemotronH_Nano_VL_V2' is matched by mamba2_config() "
@@ -252,7 +252,7 @@ def test_text_config_base_brings_the_text_only_models_and_the_cache_follows_it(t
     _edit(root / "sgl/srt/configs/qwen3_5.py", "class Qwen3_5TextConfig(Qwen3NextConfig):",
           "class Qwen3_5TextConfig(PretrainedConfig):")
     cached = archsync("check", cwd=root)
-    assert cached.lines == [
+    assert places(cwd=root) == [
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'Lfm2ForCausalLM' is matched by mamba2_config() "
         "(sgl/srt/configs/hybrid_arch.py:26) [only when has_mamba] but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "sgl/srt/arg_groups/overrides.py:7:1: ARC101 'NemotronH_Nano_VL_V2' is matched by mamba2_config() "

@@ -92,27 +92,21 @@ def test_sarif_on_the_seed_bug(sarif_validator):
     assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": SGLANG_BUG.resolve().as_uri() + "/"}}
     results = [(r["ruleId"], r["level"], r["message"]["text"], r["locations"][0]["physicalLocation"])
                for r in run["results"]]
-    assert results == [
+    here = {"artifactLocation": {"uri": "sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"}}
+    assert results == [  # one cause: one result, its other places related
         ("ARC101", "error",
          "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-         "but missing from _MAMBA_RADIX_CACHE_ARCHS",
-         {"artifactLocation": {"uri": "sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
-          "region": {"startLine": 35, "startColumn": 1}}),
-        ("ARC101", "error",
-         "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-         "but missing from _MAMBA_RADIX_CACHE_ARCHS",
-         {"artifactLocation": {"uri": "sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
-          "region": {"startLine": 35, "startColumn": 1}}),
-        ("ARC101", "error",
-         "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-         "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-         {"artifactLocation": {"uri": "sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
-          "region": {"startLine": 48, "startColumn": 1}}),
-        ("ARC101", "error",
-         "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-         "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-         {"artifactLocation": {"uri": "sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
-          "region": {"startLine": 48, "startColumn": 1}}),
+         "but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for 'Qwen3_5MoeForCausalLM' there, and for "
+         "'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in _MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
+         dict(here, region={"startLine": 35, "startColumn": 1})),
+    ]
+    assert [(r["id"], r["message"]["text"], r["physicalLocation"]) for r in run["results"][0]["relatedLocations"]] == [
+        (0, "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+            "but missing from _MAMBA_RADIX_CACHE_ARCHS", dict(here, region={"startLine": 35, "startColumn": 1})),
+        (1, "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+            "but missing from _MAMBA_EXTRA_BUFFER_ARCHS", dict(here, region={"startLine": 48, "startColumn": 1})),
+        (2, "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+            "but missing from _MAMBA_EXTRA_BUFFER_ARCHS", dict(here, region={"startLine": 48, "startColumn": 1})),
     ]
     rule = run["tool"]["driver"]["rules"][run["results"][0]["ruleIndex"]]
     assert rule["id"] == "ARC101" and rule["name"] == "family-member-missing", rule
@@ -129,7 +123,10 @@ def test_sarif_paths_resolve_from_the_working_directory(sarif_validator):
             for r in run["results"][:1]] == [
         ({"uri": "bug/sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"},
          "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (bug/sglang/srt/configs/model_config.py:18) "
-         "but missing from _MAMBA_RADIX_CACHE_ARCHS")]
+         "but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for 'Qwen3_5MoeForCausalLM' there, and for "
+         "'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in _MAMBA_EXTRA_BUFFER_ARCHS (line 48)")]
+    assert [r["physicalLocation"]["artifactLocation"] for r in run["results"][0]["relatedLocations"]] == [
+        {"uri": "bug/sglang/srt/arg_groups/overrides.py", "uriBaseId": "%SRCROOT%"}] * 3
     models = SGLANG_BUG / "sglang" / "srt" / "models"
     from_beside = archsync("check", "--format", "sarif", "../arg_groups", cwd=models).json
     assert not list(sarif_validator.iter_errors(from_beside))
@@ -156,16 +153,8 @@ def test_github_annotations_on_the_seed_bug():
     assert result.stdout.splitlines() == [
         "::error file=sglang/srt/arg_groups/overrides.py,line=35,col=1,title=ARC101 family-member-missing::"
         "ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-        "but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "::error file=sglang/srt/arg_groups/overrides.py,line=35,col=1,title=ARC101 family-member-missing::"
-        "ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-        "but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "::error file=sglang/srt/arg_groups/overrides.py,line=48,col=1,title=ARC101 family-member-missing::"
-        "ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-        "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "::error file=sglang/srt/arg_groups/overrides.py,line=48,col=1,title=ARC101 family-member-missing::"
-        "ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-        "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for 'Qwen3_5MoeForCausalLM' there, and for "
+        "'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in _MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ]
 
 
@@ -176,16 +165,9 @@ def test_github_annotations_paths_are_relative_to_the_working_directory():
     assert result.lines == [
         "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=35,col=1,"
         "title=ARC101 family-member-missing::ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang_qwen3_5/bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=35,col=1,"
-        "title=ARC101 family-member-missing::ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang_qwen3_5/bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=48,col=1,"
-        "title=ARC101 family-member-missing::ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang_qwen3_5/bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "::error file=sglang_qwen3_5/bug/sglang/srt/arg_groups/overrides.py,line=48,col=1,"
-        "title=ARC101 family-member-missing::ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang_qwen3_5/bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang_qwen3_5/bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; "
+        "the same for 'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
 
 
@@ -216,13 +198,18 @@ def test_json_structure_on_the_seed_bug():
     assert list(document) == ["version", "root", "diagnostics"] and document["version"] == 2
     assert document["root"] == str(SGLANG_BUG.resolve())
     diagnostics = document["diagnostics"]
+    # one cause: one finding, whose `related` are the other places, each as a finding of its own
     assert [list(d) for d in diagnostics] == [
-        ["code", "path", "line", "column", "message", "subject", "member", "fix"]] * 4
+        ["code", "path", "line", "column", "message", "subject", "member", "fix", "related"]]
+    assert [list(d) for d in diagnostics[0]["related"]] == [
+        ["code", "path", "line", "column", "message", "subject", "member", "fix"]] * 3
+    places = [diagnostics[0], *diagnostics[0]["related"]]
     assert [{k: d[k] for k in ("code", "path", "line", "column", "message", "subject", "member")}
-            for d in diagnostics] == [
+            for d in places] == [
         {"code": "ARC101", "path": "sglang/srt/arg_groups/overrides.py", "line": 35, "column": 1,
          "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-                    "but missing from _MAMBA_RADIX_CACHE_ARCHS",
+                    "but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for 'Qwen3_5MoeForCausalLM' there, and "
+                    "for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in _MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
          "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5ForCausalLM"},
         {"code": "ARC101", "path": "sglang/srt/arg_groups/overrides.py", "line": 35, "column": 1,
          "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
@@ -241,7 +228,7 @@ def test_json_structure_on_the_seed_bug():
     # member's closest peer: Qwen3_5ForConditionalGeneration on line 39, Qwen3_5MoeForConditionalGeneration
     # on line 40; in the extra-buffer whitelist, lines 52 and 53).
     assert [({k: d["fix"][k] for k in ("action", "path", "target", "name")}, d["fix"]["edits"])
-            for d in diagnostics] == [
+            for d in places] == [
         ({"action": "add", "path": "sglang/srt/arg_groups/overrides.py", "target": "_MAMBA_RADIX_CACHE_ARCHS",
           "name": "Qwen3_5ForCausalLM"},
          [{"start_line": 40, "start_column": 1, "end_line": 40, "end_column": 1,
@@ -269,7 +256,8 @@ def test_json_fix_line_and_column_are_the_literal_s_as_every_position_printed(tr
           '                "Qwen3_5MoeForConditionalGeneration"]:\n        return 1\n\n\nMODE = pick("")\n')
     result = archsync("check", "--format", "json", "sglang/srt/layers", cwd=root)
     assert [(d["code"], d["line"], d["column"], d["fix"]["action"], d["fix"]["line"], d["fix"]["column"],
-             d["fix"]["edits"][0]["start_column"]) for d in result.json["diagnostics"]] == [
+             d["fix"]["edits"][0]["start_column"])
+            for finding in result.json["diagnostics"] for d in (finding, *finding.get("related", ()))] == [
         ("ARC101", 2, 16, "add", 2, 16, 89), ("ARC101", 2, 16, "add", 2, 16, 89),
         ("ARC301", 3, 17, "remove", 3, 17, 88)], result
 
@@ -287,13 +275,9 @@ def test_flake8_pylint_format_carries_the_same_diagnostics():
     assert result.returncode == 1, result
     assert flake8_lines(result) == [
         "sglang/srt/arg_groups/overrides.py:35: [ARC101] 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35: [ARC101] 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48: [ARC101] 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48: [ARC101] 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
 
 
@@ -306,26 +290,18 @@ def test_flake8_output_file_holds_what_stdout_would(tmp_path):
     assert out.read_text(encoding="utf-8") == plain.stdout
     assert flake8_lines(plain) == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], plain
 
 
 @pytest.mark.parametrize("root, expected", [
     pytest.param(SGLANG_BUG, [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], id="sglang_qwen3_5/bug"),
     pytest.param(SHAPES / "exclude", [
         "app/current.py:3:1: ARC101 'MikeMoeForCausalLM' is matched by is_mike() (app/families.py:4) "
@@ -339,13 +315,8 @@ def test_flake8_output_file_holds_what_stdout_would(tmp_path):
         "srv/multiline.py:4:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
         "but missing from BRACKETED_ARCHS",
         "srv/tables.py:8:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
-        "but missing from OTHER_CODE_ARCHS",
-        "srv/tables.py:9:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
-        "but missing from OTHER_PREFIX_ARCHS",
-        "srv/tables.py:10:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
-        "but missing from UNSUPPRESSED_ARCHS",
-        "srv/tables.py:12:1: ARC101 'OscarMoeForCausalLM' is matched by is_oscar() (srv/families.py:4) "
-        "but missing from NEXT_LINE_ARCHS",
+        "but missing from OTHER_CODE_ARCHS; the same for 'OscarMoeForCausalLM' in OTHER_PREFIX_ARCHS (line 9), "
+        "UNSUPPRESSED_ARCHS (line 10) and NEXT_LINE_ARCHS (line 12)",
     ], id="shapes/noqa"),
     pytest.param(SHAPES / "registrations", [
         "hub/tables.py:7:1: ARC101 'PapaMoeForCausalLM' is matched by is_papa() (hub/arch.py:4) "
@@ -383,7 +354,10 @@ def test_a_warm_json_run_prints_the_fixes_it_planned_before_without_planning(tmp
     root = copy_tree(SGLANG_BUG, tmp_path / "bug")
     first = archsync("check", "--format", "json", cwd=root)
     assert first.returncode == EXIT_FINDINGS, first
-    assert [len(d["fix"]["edits"]) for d in first.json["diagnostics"]] == [1, 1, 1, 1]
+    def places(document):  # each finding and the other places of its cause, each with its fix
+        return [d for finding in document["diagnostics"] for d in (finding, *finding.get("related", ()))]
+
+    assert [len(d["fix"]["edits"]) for d in places(first.json)] == [1, 1, 1, 1]
     cache = root / ".archsync_cache" / f"fixes-{__version__}-{PYTHON}.json"
     assert cache.is_file()
     planned = []
@@ -394,8 +368,8 @@ def test_a_warm_json_run_prints_the_fixes_it_planned_before_without_planning(tmp
     overrides.write_bytes(b"# moved down a line\n" + overrides.read_bytes())
     moved = archsync("check", "--format", "json", cwd=root)
     assert planned == [4]
-    assert [e["start_line"] for d in moved.json["diagnostics"] for e in d["fix"]["edits"]] == [
-        e["start_line"] + 1 for d in first.json["diagnostics"] for e in d["fix"]["edits"]]
+    assert [e["start_line"] for d in places(moved.json) for e in d["fix"]["edits"]] == [
+        e["start_line"] + 1 for d in places(first.json) for e in d["fix"]["edits"]]
     cache.write_bytes(b'{"digest":"0","body":{}}')
     assert archsync("check", "--format", "json", cwd=root).stdout == moved.stdout and planned == [4, 4]
     assert archsync("check", "--no-cache", "--format", "json", cwd=root).stdout == moved.stdout
@@ -415,25 +389,25 @@ def test_flake8_shows_the_fixes_planned_before_without_planning(tmp_path, monkey
     first = flake8("--archsync-show-fixes", ".", cwd=root)
     assert first.lines == [
         "./sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS "
-        """[fix: insert '        "Qwen3_5ForCausalLM",\\n' at 40:1]""",
-        "./sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS "
-        """[fix: insert '        "Qwen3_5MoeForCausalLM",\\n' at 41:1]""",
-        "./sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS "
-        """[fix: insert '        "Qwen3_5ForCausalLM",\\n' at 53:1]""",
-        "./sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS "
-        """[fix: insert '        "Qwen3_5MoeForCausalLM",\\n' at 54:1]""",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48) "
+        """[fix: insert '        "Qwen3_5ForCausalLM",\\n' at 40:1; """
+        """insert '        "Qwen3_5MoeForCausalLM",\\n' at 41:1; """
+        """insert '        "Qwen3_5ForCausalLM",\\n' at 53:1; """
+        """insert '        "Qwen3_5MoeForCausalLM",\\n' at 54:1]""",
     ], first
     planned = []
     real = apply.apply_each
     monkeypatch.setattr(apply, "apply_each", lambda source, groups: planned.append(len(groups)) or real(source, groups))
     assert flake8("--archsync-show-fixes", ".", cwd=root).stdout == first.stdout and planned == []
     as_json = archsync("check", "--format", "json", cwd=root)
-    assert [len(d["fix"]["edits"]) for d in as_json.json["diagnostics"]] == [1, 1, 1, 1] and planned == []
+    assert [len(d["fix"]["edits"]) for finding in as_json.json["diagnostics"]
+            for d in (finding, *finding["related"])] == [1, 1, 1, 1] and planned == []
     overrides = root / "sglang" / "srt" / "arg_groups" / "overrides.py"
     overrides.write_bytes(b"# moved down a line\n" + overrides.read_bytes())
     moved = flake8("--archsync-show-fixes", ".", cwd=root)
-    assert planned == [4] and moved.lines[0].endswith("""[fix: insert '        "Qwen3_5ForCausalLM",\\n' at 41:1]""")
+    assert planned == [4] and moved.lines[0].endswith("""[fix: insert '        "Qwen3_5ForCausalLM",\\n' at 41:1; """
+                                                      """insert '        "Qwen3_5MoeForCausalLM",\\n' at 42:1; """
+                                                      """insert '        "Qwen3_5ForCausalLM",\\n' at 54:1; """
+                                                      """insert '        "Qwen3_5MoeForCausalLM",\\n' at 55:1]""")

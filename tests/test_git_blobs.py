@@ -170,7 +170,8 @@ def test_a_fresh_clone_with_the_cache_restored_reads_nothing_git_wrote(tmp_path,
     monkeypatch.chdir(clone)
     text = render("text", found.diagnostics, clone)
     monkeypatch.chdir(source)
-    assert text == render("text", expected.diagnostics, source) and text.count("ARC101") == 4
+    assert text == render("text", expected.diagnostics, source)
+    assert text.count("ARC101") == 1 and text.count("_MAMBA_") == 2  # the seed's one cause, naming both lists
 
     copy = tmp_path / "copy"  # the same files and cache without git: each file is read and hashed
     shutil.copytree(clone, copy, ignore=shutil.ignore_patterns(".git"))

@@ -5,7 +5,7 @@ changes with configuration and the commands beside `check`.
 """
 from __future__ import annotations
 
-from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, check_both, only, set_config
+from conftest import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, archsync, check_both, only, places, set_config
 
 MISTRAL = ("serve/layers/attention.py:15:1: ARC105 'MistralForCausalLM' may belong in FUSED_QKV_ARCHS: it runs the "
            "code of 'LlamaForCausalLM' (`class MistralForCausalLM(LlamaForCausalLM)` defines no method, at "
@@ -21,10 +21,9 @@ def test_kinship_off_reports_nothing(tree):
 
 def test_kinship_all_adds_what_one_kind_of_evidence_says(tree):
     root = tree("kinship/subclass")
-    strong = only("ARC105", archsync("check", cwd=root).lines)
+    strong = only("ARC105", places(cwd=root))
     set_config(root, 'kinship = "all"')
-    result = archsync("check", cwd=root)
-    added = sorted(set(only("ARC105", result.lines)) - set(strong))
+    added = sorted(set(only("ARC105", places(cwd=root))) - set(strong))
     # One kind of evidence each: a subclass that overrides methods (0.60), a base held by the lists of its
     # subclass (0.25) with their company (0.25): reported on request only.
     assert added == [
@@ -56,7 +55,7 @@ def test_kinship_all_adds_what_one_kind_of_evidence_says(tree):
         "serve/layers/attention.py:5:1: ARC105 'InternLM3ForCausalLM' may belong in ROPE_SCALING_ARCHS: it "
         "subclasses 'LlamaForCausalLM' (`class InternLM3ForCausalLM(LlamaForCausalLM)` at "
         'serve/models/llama.py:18) (confidence 0.60)',
-    ], result
+    ]
 
 
 def test_an_unknown_kinship_level_is_a_configuration_error(tree):
@@ -264,4 +263,4 @@ def test_an_exemption_silences_one_pair(tree):
                      'members = ["MistralForCausalLM"]\nreason = "fused QKV needs the Llama checkpoint layout"\n')
     result = archsync("check", cwd=root)
     assert result.returncode == EXIT_FINDINGS, result
-    assert MISTRAL not in result.lines and len(only("ARC105", result.lines)) == 4, result
+    assert MISTRAL not in places(cwd=root) and len(only("ARC105", places(cwd=root))) == 4, result

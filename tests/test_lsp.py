@@ -960,7 +960,10 @@ def cold_check(root: Path, buffers: Dict[str, str], into: Path) -> Dict[str, Lis
     result = archsync("check", "--no-cache", "--format", "json", root.name, cwd=into)
     assert result.returncode in (0, 1), result
     found: Dict[str, List[Dict[str, Any]]] = {}
-    for d in result.json["diagnostics"]:
+    # the editor shows each place of a cause the CLI reports once, with the message of that place alone
+    places = [dict(d, message=d["message"].split("; the same for ")[0]) if d.get("related") else d
+              for finding in result.json["diagnostics"] for d in (finding, *finding.get("related", ()))]
+    for d in sorted(places, key=lambda d: (d["path"], d["line"], d["column"], d["code"], d["message"])):
         rel = os.path.relpath(into / d["path"], result.json["root"])
         found.setdefault(Path(rel).as_posix(), []).append({
             "start": {"line": d["line"] - 1, "character": d["column"] - 1},

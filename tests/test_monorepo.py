@@ -80,16 +80,14 @@ def test_the_seed_tree_below_a_root_without_pyproject_is_checked_with_its_config
     from_root = archsync("check", cwd=tmp_path / "sglang")
     assert inside_python.lines == [
         "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there",
     ], inside_python
     # From the repository root, every path starts with python/: the family's in the message too.
     assert from_root.lines == [
         "python/sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(python/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "python/sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(python/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(python/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there",
     ], from_root
     assert from_root.err_lines[-1].endswith("; 1 in no project, not checked)"), from_root
 

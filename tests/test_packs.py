@@ -14,7 +14,18 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from conftest import EXIT_ERROR, EXIT_FINDINGS, REPO, add_config, archsync, check_both, flake8, write
+from conftest import (
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    REPO,
+    add_config,
+    archsync,
+    check_both,
+    check_places_both,
+    flake8,
+    places,
+    write,
+)
 
 PACK = REPO / "rules" / "sglang.toml"
 OVERRIDES = "sglang/srt/arg_groups/overrides.py"
@@ -95,18 +106,14 @@ def _with_sglang_differences(tree, into="sglang"):
     return root
 
 
-def test_sglang_pack_leaves_only_the_four_seed_diagnostics(tree):
+def test_sglang_pack_leaves_only_the_seed_finding(tree):
     root = _with_sglang_differences(tree)
     add_config(root, 'extends = ["sglang"]')
     check_both(root, [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:54:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:54:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 54)",
     ])
 
 
@@ -119,7 +126,7 @@ def test_without_the_pack_the_intentional_differences_are_reported(tree):
     add_config(root, f'[[tool.archsync.mirror]]\ncollections = ["{RADIX}", "{EXTRA}"]')
     result = archsync("check", cwd=root)
     assert result.returncode == EXIT_FINDINGS, result
-    assert result.lines == [
+    assert places(cwd=root) == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
         "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
@@ -164,13 +171,9 @@ def test_the_pack_still_reports_an_unexempted_difference(tree):
     add_config(root, 'extends = ["sglang"]')
     check_both(root, [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:55:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:55:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 55)",
         "sglang/srt/arg_groups/overrides.py:55:1: ARC102 'OmegaHybridForCausalLM' is in _MAMBA_RADIX_CACHE_ARCHS "
         "(sglang/srt/arg_groups/overrides.py:35) but missing from _MAMBA_EXTRA_BUFFER_ARCHS, which must mirror it "
         "(rule pack 'sglang': mirror[0])",
@@ -184,19 +187,12 @@ def test_pack_on_the_unmodified_seed_tree(tree):
     add_config(root, 'extends = ["sglang"]')
     check_both(root, [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
         "sglang/srt/arg_groups/overrides.py:48:1: ARC102 'FalconH1ForCausalLM' is in _MAMBA_RADIX_CACHE_ARCHS "
         "(sglang/srt/arg_groups/overrides.py:35) but missing from _MAMBA_EXTRA_BUFFER_ARCHS, which must mirror it "
-        "(rule pack 'sglang': mirror[0])",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC102 'NemotronHForCausalLM' is in _MAMBA_RADIX_CACHE_ARCHS "
-        "(sglang/srt/arg_groups/overrides.py:35) but missing from _MAMBA_EXTRA_BUFFER_ARCHS, which must mirror it "
-        "(rule pack 'sglang': mirror[0])",
+        "(rule pack 'sglang': mirror[0]); the same for 'NemotronHForCausalLM' there",
     ])
 
 
@@ -220,13 +216,9 @@ def test_everything_the_pack_says_can_be_said_in_the_project(tree):
     # Same result; every exemption of the pack suppresses something here, so none is stale.
     check_both(root, [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:54:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:54:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 54)",
     ])
 
 
@@ -239,7 +231,7 @@ def test_project_exemptions_next_to_a_pack_are_appended_and_can_go_stale(tree):
                      'members = ["KimiLinearForCausalLM"]\nreason = "written for a difference that was fixed since"')
     # The project's stale exemption is reported (at its table header, line 19 of pyproject.toml);
     # the pack's never are.
-    check_both(root, [
+    check_places_both(root, [
         "pyproject.toml:19:1: ARC202 exemption for 'KimiLinearForCausalLM' in _MAMBA_RADIX_CACHE_ARCHS no longer "
         "suppresses anything (pyproject.toml: tool.archsync.exempt[1]); remove it",
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
@@ -256,7 +248,7 @@ def test_an_exemption_limited_to_arc101_lets_the_sibling_rule_speak(tree):
     add_config(root, 'extends = ["sglang"]\n\n[[tool.archsync.exempt]]\nsubject = "_MAMBA_*"\n'
                      'members = ["Qwen3_5MoeForCausalLM"]\ncodes = ["ARC101"]\n'
                      'reason = "the MoE text-only checkpoint is not served with mamba caching yet"')
-    check_both(root, [
+    check_places_both(root, [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
         "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
         "sglang/srt/arg_groups/overrides.py:35:1: ARC104 'Qwen3_5MoeForCausalLM' is missing from "

@@ -71,7 +71,7 @@ def edit(root: Path, rel: str, change: Callable[[str], str]) -> Callable[[], Non
 
 def test_warm_equals_cold_through_edits(project):
     first = same_as_cold(project, reused=False)  # nothing stored yet
-    assert first.count(": ARC101 ") == 4, first
+    assert first.count(": ARC101 ") == 1 and first.count("_MAMBA_") == 2, first  # one cause, two lists
     assert same_as_cold(project, reused=True) == first
 
     os.utime(project / MODEL)  # a touch: new mtime, same bytes
@@ -89,7 +89,7 @@ def test_warm_equals_cold_through_edits(project):
     revert = edit(project, OVERRIDES, lambda text: text.replace(
         "_MAMBA_RADIX_CACHE_ARCHS = frozenset(", "_MAMBA_RADIX_CACHE_ARCHS = frozenset(  # noqa: ARC101", 1))
     suppressed = same_as_cold(project, reused=False)
-    assert suppressed.count(": ARC101 ") == 2, suppressed
+    assert suppressed.count(": ARC101 ") == 1 and "_MAMBA_RADIX" not in suppressed, suppressed
     revert()
     assert same_as_cold(project, reused=False) == first
 
@@ -105,7 +105,7 @@ def test_warm_equals_cold_through_edits(project):
         "_MAMBA_RADIX_CACHE_ARCHS = frozenset(\n",
         '_MAMBA_RADIX_CACHE_ARCHS = frozenset(\n    {"Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"} |\n', 1))
     fixed = same_as_cold(project, reused=False)
-    assert fixed.count(": ARC101 ") == 2, fixed
+    assert fixed.count(": ARC101 ") == 1 and "_MAMBA_RADIX" not in fixed, fixed
 
     # a configuration change, and back: the stored report of the first configuration is still good
     pyproject = project / "pyproject.toml"

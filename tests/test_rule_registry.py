@@ -245,3 +245,9 @@ def test_the_codes_judged_against_a_baseline_are_the_rules_that_judge_a_change()
     from lint_plugin.rules.codes import JUDGED_AGAINST_A_BASELINE
 
     assert JUDGED_AGAINST_A_BASELINE == {rule.code for rule in RULES if rule.check_new is not None}
+
+
+def test_the_codes_reported_once_per_cause_are_the_rules_that_say_so():
+    from lint_plugin.rules.codes import ONE_PER_CAUSE
+
+    assert ONE_PER_CAUSE == {rule.code for rule in RULES if rule.one_per_cause}

@@ -57,13 +57,9 @@ def test_bug_tree_with_explicit_dot_path():
     result = archsync("check", ".", cwd=SGLANG_BUG)
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     assert result.returncode == EXIT_FINDINGS
 
@@ -73,13 +69,9 @@ def test_paths_are_shown_relative_to_the_working_directory():
     result = archsync("check", "bug", cwd=SGLANG_BUG.parent)
     assert result.lines == [
         "bug/sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "bug/sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "bug/sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "bug/sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(bug/sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     assert result.returncode == EXIT_FINDINGS
 
@@ -89,13 +81,9 @@ def test_paths_relative_to_a_working_directory_inside_the_project():
     result = archsync("check", "../arg_groups", cwd=models)
     assert result.lines == [
         "../arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "../arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "../arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(../configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "../arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(../configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     assert result.returncode == EXIT_FINDINGS
 
@@ -157,13 +145,9 @@ def test_capability_predicate_is_not_a_family_by_default_but_is_when_configured(
     result = archsync("check", cwd=root)
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
         "sglang/srt/arg_groups/overrides.py:60:1: ARC101 'GlmMoeDsaForCausalLM' is matched by is_deepseek_dsa() "
         "(sglang/srt/configs/model_config.py:32) but missing from _NSA_PREFILL_CP_ARCHS",
     ], result
@@ -177,13 +161,9 @@ def test_configured_delegating_family_never_repeats_what_is_qwen3_5_reports(tree
     result = archsync("check", cwd=root)
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     assert result.returncode == EXIT_FINDINGS
 
@@ -201,13 +181,8 @@ def test_configured_delegating_family_reports_what_its_parts_cannot(tree):
     result = archsync("check", cwd=root)
     assert result.lines == [
         "sglang/srt/layers/hybrid_tables.py:3:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_hybrid() "
-        "(sglang/srt/configs/model_config.py:27) but missing from GDN_KERNEL_ARCHS",
-        "sglang/srt/layers/hybrid_tables.py:3:1: ARC101 'Qwen3_5ForConditionalGeneration' is matched by "
-        "is_qwen3_hybrid() (sglang/srt/configs/model_config.py:27) but missing from GDN_KERNEL_ARCHS",
-        "sglang/srt/layers/hybrid_tables.py:3:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_hybrid() "
-        "(sglang/srt/configs/model_config.py:27) but missing from GDN_KERNEL_ARCHS",
-        "sglang/srt/layers/hybrid_tables.py:3:1: ARC101 'Qwen3_5MoeForConditionalGeneration' is matched by "
-        "is_qwen3_hybrid() (sglang/srt/configs/model_config.py:27) but missing from GDN_KERNEL_ARCHS",
+        "(sglang/srt/configs/model_config.py:27) but missing from GDN_KERNEL_ARCHS; the same for "
+        "'Qwen3_5ForConditionalGeneration', 'Qwen3_5MoeForCausalLM', 'Qwen3_5MoeForConditionalGeneration' there",
     ], result
     assert result.returncode == EXIT_FINDINGS
 
@@ -220,13 +195,9 @@ def test_subdirectory_analyses_whole_project_and_reports_only_under_it():
     result = archsync("check", "sglang/srt/arg_groups", cwd=SGLANG_BUG)
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     assert result.returncode == EXIT_FINDINGS
 
@@ -245,13 +216,9 @@ def test_running_inside_a_subdirectory_checks_that_subdirectory():
     inside = archsync("check", cwd=SGLANG_BUG / "sglang" / "srt" / "arg_groups")
     assert inside.lines == [
         "overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(../configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(../configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(../configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], inside
     assert inside.returncode == EXIT_FINDINGS
 
@@ -260,13 +227,9 @@ def test_single_file_path():
     result = archsync("check", OVERRIDES, cwd=SGLANG_BUG)
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     assert result.returncode == EXIT_FINDINGS
     other = archsync("check", MODEL_CONFIG, cwd=SGLANG_BUG)
@@ -276,39 +239,57 @@ def test_single_file_path():
 
 # -- JSON -------------------------------------------------------------------------------------
 
+def _without_fix(diagnostic):
+    plain = {k: v for k, v in diagnostic.items() if k != "fix"}
+    if "related" in diagnostic:
+        plain["related"] = [_without_fix(d) for d in diagnostic["related"]]
+    return plain
+
+
 def _without_fixes(document):
     return {"version": document["version"], "root": document["root"],
-            "diagnostics": [{k: v for k, v in d.items() if k != "fix"} for d in document["diagnostics"]]}
+            "diagnostics": [_without_fix(d) for d in document["diagnostics"]]}
+
+
+def _places(document):
+    """Each finding of a JSON document and the other places of its cause."""
+    return [d for finding in document["diagnostics"] for d in (finding, *finding.get("related", ()))]
+
+
+_SAME_FOR = ("; the same for 'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' "
+             "in _MAMBA_EXTRA_BUFFER_ARCHS (line 48)")
 
 
 def test_json_output_of_the_bug_tree():
     result = archsync("check", "--format", "json", cwd=SGLANG_BUG)
+    # one cause (is_qwen3_5() grew; both lists of the file did not): one finding, the other places related
     assert _without_fixes(result.json) == {"version": 2, "root": str(SGLANG_BUG.resolve()), "diagnostics": [
         {"code": "ARC101", "path": OVERRIDES, "line": 35, "column": 1,
          "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-                    "but missing from _MAMBA_RADIX_CACHE_ARCHS",
-         "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5ForCausalLM"},
-        {"code": "ARC101", "path": OVERRIDES, "line": 35, "column": 1,
-         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-                    "but missing from _MAMBA_RADIX_CACHE_ARCHS",
-         "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
-        {"code": "ARC101", "path": OVERRIDES, "line": 48, "column": 1,
-         "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-                    "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-         "subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5ForCausalLM"},
-        {"code": "ARC101", "path": OVERRIDES, "line": 48, "column": 1,
-         "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
-                    "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-         "subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
+                    "but missing from _MAMBA_RADIX_CACHE_ARCHS" + _SAME_FOR,
+         "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5ForCausalLM", "related": [
+             {"code": "ARC101", "path": OVERRIDES, "line": 35, "column": 1,
+              "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                         "but missing from _MAMBA_RADIX_CACHE_ARCHS",
+              "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
+             {"code": "ARC101", "path": OVERRIDES, "line": 48, "column": 1,
+              "message": "'Qwen3_5ForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                         "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+              "subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5ForCausalLM"},
+             {"code": "ARC101", "path": OVERRIDES, "line": 48, "column": 1,
+              "message": "'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) "
+                         "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+              "subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5MoeForCausalLM"}]},
     ]}, result
     assert result.returncode == EXIT_FINDINGS
-    for diagnostic in result.json["diagnostics"]:
-        assert list(diagnostic) == ["code", "path", "line", "column", "message", "subject", "member", "fix"]
+    keys = ["code", "path", "line", "column", "message", "subject", "member", "fix"]
+    assert [list(d) for d in result.json["diagnostics"]] == [keys + ["related"]]
+    assert [list(d) for d in result.json["diagnostics"][0]["related"]] == [keys] * 3
 
 
 def test_json_carries_each_fix_as_text_edits_that_place_the_name_after_its_sibling():
     result = archsync("check", "--format", "json", cwd=SGLANG_BUG)
-    fixes = [diagnostic["fix"] for diagnostic in result.json["diagnostics"]]
+    fixes = [diagnostic["fix"] for diagnostic in _places(result.json)]
     # (action, path, target, line of the target, name, first peer, edits): each name goes
     # right after its vision-language sibling, the first peer.
     assert [(f["action"], f["path"], f["target"], f["line"], f["name"], f["peers"][0], f["edits"]) for f in fixes] == [
@@ -350,10 +331,10 @@ def test_json_paths_are_relative_to_the_working_directory_beside_the_project_roo
     for cwd, path, prefix in ((SGLANG_BUG.parent, "bug", "bug/sglang/srt/"), (models, "../arg_groups", "../"),
                               (SGLANG_BUG, "sglang/srt/arg_groups/overrides.py", "sglang/srt/")):
         result = archsync("check", "--format=json", path, cwd=cwd)
-        assert _without_fixes(result.json) == {"version": 2, "root": str(SGLANG_BUG.resolve()), "diagnostics": [
+        assert [{k: v for k, v in d.items() if k not in ("fix", "related")} for d in _places(result.json)] == [
             {"code": "ARC101", "path": f"{prefix}arg_groups/overrides.py", "line": 35, "column": 1,
              "message": f"'Qwen3_5ForCausalLM' is matched by is_qwen3_5() ({prefix}configs/model_config.py:18) "
-                        "but missing from _MAMBA_RADIX_CACHE_ARCHS",
+                        "but missing from _MAMBA_RADIX_CACHE_ARCHS" + _SAME_FOR,
              "subject": "_MAMBA_RADIX_CACHE_ARCHS", "member": "Qwen3_5ForCausalLM"},
             {"code": "ARC101", "path": f"{prefix}arg_groups/overrides.py", "line": 35, "column": 1,
              "message": f"'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() ({prefix}configs/model_config.py:18) "
@@ -367,8 +348,9 @@ def test_json_paths_are_relative_to_the_working_directory_beside_the_project_roo
              "message": f"'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() ({prefix}configs/model_config.py:18) "
                         "but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
              "subject": "_MAMBA_EXTRA_BUFFER_ARCHS", "member": "Qwen3_5MoeForCausalLM"},
-        ]}, result
-        assert [d["fix"]["path"] for d in result.json["diagnostics"]] == [f"{prefix}arg_groups/overrides.py"] * 4
+        ], result
+        assert result.json["root"] == str(SGLANG_BUG.resolve()) and len(result.json["diagnostics"]) == 1, result
+        assert [d["fix"]["path"] for d in _places(result.json)] == [f"{prefix}arg_groups/overrides.py"] * 4
         assert result.returncode == EXIT_FINDINGS
 
 
@@ -378,13 +360,9 @@ def test_flake8_reports_the_four_diagnostics_on_the_bug_tree():
     result = flake8("sglang", cwd=SGLANG_BUG)
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     assert result.returncode == 1, result
 
@@ -400,13 +378,9 @@ def test_flake8_in_one_process_and_in_several_agree():
     parallel = flake8("--jobs=4", "sglang", cwd=SGLANG_BUG)
     assert serial.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], serial
     assert parallel.lines == serial.lines, parallel
 
@@ -415,13 +389,9 @@ def test_flake8_on_one_file_still_sees_the_whole_project():
     result = flake8(OVERRIDES, cwd=SGLANG_BUG)
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     assert result.returncode == 1
     other = flake8(MODEL_CONFIG, cwd=SGLANG_BUG)
@@ -433,13 +403,9 @@ def test_flake8_select_by_full_code():
     result = flake8("sglang", cwd=SGLANG_BUG, select="ARC101")
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     none = flake8("sglang", cwd=SGLANG_BUG, select="ARC9")
     assert none.stdout == "", none
@@ -450,12 +416,8 @@ def test_flake8_exclude_limits_reporting_not_analysis():
     result = flake8("--exclude=sglang/srt/configs,sglang/srt/models", "sglang", cwd=SGLANG_BUG)
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
-        "sglang/srt/arg_groups/overrides.py:48:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_EXTRA_BUFFER_ARCHS",
+        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; the same for "
+        "'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)",
     ], result
     assert result.returncode == 1

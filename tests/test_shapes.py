@@ -12,6 +12,7 @@ from conftest import (
     add_config,
     archsync,
     only,
+    places,
 )
 
 
@@ -57,7 +58,7 @@ def test_custom_guard_globs_replace_the_default(tree):
     root = tree("shapes/guard")
     add_config(root, 'guard = ["*_ALLOWLIST", "*_archs"]')
     result = _check(root)
-    assert result.lines == [
+    assert places(cwd=root) == [
         "lists/whitelists.py:7:1: ARC101 'LimaMoeForCausalLM' is matched by is_lima() (lists/families.py:4) "
         "but missing from _offload_archs",
         "lists/whitelists.py:10:1: ARC101 'LimaForCausalLM' is matched by is_lima() (lists/families.py:4) "
@@ -70,7 +71,7 @@ def test_guard_everything_still_means_module_level_only(tree):
     root = tree("shapes/guard")
     add_config(root, 'guard = ["*"]')
     result = _check(root)
-    assert result.lines == [
+    assert places(cwd=root) == [
         "lists/whitelists.py:4:1: ARC101 'LimaMoeForCausalLM' is matched by is_lima() (lists/families.py:4) "
         "but missing from OFFLOAD_ARCHS",
         "lists/whitelists.py:7:1: ARC101 'LimaMoeForCausalLM' is matched by is_lima() (lists/families.py:4) "

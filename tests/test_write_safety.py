@@ -137,20 +137,20 @@ def _after_the_rename(monkeypatch, path: Path, marker: bytes) -> None:
     monkeypatch.setattr(command, "write", written_then_appended)
 
 
-FIXED_ALL = ["archsync: fixed 4 problems in 1 file; 0 remaining"]
+FIXED_ALL = ["archsync: fixed 1 problem in 1 file; 0 remaining"]
 # Each moment of an `archsync fix` run another program's append can land in, from the fix's own read of the file
 # to after its rename: what the file holds after the run, and what `fix` said on stderr.
 APPEND_MOMENTS = {
     "before fix reads the file": (_before_fix_reads_the_file, "fixed", FIXED_ALL),
     "before the writer checks it": (_before_the_writer_checks_it, "pristine", [
         f"archsync: {OVERRIDES}: changed since it was read; not written",
-        "archsync: fixed 0 problems in 0 files; 4 remaining"]),
+        "archsync: fixed 0 problems in 0 files; 1 remaining"]),
     "in the last instant before the rename": (_in_the_last_instant_before_the_rename, "pristine", [
         f"archsync: {OVERRIDES}: changed while it was being fixed; not written",
-        "archsync: fixed 0 problems in 0 files; 4 remaining"]),
+        "archsync: fixed 0 problems in 0 files; 1 remaining"]),
     "as the rename swaps the files": (_as_the_rename_swaps_the_files, "pristine", [
         f"archsync: {OVERRIDES}: changed while it was being fixed; not written",
-        "archsync: fixed 0 problems in 0 files; 4 remaining"]),
+        "archsync: fixed 0 problems in 0 files; 1 remaining"]),
     "after the rename": (_after_the_rename, "fixed", FIXED_ALL),
 }
 
@@ -295,7 +295,7 @@ def test_a_read_only_file_is_not_rewritten_and_the_summary_says_so(tree):
     assert result.returncode == EXIT_FINDINGS, result
     assert path.read_bytes() == before and (path.stat().st_mode & 0o777) == 0o444
     assert result.err_lines[-2:] == [f"archsync: {OVERRIDES}: read-only; not written",
-                                     "archsync: fixed 0 problems in 0 files; 4 remaining"], result
+                                     "archsync: fixed 0 problems in 0 files; 1 remaining"], result
 
 
 @posix_only

@@ -118,12 +118,18 @@ def reference_commit(git_dir: Path, project: str) -> str:
 # -- archsync ---------------------------------------------------------------------------------------
 
 def run_archsync(archsync: Sequence[str], tree: Path, command: str = "check", extra: Sequence[str] = ()) -> dict:
+    """archsync's JSON document; a check's `diagnostics` as each place they report (a finding of one cause in
+    a file carries the others as `related`), so a case is judged by the names each list is asked for."""
     args = [*archsync, command, "--no-cache", "--format", "json", *extra, "."]
     result = subprocess.run(args, cwd=tree, capture_output=True)
     if result.returncode not in (0, 1):
         raise RuntimeError(f"{' '.join(args)} in {tree}: exit {result.returncode}: "
                            f"{result.stderr.decode('utf-8', 'replace')[-400:]}")
-    return json.loads(result.stdout)
+    document = json.loads(result.stdout)
+    if command == "check":
+        document["diagnostics"] = [d for finding in document["diagnostics"]
+                                   for d in (finding, *finding.get("related", ()))]
+    return document
 
 
 def in_subject(diagnostic_subject: str, case_subject: str) -> bool:

@@ -89,9 +89,13 @@ def for_check(report: Report, scope: Scope, several: bool = False) -> Optional[T
     except RecordError as exc:
         print(printable(f"archsync: error: {exc}"), file=sys.stderr)
         return None
-    count = len(done.recorded) - done.hidden
+    from ..report.causes import findings
+
+    places = len(done.recorded) - done.hidden
+    count = len(findings(done.recorded[:places]))  # as `check` printed them: one per cause
     where = os.path.relpath(report.root / PYPROJECT)  # which project's, when several are recorded
-    hidden = f" (and {done.hidden} they hid)" if done.hidden else ""
+    notes = ([f"{places} places"] if places != count else []) + ([f"and {done.hidden} they hid"] if done.hidden else [])
+    hidden = f" ({', '.join(notes)})" if notes else ""
     each = "each " if done.tables > 1 else ""
     print(f"archsync: recorded {count} finding{'s' if count != 1 else ''}{hidden} as {done.tables} "
           f"exemption{'s' if done.tables != 1 else ''} in {where}, {each}with the reason \"{done.reason}\": "

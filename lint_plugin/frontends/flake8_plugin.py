@@ -15,6 +15,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Type
 from .. import __version__
 from ..config import ConfigError, find_root
 from ..project.files import encode_as_source
+from ..report.causes import findings, places_of
 from ..report.escape import printable
 from ..report.flake8_text import flake8_text
 from ..rules import arc900_configuration_error as configuration_error
@@ -139,25 +140,48 @@ class ArchsyncChecker:
 
                 fixes = {id(mine[i]): fix for i, fix in fix_payloads(root, mine, {rel: buffer}).items()}
         where = from_here(root)  # flake8 prints the file's path as it was named; the places a message names, from here
-        for d in mine:
+        fix_of = {_place(d): fixes[id(d)] for d in mine if id(d) in fixes}
+        for d in _one_per_cause(root, rel, buffer, mine):
             text = d.seen(where).text
-            yield d.line, d.column - 1, printable(f"{d.code} {text}{_describe_fix(fixes.get(id(d)))}"), type(self)
+            described = _describe_fixes([fix_of.get(_place(p)) for p in places_of(d)])
+            yield d.line, d.column - 1, printable(f"{d.code} {text}{described}"), type(self)
 
 
-def _describe_fix(payload) -> str:
-    """` [fix: insert '...' at 40:1]`: a fix in a form flake8's one-line output can carry."""
-    if not payload:
-        return ""
-    if payload.get("refused"):
-        return f" [no automatic fix: {payload['refused']}]"
+def _one_per_cause(root: Path, rel: str, buffer: Optional[bytes], mine: List[Any]) -> List[Any]:
+    """A file's findings one per cause, as `archsync check` prints them. flake8 reads `# noqa` itself, on the
+    line it is given: a place a comment suppresses is left out of any cause (given alone, for flake8 to
+    suppress, or show with `--disable-noqa`), so a cause is reported at a place flake8 shows."""
+    from ..report.noqa import NoqaReader
+
+    noqa = NoqaReader(root, {rel: buffer} if buffer is not None else None)
+    quiet = {id(d) for d in mine if noqa.suppressed(d)}
+    return sorted(findings([d for d in mine if id(d) not in quiet]) + [d for d in mine if id(d) in quiet])
+
+
+def _place(d) -> Tuple[int, int, str, Optional[str], Optional[str]]:
+    """A finding's place and name, which its grouping under a cause keeps."""
+    return (d.line, d.column, d.code, d.subject, d.member)
+
+
+def _describe_fixes(payloads) -> str:
+    """` [fix: insert '...' at 40:1]`: the fixes of a finding's places in a form flake8's one-line output
+    can carry (each edit planned alone against the file as it is, as JSON gives them)."""
     parts = []
-    for edit in payload["edits"]:
-        where = f"{edit['start_line']}:{edit['start_column']}"
-        if edit["end_line"] == edit["start_line"] and edit["end_column"] == edit["start_column"]:
-            parts.append(f"insert {edit['new_text']!r} at {where}")
-        else:
-            parts.append(f"replace {where}-{edit['end_line']}:{edit['end_column']} with {edit['new_text']!r}")
-    return " [fix: " + "; ".join(parts) + "]" if parts else ""
+    refused = []
+    for payload in payloads:
+        if not payload:
+            continue
+        if payload.get("refused"):
+            refused.append(payload["refused"])
+            continue
+        for edit in payload["edits"]:
+            where = f"{edit['start_line']}:{edit['start_column']}"
+            if edit["end_line"] == edit["start_line"] and edit["end_column"] == edit["start_column"]:
+                parts.append(f"insert {edit['new_text']!r} at {where}")
+            else:
+                parts.append(f"replace {where}-{edit['end_line']}:{edit['end_column']} with {edit['new_text']!r}")
+    described = " [fix: " + "; ".join(parts) + "]" if parts else ""
+    return described + "".join(f" [no automatic fix: {reason}]" for reason in dict.fromkeys(refused))
 
 
 def _report_with_buffer(root: Path, rel: str, buffer: bytes):

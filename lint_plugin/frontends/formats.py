@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import __version__, rules
 from ..diagnostics import Diagnostic
+from ..report.causes import findings, places_of
 from ..report.escape import json_safe, printable, uri_path
 from ..rules import Rule
 from .paths import seen_from_here
@@ -25,7 +26,9 @@ def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path, color: bool
            fixes: Optional["PayloadCache"] = None) -> str:
     """`diagnostics` of the project at `root` in format `kind`, every path seen from the current
     directory (`paths.py`): the diagnostic's, its fix's and those its message names. JSON carries
-    each fix's edits, taken from `fixes` (the last run's) where it planned them on the same bytes."""
+    each fix's edits, taken from `fixes` (the last run's) where it planned them on the same bytes.
+    The findings of one cause in a file are one (`report/causes.py`)."""
+    diagnostics = findings(diagnostics)
     if kind == "json":
         return _json(diagnostics, root, fixes)
     shown = seen_from_here(diagnostics, root)
@@ -36,7 +39,7 @@ def render(kind: str, diagnostics: Sequence[Diagnostic], root: Path, color: bool
 
 def statistics(diagnostics: Sequence[Diagnostic]) -> str:
     """`--statistics`: how many problems of each code, most first (as ruff and flake8 print them)."""
-    counts = Counter(d.code for d in diagnostics)
+    counts = Counter(d.code for d in findings(diagnostics))
     return "".join(f"{count:>5}  {code}  {rules.BY_CODE[code].name if code in rules.BY_CODE else ''}\n".rstrip() + "\n"
                    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
@@ -56,9 +59,16 @@ def _json(diagnostics: Sequence[Diagnostic], root: Path, cache: Optional["Payloa
     `root`); `fix` (null when none) carries the request and its text edits."""
     from ..fix.payloads import fix_payloads
 
-    fixes = fix_payloads(root, diagnostics, cache=cache) if any(d.fix for d in diagnostics) else {}
-    shown = seen_from_here(diagnostics, root)
-    items = [dict(d.to_json(), fix=_seen_fix(fixes.get(i), d)) for i, d in enumerate(shown)]
+    every = [place for d in diagnostics for place in places_of(d)]  # each with its own fix
+    planned = fix_payloads(root, every, cache=cache) if any(d.fix for d in every) else {}
+    fixes = iter([_seen_fix(planned.get(i), d) for i, d in enumerate(seen_from_here(every, root))])
+    items = []
+    for d in seen_from_here(diagnostics, root):
+        item = {key: value for key, value in d.to_json().items() if key != "related"}
+        item["fix"] = next(fixes)
+        if d.related:  # the other places of the finding's cause, each with its fix
+            item["related"] = [dict(r.to_json(), fix=next(fixes)) for r in d.related]
+        items.append(item)
     document = {"version": JSON_VERSION, "root": str(root.resolve()), "diagnostics": items}
     return json.dumps(json_safe(document), indent=2) + "\n"
 
@@ -110,6 +120,7 @@ def _sarif(diagnostics: Sequence[Diagnostic]) -> str:
             "artifactLocation": _artifact(d.path),
             "region": {"startLine": d.line, "startColumn": d.column},
         }}],
+        **({"relatedLocations": [_sarif_related(i, r) for i, r in enumerate(d.related)]} if d.related else {}),
         **({"properties": {"subject": d.subject, "member": d.member}} if d.subject else {}),
     } for d in diagnostics]
     document = {
@@ -123,6 +134,12 @@ def _sarif(diagnostics: Sequence[Diagnostic]) -> str:
         }],
     }
     return json.dumps(json_safe(document), indent=2) + "\n"
+
+
+def _sarif_related(index: int, place: Diagnostic) -> Dict[str, Any]:
+    """Another place of a result's cause: where, and what it lacks there."""
+    return {"id": index, "message": {"text": printable(place.text)}, "physicalLocation": {
+        "artifactLocation": _artifact(place.path), "region": {"startLine": place.line, "startColumn": place.column}}}
 
 
 def _artifact(shown: str) -> Dict[str, str]:

@@ -187,8 +187,10 @@ def _write(target: Target, data: bytes) -> None:
 
 
 def _what_check_says(before: Report, after: Report, packs: Sequence[Pack]) -> List[str]:
-    """Whether `archsync check` reports anything else now, and what."""
-    count = len(after.diagnostics)
+    """Whether `archsync check` reports anything else now, and what (counted as it prints them: one per cause)."""
+    from ..report.causes import findings
+
+    count = len(findings(after.diagnostics))
     now = f"{count} problem{'s' if count != 1 else ''}" if count else "no problems"
     if not packs:
         return [f"archsync: `archsync check` reports what it did without the table: {now}"]
@@ -198,7 +200,7 @@ def _what_check_says(before: Report, after: Report, packs: Sequence[Pack]) -> Li
     gone = _minus(before.diagnostics, after.diagnostics)
     if not added and not gone:
         return [f"archsync: with the {packs_word}, `archsync check` reports what it did without: {now}"]
-    was = len(before.diagnostics)
+    was = len(findings(before.diagnostics))
     lines = [f"archsync: the {packs_word} changes what `archsync check` reports: "
              f"{now}, {was} without it (+ reported now, - no longer)"]
     lines += [f"+ {line}" for line in render("text", added, after.root).splitlines()]

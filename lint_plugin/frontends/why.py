@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, place
+from ..report.causes import findings, places_of
 from ..resolve import Collection, Model, Predicate
 from ..resolve.consumers import CLASS_NAME, holder
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
@@ -70,7 +71,7 @@ def explain_family(model: Model, family: Predicate, name: str, diagnostics: Sequ
     else:
         lines.append(f"no sibling of '{name}' is in its own tests")
     lines.append("ARC105 weighs lists, not families: what a family matches is what its tests say")
-    lines += [_reported(d) for d in reported]
+    lines += [_reported(d, diagnostics) for d in reported]
     return "\n".join(lines) + "\n"
 
 
@@ -134,7 +135,7 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
     member = model.model_types.written_as(name) if collection.keyed == MODEL_TYPE else name
     for d in diagnostics:
         if d.subject == collection.subject and d.member == member and d.path == collection.path:
-            lines.append(_reported(d))
+            lines.append(_reported(d, diagnostics))
     return "\n".join(lines) + "\n"
 
 
@@ -155,8 +156,14 @@ def readers(collection: Collection) -> str:
     return f"{how}; looked up with {key}"
 
 
-def _reported(d: Diagnostic) -> str:
-    return f"reported: {place(d.path, d.line)}:{d.column}: {d.code} {d.message}"
+def _reported(d: Diagnostic, diagnostics: Sequence[Diagnostic]) -> str:
+    """The finding as `check` prints it: once for its cause, with the other places of the file it names."""
+    for finding in findings(diagnostics):
+        if any(p is d for p in places_of(finding)):
+            d = finding
+            break
+    once = f" (one cause, {len(d.related) + 1} places)" if d.related else ""
+    return f"reported{once}: {place(d.path, d.line)}:{d.column}: {d.code} {d.message}"
 
 
 def _declared_quiet(model: Model, collection: Collection, name: str, declared: Sequence[Evidence]) -> str:

@@ -14,7 +14,7 @@ Scope = Callable[[Sequence[Diagnostic]], List[Diagnostic]]  # what is shown: the
 @dataclass(frozen=True)
 class Change:
     new: Tuple[Diagnostic, ...]  # what the tree's findings hold that the baseline's do not, and `judged`
-    known: int  # findings the baseline accounts for
+    known: int  # findings the baseline accounts for, one per cause (`report/causes.py`), as they are printed
     judged: Tuple[Diagnostic, ...]  # what the rules that judge a change found (`new_names`)
 
 
@@ -23,12 +23,15 @@ def since(done: Report, baseline: Report, shown: Sequence[Diagnostic], scope: Sc
     """`shown` (`done`'s findings, as `scope` selects them) against the baseline's, and, with `judge`, `new_names`
     in `scope` (a pair `shown` already speaks of is not said twice)."""
     from ..report.baseline import compare
+    from ..report.causes import findings
 
     comparison = compare(shown, baseline.diagnostics)
+    new = set(map(id, comparison.new))
+    known = len(findings(d for d in shown if id(d) not in new))
     spoken = {(d.path, d.subject, d.member) for d in shown}
     found = scope(new_names(done, baseline)) if judge else []
     judged = tuple(d for d in found if (d.path, d.subject, d.member) not in spoken)
-    return Change(tuple(sorted(comparison.new + judged)), comparison.known, judged)
+    return Change(tuple(sorted(comparison.new + judged)), known, judged)
 
 
 def new_names(done: Report, baseline: Report) -> Tuple[Diagnostic, ...]:

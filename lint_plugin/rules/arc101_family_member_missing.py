@@ -162,5 +162,6 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
+    one_per_cause=True,
     settings=("guard", "families", "registries", "universe-from", "name-pattern", "config-maps", "cover", "exempt"),
 )

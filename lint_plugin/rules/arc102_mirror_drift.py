@@ -79,5 +79,6 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
+    one_per_cause=True,
     settings=("mirror", "exempt"),
 )

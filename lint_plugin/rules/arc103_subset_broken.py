@@ -69,5 +69,6 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
+    one_per_cause=True,
     settings=("registries", "universe-from", "subset", "exempt"),
 )

@@ -501,5 +501,6 @@ RULE = Rule(
     severity="warning",
     fix="add",
     one_per_pair=True,
+    one_per_cause=True,
     settings=("guard", "registries", "universe-from", "kinship", "exempt"),
 )

@@ -145,6 +145,7 @@ RULE = Rule(
     check=check,
     fix="add",
     one_per_pair=True,
+    one_per_cause=True,
     settings=("universe-from", "exempt"),
     severity="warning",
 )

@@ -278,6 +278,7 @@ RULE = Rule(
     severity="warning",
     fix="add",
     one_per_pair=True,
+    one_per_cause=True,
     settings=("guard", "registries", "universe-from", "exempt"),
 )
 

@@ -28,3 +28,6 @@ CODES: FrozenSet[str] = frozenset(f"ARC{match.group(1)}" for _, match in rule_mo
 # The codes of the rules that judge a change (`Rule.check_new`): only a run against a baseline commit reports them,
 # so an exemption limited to them is never stale in a run without one (the registry holds this to its rules)
 JUDGED_AGAINST_A_BASELINE: FrozenSet[str] = frozenset({"ARC107"})
+# The codes whose message states the cause beside the name (a family, a mirror, a sibling, a kin, a host list): the
+# findings of one cause in one file are reported once (`report/causes.py`; a test holds this to `Rule.one_per_cause`)
+ONE_PER_CAUSE: FrozenSet[str] = frozenset({"ARC101", "ARC102", "ARC103", "ARC104", "ARC105", "ARC106", "ARC107"})

@@ -26,8 +26,11 @@ _FIX = {
 
 def render(rule: Rule) -> str:
     """The page of `rule`."""
+    once = (" The places of a file where one cause leaves a name out (the same message but for the name and "
+            "the list) are one finding, at the first, naming the others "
+            "([one finding per cause](../command-line.md#one-finding-per-cause)).") if rule.one_per_cause else ""
     blocks = [f"# {rule.code} {rule.name}", _sentence(rule.summary),
-              f"Severity: {rule.severity}. {_FIX[rule.fix]}",
+              f"Severity: {rule.severity}. {_FIX[rule.fix]}{once}",
               "## What it reports", rule.what, "## Why it matters", rule.why]
     if rule.examples:
         blocks.append("## Examples")

@@ -99,7 +99,8 @@ class Rule:
     its last check weighed where nothing it read changed (the rule's part of a run's memory). `fix`
     says how `archsync fix` answers it: "add" the member to the literal, "remove" the duplicate, or None.
     A new diagnostic of a `flags_damage` code after a fix means the edit damaged the file, and the fix
-    is not written.
+    is not written. `one_per_cause`: the message states why beside the name and the list, so the
+    findings of one cause in one file are reported once (`report/causes.py`).
 
     `settings` are the `[tool.archsync]` keys that change what this rule in particular
     reports (the keys that change every run, such as `src`, are named on every page anyway);
@@ -123,6 +124,7 @@ class Rule:
     fix: Optional[str] = None
     one_per_pair: bool = False
     flags_damage: bool = False
+    one_per_cause: bool = False
     settings: Tuple[str, ...] = ()
 
     @property

@@ -72,7 +72,9 @@ def _check(args: argparse.Namespace, recorder: "Recorder") -> int:
         sys.stdout.write(output)
         sys.stdout.flush()
     if args.format == "text" and not args.quiet:
-        count = len(shown)
+        from ...report.causes import findings
+
+        count = len(findings(shown))  # one per cause, as printed
         new = "new " if args.baseline_commit is not None else ""
         summary = f"{count} {new}problem{'s' if count != 1 else ''}" if count else f"no {new}problems"
         unseen = not count and not report.checked  # "no problems" would claim what was never checked

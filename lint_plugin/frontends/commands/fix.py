@@ -91,8 +91,11 @@ def _fix_project(args: argparse.Namespace, project: Optional[Path], select: Sequ
     fix_command.report_lines(outcome, lambda text: text_from_here(text, report.root))
     for problem in problems:
         print(printable(f"archsync: {text_from_here(problem, report.root)}"), file=sys.stderr)
-    fixed = sum(len(f.fixed) for f in changed)
-    remaining = within(report.root, Path(args.path), outcome.remaining)
+    from ...report.causes import findings
+
+    # counted as `check` prints them: one per cause (the edits of a cause are all made, or counted as left)
+    fixed = len(findings(d for f in changed for d in f.fixed))
+    remaining = findings(within(report.root, Path(args.path), outcome.remaining))
     if args.diff:  # nothing was written: what the diff shows is still to do
         code = EXIT_FINDINGS if changed or remaining or problems else EXIT_CLEAN
     else:

@@ -85,11 +85,14 @@ def _token_end(text: str, start: int) -> int:
     return max(len(text.rstrip()), start)
 
 
-def to_lsp(d: Diagnostic, positions: Positions, root: Path, related: bool = False) -> types.Diagnostic:
+def to_lsp(d: Diagnostic, positions: Positions, root: Path, related: bool = False,
+           cause: Tuple[Diagnostic, ...] = ()) -> types.Diagnostic:
     """`d`, found in the project at `root`, as the editor shows it: the places its message names seen from
     the server's working directory, as the command line shows them, and (when the client takes
-    `related`) each of them as a location that opens; `data` holds the subject and the member."""
+    `related`) each of them as a location that opens, then the other places of its `cause` in the file, each
+    with its own message; `data` holds the subject and the member."""
     shown = d.seen(from_here(root))
+    others = [_also_here(root, o, o.seen(from_here(root)).text) for o in cause]
     return types.Diagnostic(
         range=positions.token_range(d.line, d.column),
         message=printable(shown.text),
@@ -98,9 +101,18 @@ def to_lsp(d: Diagnostic, positions: Positions, root: Path, related: bool = Fals
         code=d.code,
         source=SOURCE,
         related_information=[_related(root, path, line, shown_place) for (path, line), shown_place
-                             in zip(d.places, shown.places)] if related and d.places else None,
+                             in zip(d.places, shown.places)] + others if related and (d.places or others) else None,
         data={"subject": d.subject, "member": d.member},
     )
+
+
+def _also_here(root: Path, place: Diagnostic, text: str) -> types.DiagnosticRelatedInformation:
+    """Another place of a diagnostic's cause, at the start of its line: what it lacks there."""
+    start = types.Position(line=max(place.line - 1, 0), character=0)
+    return types.DiagnosticRelatedInformation(
+        location=types.Location(uri=from_fs_path(os.path.join(str(root), place.path)) or "",
+                                range=types.Range(start, start)),
+        message=printable(f"the same cause: {text}"))
 
 
 def _related(root: Path, rel: str, line: Optional[int],
