@@ -101,8 +101,11 @@ def test_why_says_which_list_of_the_hosts_it_copies(tmp_path):
     assert lines[2] == ("a copy of the host's list SpecDecodeBaseProposer.load_model#1 at "
                         "vllm/v1/spec_decode/llm_base_proposer.py:1301, which holds 'MiMoV2OmniForCausalLM' (ARC106; "
                         f"archsync's snapshot of {load_snapshot('vllm').label})")
-    assert lines[-1].startswith("reported: vllm_kestrel/proposer.py:3:27: ARC106 'MiMoV2OmniForCausalLM' is missing "
-                                "from KestrelProposer.load_model#1, which copies")
+    # the finding as `check` prints it: the five names the copy lacks are one cause, reported once
+    assert lines[-1].startswith("reported (one cause, 5 places): vllm_kestrel/proposer.py:3:27: ARC106 "
+                                "'Exaone4_5_ForConditionalGeneration' is missing from KestrelProposer.load_model#1, "
+                                "which copies")
+    assert lines[-1].endswith("'InternS2PreviewForConditionalGeneration', 'MiMoV2OmniForCausalLM' there")
 
 
 def test_inventory_says_which_list_of_the_hosts_a_subject_copies(tmp_path):

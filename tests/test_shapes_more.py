@@ -380,4 +380,4 @@ def test_fix_completes_a_list_searched_for_and_a_set_intersected(tree):
         '-    if set(config.architectures) & {"AlphaForCausalLM", "BravoForCausalLM"}:',
         '+    if set(config.architectures) & {"AlphaForCausalLM", "AlphaMoeForCausalLM", "BravoForCausalLM"}:',
     ]
-    assert result.err_lines == ["archsync: would fix 2 problems in 1 file; 0 remaining"]
+    assert result.err_lines == ["archsync: would fix 1 problem in 1 file; 0 remaining"]  # one cause, two lists
