@@ -289,15 +289,16 @@ def _opens(answers: Answers, path: str, line: Optional[int], cwd: Path) -> None:
 
 def report(answers: Answers, cwd: Path, paths: Sequence[str]) -> str:
     """A Markdown summary: what each front end found, and whether they agree."""
-    members = sum(1 for f in answers.json if f[5] is not None)
+    members = sum(1 for f in answers.places if f[5] is not None)
     rows = [f"### `{cwd}` : {' '.join(paths)}", "",
             "| front end | findings | seconds |", "|---|---|---|"]
     rows += [f"| {name} | {len(getattr(answers, name))} | {answers.seconds.get(name, 0):.1f} |" for name in FRONT_ENDS]
     differences = answers.differences()
     rows += ["", f"documents opened in the language server: {answers.opened}"
              + (f" ({len(answers.not_opened)} not UTF-8, not opened)" if answers.not_opened else ""),
-             f"findings with a member: {members} (JSON's and the server's members "
-             f"{'agree' if sorted(answers.json, key=_key) == sorted(answers.lsp, key=_key) else 'DIFFER'})",
+             f"places with a member: {members} (JSON's and the server's members "
+             f"{'agree' if sorted(answers.places, key=_key) == sorted(answers.lsp, key=_key) else 'DIFFER'}; "
+             f"JSON's {len(answers.json)} findings stand for {len(answers.places)} places, one per cause)",
              f"locations named in messages: {answers.named}; beside the server's diagnostics: {answers.related}; "
              f"not opening: {len(answers.broken)}",
              "", "**the front ends agree**" if not differences else "**DIFFERENCES**"]

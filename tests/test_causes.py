@@ -3,10 +3,9 @@ reported once, at the first, naming the others; everything that decides whether 
 each place."""
 from __future__ import annotations
 
+from conftest import EXIT_FINDINGS, SGLANG_BUG, archsync, places, set_config
 from lint_plugin.diagnostics import Diagnostic, place
 from lint_plugin.report.causes import findings, places_of
-
-from conftest import EXIT_FINDINGS, SGLANG_BUG, archsync, places, set_config
 
 TABLES = "serve/tables.py"
 FAMILY = place("serve/families.py", 4)
@@ -61,7 +60,8 @@ def test_a_message_names_eight_more_lists_and_counts_the_rest():
 
 
 def test_seen_maps_every_place_and_json_carries_the_others():
-    [finding] = findings([missing("AlphaForCausalLM", "GRAPH_ARCHS", 3), missing("AlphaForCausalLM", "KERNEL_ARCHS", 9)])
+    [finding] = findings([missing("AlphaForCausalLM", "GRAPH_ARCHS", 3),
+                          missing("AlphaForCausalLM", "KERNEL_ARCHS", 9)])
     shown = finding.seen(lambda rel: "python/" + rel)
     assert [p.path for p in places_of(shown)] == ["python/serve/tables.py"] * 2
     assert "(python/serve/families.py:4)" in shown.related[0].text
@@ -74,8 +74,8 @@ def test_seen_maps_every_place_and_json_carries_the_others():
 def test_an_exempted_place_is_in_no_cause(tree):
     """Exemptions decide per place, before any grouping: the seed's three other places are still one finding."""
     root = tree("sglang_qwen3_5/bug")
-    set_config(root, '[[tool.archsync.exempt]]\nsubject = "_MAMBA_RADIX_CACHE_ARCHS"\nmembers = ["Qwen3_5ForCausalLM"]\n'
-                     'reason = "served without radix caching for now"\n')
+    set_config(root, '[[tool.archsync.exempt]]\nsubject = "_MAMBA_RADIX_CACHE_ARCHS"\n'
+                     'members = ["Qwen3_5ForCausalLM"]\nreason = "served without radix caching for now"\n')
     result = archsync("check", cwd=root)
     assert (result.returncode, result.lines) == (EXIT_FINDINGS, [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5MoeForCausalLM' is matched by is_qwen3_5() "

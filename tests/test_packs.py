@@ -2,7 +2,7 @@
 
 The pack declares SGLang's two mamba whitelists as mirrors and records SGLang's intentional
 differences as exemptions. On a copy of the seed bug tree extended (in the test) with those
-differences, the pack must leave exactly the four seed diagnostics.
+differences, the pack must leave exactly the seed's finding (its four places).
 """
 from __future__ import annotations
 

@@ -138,7 +138,7 @@ def test_text_only_names_are_not_required_once_nothing_registers_them(tree):
 
 def test_capability_predicate_is_not_a_family_by_default_but_is_when_configured(tree):
     # is_deepseek_dsa spans two lineages; _NSA_PREFILL_CP_ARCHS holds one of its names.
-    # By default it is no family: the bug tree prints the seed's four lines alone
+    # By default it is no family: the bug tree prints the seed's finding alone
     # (fixtures/sglang_qwen3_5/bug/expected.txt). Configured, it is one.
     root = tree("sglang_qwen3_5/bug")
     add_config(root, 'families = ["is_deepseek_dsa"]')
@@ -356,7 +356,7 @@ def test_json_paths_are_relative_to_the_working_directory_beside_the_project_roo
 
 # -- flake8 -----------------------------------------------------------------------------------
 
-def test_flake8_reports_the_four_diagnostics_on_the_bug_tree():
+def test_flake8_reports_the_seed_finding_on_the_bug_tree():
     result = flake8("sglang", cwd=SGLANG_BUG)
     assert result.lines == [
         "sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
