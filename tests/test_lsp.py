@@ -295,10 +295,17 @@ def test_open_fix_and_unsaved_edits(session):
     assert session.text[OVERRIDES].splitlines()[47].startswith("_MAMBA_EXTRA_BUFFER_ARCHS = frozenset(")
     assert found == SEED_FINDINGS  # written out below, before the tests that start from them
 
-    # Ask for the quick fix of the first one, apply its edit to the buffer, send the change.
+    # Ask for the quick fix of the first one: this place, or the four places of its cause (one finding for
+    # `archsync check`); the second makes every edit the command line's `fix` makes.
     actions = session.code_actions(OVERRIDES, found[0], ["quickfix"])
     assert [(a["title"], a["kind"], a["diagnostics"]) for a in actions] == [
-        ("Add 'Qwen3_5ForCausalLM' to _MAMBA_RADIX_CACHE_ARCHS", "quickfix", [found[0]])]
+        ("Add 'Qwen3_5ForCausalLM' to _MAMBA_RADIX_CACHE_ARCHS", "quickfix", [found[0]]),
+        ("Fix the 4 places of this cause", "quickfix", found)]
+    cause = edits_for(actions[1]["edit"], session.uri(OVERRIDES), session.version[OVERRIDES])
+    assert apply_edits(session.text[OVERRIDES], cause) == session.text[OVERRIDES].replace(
+        '        "Qwen3_5ForConditionalGeneration",\n        "Qwen3_5MoeForConditionalGeneration",\n',
+        '        "Qwen3_5ForConditionalGeneration",\n        "Qwen3_5ForCausalLM",\n'
+        '        "Qwen3_5MoeForConditionalGeneration",\n        "Qwen3_5MoeForCausalLM",\n')
     before = session.text[OVERRIDES]
     mark = session.apply(OVERRIDES, actions[0])
     assert session.text[OVERRIDES] == before.replace(
@@ -879,7 +886,7 @@ def test_code_actions_while_a_check_is_pending(tmp_path):
         mark = session.open(OVERRIDES)
         found = session.diagnostics(OVERRIDES, mark)  # didOpen checks at once
         assert found == SEED_FINDINGS
-        (quick_fix,) = session.code_actions(OVERRIDES, found[0], ["quickfix"])
+        quick_fix, _ = session.code_actions(OVERRIDES, found[0], ["quickfix"])  # this place; every place of the cause
         fixed = session.text[OVERRIDES].replace(
             '        "Qwen3_5ForConditionalGeneration",\n',
             '        "Qwen3_5ForConditionalGeneration",\n        "Qwen3_5ForCausalLM",\n', 1)

@@ -16,12 +16,12 @@ in no group.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic
 from ..rules.codes import ONE_PER_CAUSE
 
-__all__ = ["findings", "one_per_cause", "places_of"]
+__all__ = ["findings", "one_per_cause", "other_places", "places_of"]
 
 
 def findings(diagnostics: Iterable[Diagnostic]) -> List[Diagnostic]:
@@ -52,6 +52,24 @@ def one_per_cause(diagnostics: Iterable[Diagnostic], codes: FrozenSet[str]) -> L
 def places_of(diagnostic: Diagnostic) -> Tuple[Diagnostic, ...]:
     """Every place a finding stands for: itself and the others of its cause."""
     return (diagnostic, *diagnostic.related)
+
+
+def other_places(diagnostics: Sequence[Diagnostic]) -> Dict[int, Tuple[Diagnostic, ...]]:
+    """For each of `diagnostics` (by id) in a finding of several places, the others of its cause: where each place
+    is shown apart (the editor), it links to them, and a fix of the cause makes all their edits."""
+    others: Dict[int, Tuple[Diagnostic, ...]] = {}
+    for finding in findings(diagnostics):
+        if finding.related:  # the first place is the finding made anew; the others are the diagnostics given
+            first = next(d for d in diagnostics if d is not finding and _place(d) == _place(finding)
+                         and all(d is not r for r in finding.related))
+            group = (first, *finding.related)
+            for d in group:
+                others[id(d)] = tuple(o for o in group if o is not d)
+    return others
+
+
+def _place(d: Diagnostic) -> Tuple[int, int, str, Optional[str], Optional[str]]:
+    return (d.line, d.column, d.code, d.subject, d.member)
 
 
 def _cause(d: Diagnostic, codes: FrozenSet[str]) -> Optional[Tuple[str, str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -14,7 +14,7 @@ from ...config import ConfigError
 from ...diagnostics import Diagnostic
 from ...project.files import encode_as_source
 from ...project.stamps import Stamp, stamps
-from ...report.causes import findings, places_of
+from ...report.causes import other_places
 from .convert import Positions, to_lsp
 from .state import OpenBuffer, Published, ServerState, logger
 
@@ -152,7 +152,7 @@ class CheckingServer(ServerState):
                 continue  # closed while the engine ran
             positions = Positions(buffer.text, units)
             mine = by_path.get(buffer.rel, [])
-            cause = _other_places(mine) if related else {}
+            cause = other_places(mine) if related else {}
             items = tuple((to_lsp(d, positions, root, related, cause.get(id(d), ())), d) for d in mine)
             self.published[buffer.uri] = Published(buffer.uri, root, buffer.rel, buffer.version, buffer.text, items)
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
@@ -161,24 +161,6 @@ class CheckingServer(ServerState):
     def forget(self, uri: str) -> None:
         self.published.pop(uri, None)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-
-
-def _other_places(diagnostics: Sequence[Diagnostic]) -> Dict[int, Tuple[Diagnostic, ...]]:
-    """For each diagnostic of a file (by id), the other places of its cause (`report/causes.py`): the editor shows
-    each place where its edit goes, and links the others of its cause, as `check` names them in one finding."""
-    others: Dict[int, Tuple[Diagnostic, ...]] = {}
-    for finding in findings(diagnostics):
-        group = places_of(finding)
-        if len(group) > 1:
-            originals = [next(d for d in diagnostics if _same_place(d, p)) for p in group]
-            for d in originals:
-                others[id(d)] = tuple(o for o in originals if o is not d)
-    return others
-
-
-def _same_place(d: Diagnostic, place: Diagnostic) -> bool:
-    return (d.line, d.column, d.code, d.subject, d.member) == (place.line, place.column, place.code, place.subject,
-                                                               place.member)
 
 
 def _names(rels: Iterable[str], most: int = 5) -> str:

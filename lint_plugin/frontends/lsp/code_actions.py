@@ -14,6 +14,7 @@ from pygls.uris import from_fs_path
 from ...diagnostics import FixRequest
 from ...extract.source_text import source_text
 from ...project.files import Unreadable, encode_as_source, read_file
+from ...report.causes import other_places
 from .checking import CheckingServer
 from .convert import SOURCE, Positions
 from .state import Published, buffer_text, logger
@@ -75,12 +76,20 @@ class CodeActionServer(CheckingServer):
         wanted = lambda kind: only is None or any(kind == k or kind.startswith(k + ".") for k in only)  # noqa: E731
         actions: List[types.CodeAction] = []
         if wanted(types.CodeActionKind.QuickFix):
+            cause = other_places([d for _, d in published.items])
             for lsp, d in self._selected(published, params):
                 edit = self.workspace_edit(published, [d.fix])
                 if edit is not None:
                     actions.append(types.CodeAction(
                         title=fix_title(d.fix), kind=types.CodeActionKind.QuickFix, diagnostics=[lsp],
                         edit=edit, is_preferred=True))
+                group = [d, *cause.get(id(d), ())]  # the places `check` reports as one finding
+                fixes = [g.fix for g in group if g.fix is not None and g.fix.path == published.rel]
+                edit = self.workspace_edit(published, fixes) if len(fixes) > 1 else None
+                if edit is not None:
+                    actions.append(types.CodeAction(
+                        title=f"Fix the {len(fixes)} places of this cause", kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[item for item, g in published.items if any(g is p for p in group)], edit=edit))
         fixable = [(lsp, d) for lsp, d in published.items if d.fix is not None and d.fix.path == published.rel]
         if fixable and wanted(FIX_ALL):
             edit = self.workspace_edit(published, [d.fix for _, d in fixable if d.fix is not None])
