@@ -302,8 +302,10 @@ def test_neovim_shows_fixes_and_follows_changes_on_disk(tmp_path, client_watches
             _diagnostic(47, 0, 25, f"'Qwen3_5ForCausalLM' {IS_QWEN3_5} but missing from _MAMBA_EXTRA_BUFFER_ARCHS"),
             _diagnostic(47, 0, 25, f"'Qwen3_5MoeForCausalLM' {IS_QWEN3_5} but missing from _MAMBA_EXTRA_BUFFER_ARCHS"),
         ],
+        # each place's own fix, then once for the two places' cause: its four places (one finding for `check`)
         "quick_fixes": ["Add 'Qwen3_5ForCausalLM' to _MAMBA_RADIX_CACHE_ARCHS",
-                        "Add 'Qwen3_5MoeForCausalLM' to _MAMBA_RADIX_CACHE_ARCHS"],
+                        "Add 'Qwen3_5MoeForCausalLM' to _MAMBA_RADIX_CACHE_ARCHS",
+                        "Fix the 4 places of this cause"],
         "after_quick_fix": original.replace(
             '        "Qwen3_5ForConditionalGeneration",\n',
             '        "Qwen3_5ForConditionalGeneration",\n        "Qwen3_5ForCausalLM",\n', 1),

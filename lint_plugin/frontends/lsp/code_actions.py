@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import FrozenSet, List, Optional, Sequence, Set
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.uris import from_fs_path
 
-from ...diagnostics import FixRequest
+from ...diagnostics import Diagnostic, FixRequest
 from ...extract.source_text import source_text
 from ...project.files import Unreadable, encode_as_source, read_file
 from ...report.causes import other_places
@@ -76,26 +76,40 @@ class CodeActionServer(CheckingServer):
         wanted = lambda kind: only is None or any(kind == k or kind.startswith(k + ".") for k in only)  # noqa: E731
         actions: List[types.CodeAction] = []
         if wanted(types.CodeActionKind.QuickFix):
-            cause = other_places([d for _, d in published.items])
-            for lsp, d in self._selected(published, params):
+            selected = self._selected(published, params)
+            for lsp, d in selected:
                 edit = self.workspace_edit(published, [d.fix])
                 if edit is not None:
                     actions.append(types.CodeAction(
                         title=fix_title(d.fix), kind=types.CodeActionKind.QuickFix, diagnostics=[lsp],
                         edit=edit, is_preferred=True))
-                group = [d, *cause.get(id(d), ())]  # the places `check` reports as one finding
-                fixes = [g.fix for g in group if g.fix is not None and g.fix.path == published.rel]
-                edit = self.workspace_edit(published, fixes) if len(fixes) > 1 else None
-                if edit is not None:
-                    actions.append(types.CodeAction(
-                        title=f"Fix the {len(fixes)} places of this cause", kind=types.CodeActionKind.QuickFix,
-                        diagnostics=[item for item, g in published.items if any(g is p for p in group)], edit=edit))
+            actions += self._cause_fixes(published, [d for _, d in selected])
         fixable = [(lsp, d) for lsp, d in published.items if d.fix is not None and d.fix.path == published.rel]
         if fixable and wanted(FIX_ALL):
             edit = self.workspace_edit(published, [d.fix for _, d in fixable if d.fix is not None])
             if edit is not None:
                 actions.append(types.CodeAction(title="Fix all archsync problems in this file", kind=FIX_ALL,
                                                 diagnostics=[lsp for lsp, _ in fixable], edit=edit))
+        return actions
+
+    def _cause_fixes(self, published: Published, selected: Sequence[Diagnostic]) -> List[types.CodeAction]:
+        """After each place's own fix, once per cause among `selected`: every place of it (`check` reports them as
+        one finding, and `fix` makes all their edits)."""
+        cause = other_places([d for _, d in published.items])
+        actions: List[types.CodeAction] = []
+        offered: Set[FrozenSet[int]] = set()
+        for d in selected:
+            group = [d, *cause.get(id(d), ())]
+            key = frozenset(map(id, group))
+            fixes = [g.fix for g in group if g.fix is not None and g.fix.path == published.rel]
+            if len(fixes) < 2 or key in offered:
+                continue
+            offered.add(key)
+            edit = self.workspace_edit(published, fixes)
+            if edit is not None:
+                actions.append(types.CodeAction(
+                    title=f"Fix the {len(fixes)} places of this cause", kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[item for item, g in published.items if id(g) in key], edit=edit))
         return actions
 
     def _selected(self, published: Published, params: types.CodeActionParams):
