@@ -171,9 +171,12 @@ def test_why_shows_the_family_and_the_sibling_that_arc101_and_arc104_decide(tree
         "ForCausalLM of `siblings`)",
         "no other evidence ties 'Qwen3_5ForCausalLM' to what _MAMBA_RADIX_CACHE_ARCHS holds",
     ], result
+    # the finding as `check` prints it, whichever of its cause's places `why` is asked about (the first, here)
     assert result.lines[-1] == (
-        "reported: sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is matched by is_qwen3_5() "
-        "(sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS"), result
+        "reported (one cause, 4 places): sglang/srt/arg_groups/overrides.py:35:1: ARC101 'Qwen3_5ForCausalLM' is "
+        "matched by is_qwen3_5() (sglang/srt/configs/model_config.py:18) but missing from _MAMBA_RADIX_CACHE_ARCHS; "
+        "the same for 'Qwen3_5MoeForCausalLM' there, and for 'Qwen3_5ForCausalLM', 'Qwen3_5MoeForCausalLM' in "
+        "_MAMBA_EXTRA_BUFFER_ARCHS (line 48)"), result
 
 
 def test_why_names_the_kind_guard_that_keeps_a_sibling_quiet(tree):

@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Type
 from .. import __version__
 from ..config import ConfigError, find_root
 from ..project.files import encode_as_source
-from ..report.causes import findings, places_of
+from ..report.causes import causes, merged
 from ..report.escape import printable
 from ..report.flake8_text import flake8_text
 from ..rules import arc900_configuration_error as configuration_error
@@ -140,27 +140,22 @@ class ArchsyncChecker:
 
                 fixes = {id(mine[i]): fix for i, fix in fix_payloads(root, mine, {rel: buffer}).items()}
         where = from_here(root)  # flake8 prints the file's path as it was named; the places a message names, from here
-        fix_of = {_place(d): fixes[id(d)] for d in mine if id(d) in fixes}
-        for d in _one_per_cause(root, rel, buffer, mine):
+        for group in _causes(root, rel, buffer, mine):
+            d = merged(group)
             text = d.seen(where).text
-            described = _describe_fixes([fix_of.get(_place(p)) for p in places_of(d)])
+            described = _describe_fixes([fixes.get(id(place)) for place in group])
             yield d.line, d.column - 1, printable(f"{d.code} {text}{described}"), type(self)
 
 
-def _one_per_cause(root: Path, rel: str, buffer: Optional[bytes], mine: List[Any]) -> List[Any]:
-    """A file's findings one per cause, as `archsync check` prints them. flake8 reads `# noqa` itself, on the
+def _causes(root: Path, rel: str, buffer: Optional[bytes], mine: List[Any]) -> List[Tuple[Any, ...]]:
+    """A file's diagnostics by cause, as `archsync check` prints them. flake8 reads `# noqa` itself, on the
     line it is given: a place a comment suppresses is left out of any cause (given alone, for flake8 to
     suppress, or show with `--disable-noqa`), so a cause is reported at a place flake8 shows."""
     from ..report.noqa import NoqaReader
 
     noqa = NoqaReader(root, {rel: buffer} if buffer is not None else None)
-    quiet = {id(d) for d in mine if noqa.suppressed(d)}
-    return sorted(findings([d for d in mine if id(d) not in quiet]) + [d for d in mine if id(d) in quiet])
-
-
-def _place(d) -> Tuple[int, int, str, Optional[str], Optional[str]]:
-    """A finding's place and name, which its grouping under a cause keeps."""
-    return (d.line, d.column, d.code, d.subject, d.member)
+    quiet = [d for d in mine if noqa.suppressed(d)]
+    return causes([d for d in mine if all(d is not q for q in quiet)]) + [(d,) for d in quiet]
 
 
 def _describe_fixes(payloads) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, place
-from ..report.causes import findings, places_of
+from ..report.causes import causes, merged
 from ..resolve import Collection, Model, Predicate
 from ..resolve.consumers import CLASS_NAME, holder
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
@@ -158,11 +158,9 @@ def readers(collection: Collection) -> str:
 
 def _reported(d: Diagnostic, diagnostics: Sequence[Diagnostic]) -> str:
     """The finding as `check` prints it: once for its cause, with the other places of the file it names."""
-    for finding in findings(diagnostics):
-        if any(p is d for p in places_of(finding)):
-            d = finding
-            break
-    once = f" (one cause, {len(d.related) + 1} places)" if d.related else ""
+    group = next((g for g in causes(diagnostics) if any(p is d for p in g)), (d,))
+    d = merged(group)
+    once = f" (one cause, {len(group)} places)" if len(group) > 1 else ""
     return f"reported{once}: {place(d.path, d.line)}:{d.column}: {d.code} {d.message}"
 
 

@@ -21,32 +21,27 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 from ..diagnostics import Diagnostic
 from ..rules.codes import ONE_PER_CAUSE
 
-__all__ = ["findings", "one_per_cause", "other_places", "places_of"]
+__all__ = ["causes", "findings", "merged", "other_places", "places_of"]
+
+
+def causes(diagnostics: Iterable[Diagnostic], codes: FrozenSet[str] = ONE_PER_CAUSE) -> List[Tuple[Diagnostic, ...]]:
+    """`diagnostics` in their order, those of one cause in one file (of a code in `codes`) together, at the first."""
+    groups: Dict[object, List[Diagnostic]] = {}
+    for d in diagnostics:
+        key = _cause(d, codes)
+        groups.setdefault(id(d) if key is None else key, []).append(d)
+    return [tuple(group) for group in groups.values()]
 
 
 def findings(diagnostics: Iterable[Diagnostic]) -> List[Diagnostic]:
     """What a front end reports of `diagnostics`: one finding per cause, for the codes that state theirs."""
-    return one_per_cause(diagnostics, ONE_PER_CAUSE)
+    return [merged(group) for group in causes(diagnostics)]
 
 
-def one_per_cause(diagnostics: Iterable[Diagnostic], codes: FrozenSet[str]) -> List[Diagnostic]:
-    """`diagnostics` (in their order) with those of one cause in one file, of a code in `codes`, made one:
-    the first, its message naming the rest, which it keeps as `related`."""
-    ordered = list(diagnostics)
-    groups: Dict[Tuple[str, str, str], List[Diagnostic]] = {}
-    for d in ordered:
-        key = _cause(d, codes)
-        if key is not None:
-            groups.setdefault(key, []).append(d)
-    out: List[Diagnostic] = []
-    for d in ordered:
-        key = _cause(d, codes)
-        group = groups.get(key) if key is not None else None
-        if group is None or len(group) == 1:
-            out.append(d)
-        elif group[0] is d:
-            out.append(_merged(group))
-    return out
+def merged(group: Sequence[Diagnostic]) -> Diagnostic:
+    """A cause's places as one finding: the first, its message naming the rest, which it keeps as `related`."""
+    first, rest = group[0], tuple(group[1:])
+    return replace(first, message=first.message + _also(first, rest), related=rest) if rest else first
 
 
 def places_of(diagnostic: Diagnostic) -> Tuple[Diagnostic, ...]:
@@ -55,21 +50,10 @@ def places_of(diagnostic: Diagnostic) -> Tuple[Diagnostic, ...]:
 
 
 def other_places(diagnostics: Sequence[Diagnostic]) -> Dict[int, Tuple[Diagnostic, ...]]:
-    """For each of `diagnostics` (by id) in a finding of several places, the others of its cause: where each place
-    is shown apart (the editor), it links to them, and a fix of the cause makes all their edits."""
-    others: Dict[int, Tuple[Diagnostic, ...]] = {}
-    for finding in findings(diagnostics):
-        if finding.related:  # the first place is the finding made anew; the others are the diagnostics given
-            first = next(d for d in diagnostics if d is not finding and _place(d) == _place(finding)
-                         and all(d is not r for r in finding.related))
-            group = (first, *finding.related)
-            for d in group:
-                others[id(d)] = tuple(o for o in group if o is not d)
-    return others
-
-
-def _place(d: Diagnostic) -> Tuple[int, int, str, Optional[str], Optional[str]]:
-    return (d.line, d.column, d.code, d.subject, d.member)
+    """For each of `diagnostics` (by id) in a cause of several places, the others: where each place is shown apart
+    (the editor), it links to them, and a fix of the cause makes all their edits."""
+    return {id(d): tuple(o for o in group if o is not d)
+            for group in causes(diagnostics) if len(group) > 1 for d in group}
 
 
 def _cause(d: Diagnostic, codes: FrozenSet[str]) -> Optional[Tuple[str, str, str]]:
@@ -82,11 +66,6 @@ def _cause(d: Diagnostic, codes: FrozenSet[str]) -> Optional[Tuple[str, str, str
 
 # the other lists a message names; the rest are counted (JSON, SARIF and `related` hold every one)
 _NAMED = 8
-
-
-def _merged(group: List[Diagnostic]) -> Diagnostic:
-    first, rest = group[0], tuple(group[1:])
-    return replace(first, message=first.message + _also(first, rest), related=rest)
 
 
 def _also(first: Diagnostic, rest: Tuple[Diagnostic, ...]) -> str:
