@@ -19,10 +19,11 @@ from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
 from ..resolve.parts import part_of
 from ..resolve.values import INERT_WHY, MODEL_TYPE
-from ..rules.arc105_kin_missing import THRESHOLDS, judge, kind_guard
+from ..rules.arc105_kin_missing import THRESHOLDS, judge
 from ..rules.arc106_host_copy_behind import copy_of
 from ..rules.chains import refused_by_a_chain
 from ..rules.evidence_rates import evidence_rates, pattern_of
+from ..rules.kin_guards import kind_guard
 from ..rules.kinds import accepts
 
 

@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from typing import AbstractSet, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..diagnostics import Diagnostic, FixRequest, place
 from ..resolve import Collection, Model
-from ..resolve.host_scope import out_of_sight
 from ..resolve.kinship import (
     BACKBONE,
     CONFIG_CLASS,
@@ -23,17 +21,14 @@ from ..resolve.kinship import (
     confidence,
     corroborated,
     slips,
-    spells_experts,
-    variant,
     weights,
 )
-from ..resolve.lineage import first_word
 from ..resolve.namesakes import namesakes
 from ..resolve.parts import part_of
-from ..resolve.said_kinds import SaidKinds
-from . import memory_arc105
+from . import kin_guards, memory_arc105
+from .chains import GUARD_ROWS
 from .fixes import add_to
-from .kinds import CLASSIFICATION, DRAFT, accepts, kind, never_looked_up
+from .kin_guards import blocked, not_a_list_to_complete, one_name_test, own_registry, own_tables
 from .rule import Example, Rule
 
 # Confidence a finding needs, per `kinship` level. "strong" was chosen by measurement (bench/history
@@ -92,7 +87,7 @@ def check_again(model: Model, earlier: Optional[memory_arc105.Arc105Memory]
         others = copies.get((c.path, c.subject), ())
         theirs = frozenset().union(*(o.members.names for o in others if not held.isdisjoint(o.members.names)))
         names = tuple(sorted((model.kinship.candidates(held) | (theirs & model.registered.keys())) - c.members.names))
-        tables = _own_tables(model, c) + (_own_registry(model, c), _engine_table(model, c))
+        tables = own_tables(model, c) + (own_registry(model, c), _engine_table(model, c))
         done, moved = memory_arc105.reusable(kept, changed, model.kinship, c, others, held, names, tables)
         if done is None:
             done = memory_arc105.Weighed(c, others, names, tuple(_weigh(model, c, held, names, others)), tables)
@@ -159,6 +154,13 @@ def _of_another_engine(model: Model, collection: Collection, name: str) -> bool:
     where = model.registered.get(name)
     return (collection.path, collection.subject) in model.engine_tables and where is not None \
         and part_of(where.path) != part_of(collection.path)
+
+
+def _engine_table(model: Model, collection: Collection) -> FrozenSet[str]:
+    """The subject's name where it is the table of an engine of its own (`_of_another_engine`), which other files
+    decide (the keys their decorators file classes under): kept with what the language server weighed."""
+    return frozenset({collection.subject}) if (collection.path, collection.subject) in model.engine_tables \
+        else frozenset()
 
 
 _RUNS_THE_CODE = (IMPLEMENTATION, SUBCLASS)
@@ -235,203 +237,27 @@ def _through_a_spelling(model: Model, name: str, evidence: Evidence) -> bool:
 _CODE = frozenset({IMPLEMENTATION, SUBCLASS, SHARED_BASE, BACKBONE, WRAPS, CONFIG_CLASS})
 
 
-def not_a_list_to_complete(collection: Collection, held: AbstractSet[str]) -> str:
-    """Why a subject is not completed whatever the name, or ""."""
-    if not collection.completable:
-        return collection.not_completed
-    if len(held) < (1 if collection.declared else 2):
-        return "the subject holds fewer than two registered names"
-    return ""
-
-
-def one_name_test(collection: Collection, held: AbstractSet[str]) -> bool:
-    """A test of one registered name, found by shape, that gates something (`arch == "X"`): asked only for a
-    second name of that model, what a fix turns `==` into `in (...)` for."""
-    return len(held) == 1 and len(collection.written) == 1 and not collection.unread \
-        and collection.scope not in ("dispatch", "inert")
-
-
-def blocked(model: Model, collection: Collection, held: AbstractSet[str], name: str, same_model: List[Evidence],
-             others: Sequence[Collection] = ()) -> str:
-    """Why `name` is never asked of `collection`, or "". `same_model`: `_same_model`'s evidence for it, which
-    lifts some guards: a second name of a held model (its class, lineage and task) is what the subject holds,
-    by another name: of the kind the subject holds, and a spelling it wants, even of a test of that one name."""
-    if name in collection.members.names:
-        return "the subject holds it"
-    reason = not_a_list_to_complete(collection, held)
-    if reason and not (same_model and one_name_test(collection, held)):
-        return reason
-    if model.kinship.is_alias(name) and not same_model and not any(model.kinship.is_alias(h) for h in held) and \
-            not any(name in o.members.names for o in others) and \
-            not model.kinship.held_beside_its_class(name, held):
-        return "it is a second spelling of a served class and the subject holds none"
-    unseen = out_of_sight(collection, name, model.host_only, model.brought)
-    if unseen:
-        return unseen
-    if never_looked_up(collection.keyed, name, model.kinship.registered_class):
-        return "the subject is looked up with a class name, and the registry serves the name with another's class"
-    if not same_model and not accepts(collection.members.names, name, said=model.said):
-        return kind_guard(name, model.said)
-    if _other_lineage(held, name, model.kinship.served_ancestors(name)):
-        return "the subject is about one lineage and the name is of another"
-    if _dense_beside_experts(model, held, name):
-        return "the subject holds mixture-of-experts models only (their code builds expert layers), and it is dense"
-    if _named_for_experts(collection.subject, held, name):
-        return "the subject's name says it is about mixture-of-experts models, as every name it holds is spelt, " \
-               "and the name is not"
-    if sum(_later(h, name) for h in held) > 1:
-        return "the subject holds two later versions of it and not it: what it gates began with them"
-    own = _own_registry(model, collection)
-    if own and name not in own:
-        return "the subject's module builds its models from a registry of its own, which does not name it: " \
-               "adding it to one list would not make the module serve it"
-    if _not_in_own_tables(model, collection, name):
-        return "the subject's directory keeps tables looked up with a model's class name, and none names it: " \
-               "that subsystem does not handle the model, and one list is not where to start"
-    return ""
-
-
-def _dense_beside_experts(model: Model, held: AbstractSet[str], name: str) -> bool:
-    """Is `name` dense, in a subject whose every name of known code builds mixture-of-experts layers (two at
-    least)? Such a list is about experts (the tables of a MoE kernel's benchmark, of a quantizer's expert
-    layouts): a dense model has none to give it, whatever its name shares with a MoE model the list holds
-    (`Qwen3ForCausalLM` beside `Qwen3MoeForCausalLM`). As the kind guard, read from what the list holds; the
-    code says which models are MoE (`Kinship.builds_experts`), a name whose code is not known says nothing."""
-    if model.kinship.builds_experts(name) is not False:
-        return False
-    known = [model.kinship.builds_experts(h) for h in held]
-    return False not in known and known.count(True) >= 2
-
-
-def _named_for_experts(subject: str, held: AbstractSet[str], name: str) -> bool:
-    """Does the subject's own name say it holds mixture-of-experts models (`_FORCED_FUSED_EP_MOE_ARCHS`), as the
-    spelling of every name it holds does, and `name`'s does not? The project's word for the list, as a list
-    named multimodal holds multimodal models (`kinds.py`): its dense twin stays out even where it runs the
-    MoE class's code (a dense class subclassing the MoE one, branching on its config), which the code guard
-    above cannot tell."""
-    if not any(word.lower() in _EXPERT_WORDS for word in _WORDS.findall(subject)):
-        return False  # asked first: most subjects say nothing of experts, and this runs for every candidate
-    return bool(held) and not spells_experts(name) and all(spells_experts(h) for h in held)
-
-
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")  # `_FORCED_FUSED_EP_MOE_ARCHS`, `moeArchs`, `MoeModels`
-_EXPERT_WORDS = frozenset({"moe", "expert", "experts"})
-
-
-def _later(held: str, name: str) -> bool:
-    """Is `held` a later version or generation of `name` (`DeepseekV2` beside `Deepseek`, `DeepseekV3` beside
-    `DeepseekV2`)? A list that holds two of them and not `name` was begun after `name` existed and left it
-    out: drift adds the newer model a list forgot, not the older one it passed over."""
-    return variant(name, held) == "earlier" or variant(held, name) == "generation"
-
-
-def _not_in_own_tables(model: Model, collection: Collection, name: str) -> bool:
-    """Does the subject's directory keep tables looked up with a model's class name, none naming `name`?
-
-    A table keyed by `type(model).__name__` holds what a subsystem needs for each model it handles (the
-    layer and norm classes lmdeploy's `lite/` calibration reads): a model none of them names is one
-    the subsystem does not handle, whatever code it shares with a model one of its lists holds, and
-    telling that list to hold it would half add support. Where no such table is kept, lists of one
-    directory are about different things, and one that lacks a name says nothing of another.
-    """
-    tables = _own_tables(model, collection)
-    return bool(tables) and not any(name in names for names in tables)
-
-
-def _own_registry(model: Model, collection: Collection) -> FrozenSet[str]:
-    """The names the subject's own module registers (ktransformers' `local_chat.py` builds its models from
-    its `custom_models` table): what that module serves, where it registers any."""
-    return model.registered_in.get(collection.path, frozenset())
-
-
-def _engine_table(model: Model, collection: Collection) -> FrozenSet[str]:
-    """The subject's name where it is the table of an engine of its own (`_of_another_engine`), which other files
-    decide (the keys their decorators file classes under): kept with what the language server weighed."""
-    return frozenset({collection.subject}) if (collection.path, collection.subject) in model.engine_tables \
-        else frozenset()
-
-
-def _own_tables(model: Model, collection: Collection) -> Tuple[FrozenSet[str], ...]:
-    """What the other lists of the subject's directory looked up with a class name hold."""
-    return tuple(names for path, subject, names, keyed in model.tables_by_directory.get(
-        collection.path.rpartition("/")[0], ()) if keyed and (path, subject) != (collection.path, collection.subject))
-
-
-def kind_guard(name: str, said: SaidKinds) -> str:
-    """How the kind guard says why `name` is not asked of a subject (`archsync why` says it too)."""
-    wanted = kind(name, said)
-    if wanted == DRAFT:
-        return "kind guard: it is a draft variant and fewer than a fifth of the subject's names are (none at all " \
-               "for a list of one lineage)"
-    words = "a classification or embedding model" if wanted == CLASSIFICATION else wanted
-    return f"kind guard: it is {words} and fewer than a fifth of the subject's names are (`archsync explain ARC101`)"
-
-
-def _other_lineage(held: AbstractSet[str], name: str, ancestors: AbstractSet[str] = frozenset()) -> bool:
-    """A list of one lineage (`_INTERN_S2_ARCHS`) is about that lineage, whatever runs the same code. A
-    class that subclasses a model of the lineage is of it too, whatever its name (`InternS2PreviewFor...`
-    subclasses Qwen3.5's class: a list of Qwen models is about it as well)."""
-    lineages = {first_word(n, generations=False) for n in held}
-    return len(held) > 1 and len(lineages) == 1 and first_word(name, generations=False) not in lineages \
-        and lineages.isdisjoint(first_word(a, generations=False) for a in ancestors)
-
-
 _WHAT = "\n\n".join((
     "A list that holds one architecture usually means \"this implementation\". ARC105 weighs the evidence, read from "
-    "the code, that a registered name the subject lacks belongs with a name it holds, and reports the name when the "
-    "combined confidence clears the `kinship` level: the best piece of each kind counts, and the kinds combine as "
-    "independent (three pieces of 0.5 make 0.875). At `kinship = \"strong\"` (the default) the threshold is 0.8 and "
-    "the project must also treat the two alike: a second kind of evidence, or two of its lists that hold both, or, "
-    "for a subclass that defines no method, two more such clones of the held model in the subject itself (a list, "
-    "not a dict whose values differ from key to key: a table of per-checkpoint values, such as pad tokens, is about "
-    "checkpoints, not code); `\"all\"` takes 0.3, and `\"off\"` turns the rule off. Why the second condition: in a "
-    "project's own lists, a name tied to a list's members by the code alone is seldom held (each member left out in "
-    "turn, on SGLang, vLLM and lmdeploy: under a fifth of the time, and no such pattern of evidence half the time), "
-    "and one that the lists also hold beside them is held 83% of the time. `archsync why SUBJECT NAME` prints every "
-    "piece, its weight, the confidence, how often the project's lists held a name so tied, and the guard that "
-    "decided; `python -m bench.base_rates` prints those counts for a whole tree.",
+    "the code, that a registered name the subject lacks belongs with a name it holds (the first table), combines "
+    "the best piece of each kind as independent (three pieces of 0.5 make 0.875), and reports the name when the "
+    "confidence clears the `kinship` level and no guard refuses it (the second table).",
+    "At `kinship = \"strong\"` (the default) the threshold is 0.8 and the project must also treat the two alike: a "
+    "second kind of evidence, or two of its lists that hold both, or, for a subclass that defines no method, two "
+    "more such clones of the held model in the subject itself (a list, not a table of per-checkpoint values such as "
+    "pad tokens, which is about checkpoints, not code). Why: in a project's own lists, each member left out in turn "
+    "(SGLang, vLLM, lmdeploy), a name tied to a list's members by the code alone was held under a fifth of the time, "
+    "and one that the lists also hold beside them 83% of the time. `\"all\"` takes 0.3, and `\"off\"` turns the "
+    "rule off. `archsync why SUBJECT NAME` prints every piece, its weight, the confidence, how often the project's "
+    "lists held a name so tied, and the guard that decided; `python -m bench.base_rates` prints those counts for a "
+    "whole tree.",
     "| evidence | weight | when |\n|---|---|---|\n" + "\n".join(
         f"| {row.kind} | {row.weight} | {row.when} |" for row in weights.TABLE),
-    "Never reported, whatever the evidence:",
-    "\n".join((
-        "- where ARC101's kind guard refuses the name (a list of text models is not told to hold a "
-        "multimodal one, nor one where drafts are not a fifth of its names a draft);",
-        "- a second spelling of a class (an alias) in a subject that holds none, unless a namesake lists it, "
-        "or it is a version of the held name whose class serves it (the next version, served by that class for "
-        "now) and two of the project's lists hold the two (`DeepseekV32ForCausalLM`, served by "
-        "`DeepseekV3ForCausalLM`'s class, in vLLM's MoE benchmark chains; never `MistralForCausalLM` for Llama's, "
-        "another model reusing the code); "
-        "and a class, for the code it shares with a held spelling of it;",
-        "- (neither of the last two applies to a second name of a held model, registered to its class, of its "
-        "lineage and task, in the part of the project the registry is in: it is what the subject holds under "
-        "another name; a test of that one name, `arch == X`, is asked for it too);",
-        "- a name of another lineage in a list of one lineage (`_INTERN_S2_ARCHS`), unless its class "
-        "subclasses a model of that lineage (read from the code: `InternS2PreviewForConditionalGeneration` "
-        "subclasses Qwen3.5-MoE's class, so a list of Qwen models is about it too);",
-        "- a dense model in a list whose every name of known code builds mixture-of-experts layers (two at "
-        "least, read from their modules' imports): it is about experts, and a dense model has none "
-        "(`Qwen3ForCausalLM` beside `Qwen3MoeForCausalLM` in a MoE kernel's table); and a dense model in a "
-        "list whose own name says it is about mixture-of-experts models (`_FORCED_FUSED_EP_MOE_ARCHS`, a word "
-        "`MOE`, `moe`, `experts`) and whose every name is spelt so, even where the dense class runs the MoE "
-        "class's code (it subclasses it, branching on its config);",
-        "- an earlier version or generation of a lineage where the subject holds two later ones "
-        "(`DeepseekForCausalLM` beside `DeepseekV2ForCausalLM` and `DeepseekV3ForCausalLM`, `DeepseekV2ForCausalLM` "
-        "beside `DeepseekV3ForCausalLM` and `DeepseekV32ForCausalLM`): what the list gates began with them;",
-        "- in a subject looked up with a class name (`MAP[type(model).__name__]`), a name the registry "
-        "serves with another's class; and in a directory whose class-name tables name it nowhere (that "
-        "subsystem does not handle the model: lmdeploy's `lite/` calibration tables);",
-        "- a name that the subject's module does not register, where it registers names of its own (it builds "
-        "its models from that registry: ktransformers' `local_chat.py` and its `custom_models`);",
-        "- in a subject that is not completed: a test of one name, a dispatch (`if arch == X: arch = Y`), a "
-        "list nothing reads, an inert branch (`archsync explain ARC101`);",
-        "- a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled there; "
-        "one the other side of an `or` takes (`archs & {...} or model_type in {...}`); or one a chain of the "
-        "subject's own function tests in a branch apart from the subject's names: the function tells them apart;",
-        "- a name another list lacks, where the subject's test sits inside a test of the same value against that "
-        "list (`if arch in SUPPORTED_ARCHS: ... elif arch in [...]`): the name never reaches it;",
-        "- a name an if/elif chain of the subject's module has no branch for, where the chain takes most of the "
-        "subject's names one by one (`archsync explain ARC101`): the list alone would not make the model work.",
-    )),
+    "Never reported, whatever the evidence: the guards, asked in this order (the first that refuses decides; the "
+    "last four, the chains', hold for every completion rule). A second name of a held model (registered to its "
+    "class, of its lineage and task, in the part of the project the registry is in) passes the not-completed, "
+    "spelling and kind guards: it is what the subject holds under another name.",
+    kin_guards.table(kin_guards.rows() + list(GUARD_ROWS)),
     "What another part's registry shares is set aside in the table of an engine of the subject's own part: a table "
     "whose values are mostly keys its part's decorators file classes under (lmdeploy's TurboMind `SUPPORTED_ARCHS = "
     "dict(DeepseekV2ForCausalLM=\"deepseek2\")`, with `@INPUT_MODELS.register_module(name=\"deepseek2\")`) is that "

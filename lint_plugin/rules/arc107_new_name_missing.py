@@ -10,9 +10,10 @@ from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model
 from ..resolve.kinship import IMPLEMENTATION, SUBCLASS, Evidence, of_one_line, weights
 from ..resolve.namesakes import namesakes
-from .arc105_kin_missing import add_beside_kin, blocked, not_a_list_to_complete, one_name_test
+from .arc105_kin_missing import add_beside_kin
 from .chains import function_of
 from .fixes import add_to
+from .kin_guards import blocked, not_a_list_to_complete, one_name_test
 from .kinds import CLASSIFICATION, DRAFT, MULTIMODAL, accepts, kind
 from .rule import Example, Rule
 

@@ -30,6 +30,18 @@ from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model
 from ..resolve.values import Dispatch
 
+# The guards this module applies to every completion rule (ARC101, ARC102, ARC104, ARC105, ARC107), in the order
+# they are asked, as the rules' pages show them beside their own (`kin_guards.py`)
+GUARD_ROWS: Tuple[Tuple[str, str], ...] = (
+    ("another branch", "a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled "
+                       "there; or one the other side of an `or` takes (`archs & {...} or model_type in {...}`)"),
+    ("outer test", "a name another list lacks, where the subject's test sits inside a test of the same value "
+                   "against that list (`if arch in SUPPORTED_ARCHS: ... elif arch in [...]`): it never gets there"),
+    ("told apart", "a name a chain of the subject's own function tests in a branch apart from the subject's names"),
+    ("no branch", "a name an if/elif chain of the subject's module has no branch for, where the chain takes most "
+                  "of the subject's names one by one: the list alone would not make the model work"),
+)
+
 
 def _branch_missing(chains: Sequence[Dispatch], collection: Collection, held: AbstractSet[str],
                    name: str) -> Optional[Dispatch]:
