@@ -113,8 +113,9 @@ def test_lists_of_model_types_with_nothing_registered_are_named_as_unchecked(tmp
         "`\"@decorator\"`), so unknown names and families can be checked"], result
     assert result.lines[7] == (
         "hint: 2 lists test a checkpoint's `model_type` (pkg/loss.py:2 aux_loss#1, and 1 more); a model type stands "
-        "for the registered architectures it names, and nothing is registered, so none is checked: a project that "
-        "serves whatever `transformers` loads registers no name of its own for archsync to read")
+        "for the registered architectures it names, and nothing is registered, so none is checked: a table of the "
+        "project's own from model type to its classes (`{\"llama\": LlamaModel}`) is named with `registries`; a "
+        "project that serves whatever `transformers` loads has no name of its own to register")
     listed = archsync("inventory", "--format", "json", "--no-cache", "pkg", cwd=tmp_path).json["model_type_lists"]
     assert listed == [{"name": "aux_loss#1", "path": "pkg/loss.py", "line": 2},
                       {"name": "configure#1", "path": "pkg/moe.py", "line": 2}]
@@ -277,3 +278,32 @@ def test_an_example_registering_into_another_package_makes_no_host(tmp_path):
     assert archsync("check", "--no-cache", cwd=tmp_path).lines == [
         "serve/features.py:1:44: ARC201 'QwenForCasualLM' in FAST_ARCHS is not a registered architecture; "
         "did you mean 'QwenForCausalLM'?"]
+
+
+def test_transformers_auto_classes_are_never_registered_architectures(tmp_path):
+    """A conversion script writes a checkpoint's `auto_map` (FlagScale's checkpoint tools): its keys are transformers'
+    factories, spelt like architectures (`AutoModelForCausalLM`), and no checkpoint is one. `Autoformer...` is."""
+    write(tmp_path / "pyproject.toml", "")
+    write(tmp_path / "tools/kestrel/args.py",
+          'def save_args(config):\n    auto_map = dict()\n'
+          '    auto_map["AutoConfig"] = "configuration_kestrel.KestrelConfig"\n'
+          '    auto_map["AutoModel"] = "modeling_kestrel.KestrelModel"\n'
+          '    auto_map["AutoModelForCausalLM"] = "modeling_kestrel.KestrelForCausalLM"\n'
+          '    config.auto_map = auto_map\n    return config\n')
+    alone = archsync("inventory", "--format", "json", "--no-cache", cwd=tmp_path).json
+    assert (alone["registered"], alone["registries"]) == ([], []), alone
+    write(tmp_path / "tools/registry.py", 'MODELS = {\n'
+                                          '    "AutoformerForPrediction": "autoformer.AutoformerForPrediction",\n'
+                                          '    "KestrelForCausalLM": "kestrel.KestrelForCausalLM",\n}\n')
+    document = archsync("inventory", "--format", "json", "--no-cache", cwd=tmp_path).json
+    assert [r["name"] for r in document["registered"]] == ["AutoformerForPrediction", "KestrelForCausalLM"]
+    assert document["registries"] == [{"path": "tools/registry.py", "name": "MODELS", "shape": "dict", "names": 2}]
+
+
+def test_inventory_without_the_prefilter_sees_the_same(tmp_path):
+    """`--no-prefilter` is `check`'s debugging aid, and `inventory` is where a user asks why a list is not seen:
+    both take it, and what is seen must not change."""
+    seen = archsync("inventory", "--format", "json", "--no-cache", cwd=FOV / "registries")
+    every = archsync("inventory", "--format", "json", "--no-cache", "--no-prefilter", cwd=FOV / "registries")
+    assert every.returncode == EXIT_CLEAN, every
+    assert every.json == seen.json and len(seen.json["registered"]) == 12

@@ -278,6 +278,20 @@ def test_a_chain_that_chooses_among_another_packages_classes_registers_nothing(t
         "Registered architectures: 2", "  pkg/merge.py: merge:thinker_class (if/elif chain, 2 names)"]
 
 
+def test_a_chain_that_binds_transformers_factories_registers_nothing(tmp_path):
+    """A script that picks which of `transformers`' auto factories loads a checkpoint (openvino.genai's benchmark
+    loader: `model_cls = AutoModelForCausalLM` for one model type, `AutoModelForImageTextToText` for another) serves
+    no model of its own, wherever the factories' names come from (a star import, a name bound elsewhere)."""
+    write(tmp_path / "pyproject.toml", "")
+    write(tmp_path / "pkg/load.py", 'def load(config, path):\n    if config.model_type == "gemma3n":\n'
+                                    '        model_cls = AutoModelForCausalLM\n'
+                                    '    elif config.model_type == "smolvlm":\n'
+                                    '        model_cls = AutoModelForImageTextToText\n'
+                                    '    else:\n        model_cls = AutoModel\n'
+                                    '    return model_cls.from_pretrained(path)\n')
+    assert archsync("inventory", "--no-cache", cwd=tmp_path).lines[0] == "Registered architectures: 0"
+
+
 @pytest.mark.parametrize("source, holds", [
     # a branch of an `elif` testing strings builds a model: the file may hold a chain that registers
     ('if a == "X":\n    m = XModel(c)\nelif a == "Y":\n    m = YModel(c)\n', True),

@@ -44,6 +44,25 @@ def test_mirror_scoped_to_the_names_of_given_families(tree):
     ])
 
 
+def test_mirror_of_two_lists_of_one_name_says_which_lacks_the_name(tmp_path):
+    """Two modules' `MODEL_TYPES` (a registry keyed by model type, and a command line's copy of it), mirrored: the
+    message tells the one here from the other, and a model type the registry registers is written once, as itself
+    (neuronx-distributed-inference's shape)."""
+    write(tmp_path / "pyproject.toml", '[tool.archsync]\nregistries = ["pkg/constants.py::MODEL_TYPES"]\n'
+                                       '[[tool.archsync.mirror]]\n'
+                                       'collections = ["pkg/constants.py::MODEL_TYPES", "pkg/demo.py::MODEL_TYPES"]\n')
+    write(tmp_path / "pkg/constants.py", 'from .models import KestrelForCausalLM, WrenForCausalLM\n\n'
+                                         'MODEL_TYPES = {\n    "kestrel": {"causal-lm": KestrelForCausalLM},\n'
+                                         '    "wren": {"causal-lm": WrenForCausalLM},\n}\n')
+    write(tmp_path / "pkg/demo.py", 'from .models import KestrelForCausalLM\n\n'
+                                    'MODEL_TYPES = {\n    "kestrel": {"causal-lm": KestrelForCausalLM},\n}\n\n\n'
+                                    'def model_class(args):\n    return MODEL_TYPES[args.model_type]["causal-lm"]\n')
+    check_both(tmp_path, [
+        "pkg/demo.py:3:1: ARC102 'wren' is in MODEL_TYPES (pkg/constants.py:3) but missing from MODEL_TYPES here, "
+        "which must mirror it (pyproject.toml: tool.archsync.mirror[0])",
+    ])
+
+
 def test_mirror_scoped_to_families_that_agree_is_silent(tree):
     root = tree("rules/mirror")
     set_config(root, '[[tool.archsync.mirror]]\ncollections = ["RADIX_CACHE_ARCHS", "EXTRA_BUFFER_ARCHS"]\n'

@@ -112,7 +112,8 @@ KEYS: Tuple[Key, ...] = (
         default="[]", example='universe-from = ["vllm"]'),
     Key("name-pattern", STRING, "what a string must look like to count as an architecture name",
         "A regular expression matched whole against each string a predicate tests; only matching strings "
-        "are read as architecture names. An invalid expression, or one that no registered name matches, is "
+        "are read as architecture names (never transformers' factories, `AutoModel...`, `AutoConfig`, whatever the "
+        "pattern). An invalid expression, or one that no registered name matches, is "
         "an error. It cannot run code; a pathological pattern can only make a run slow.",
         default='"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*"', example='name-pattern = "[A-Z][A-Za-z0-9_]*"',
         matched=True),

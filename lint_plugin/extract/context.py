@@ -8,6 +8,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .bindings import absolute_module
 from .facts import Ref
+from .spelling import names_test
 
 
 class ModuleContext:
@@ -20,6 +21,7 @@ class ModuleContext:
         self.package = module if is_package else module.rpartition(".")[0]
         self.lines = lines
         self.name_regex = name_regex
+        self._is_name = names_test(name_regex)
         self.imports: Dict[str, Tuple[str, Optional[str]]] = {}
         self.star_imports: List[str] = []
         self.named: Dict[str, ast.Constant] = {}  # module names bound to one written string (`named_strings.py`)
@@ -49,8 +51,8 @@ class ModuleContext:
         return any(_word_at(self._text, needle, start, end) for needle in needles)
 
     def is_name(self, text: str) -> bool:
-        """Does a string look like an architecture name (the configured shape)?"""
-        return self.name_regex.fullmatch(text) is not None
+        """Does a string look like an architecture name (the configured shape, and no factory of `transformers`)?"""
+        return self._is_name(text)
 
     def written(self, node: ast.expr) -> Optional[ast.Constant]:
         """The string `node` is, written out or through a module name bound to one (`LLAMA`,

@@ -6,16 +6,29 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import FrozenSet, Iterable, Sequence
+from typing import Callable, FrozenSet, Iterable, Sequence
 
 _EMBEDDABLE = re.compile(r"[\[\]A-Za-z0-9_*+?{},-]*")
+# transformers' factories (`AutoModel`, `AutoModelForCausalLM`, `AutoConfig`): a checkpoint's `auto_map` writes them
+# beside its classes, and a script binds one to build with (`model_cls = AutoModelForCausalLM`); no checkpoint is
+# one, and no project serves a model with one (`AutoformerForPrediction` is a model)
+_NOT_A_FACTORY = r"(?!Auto[A-Z])"
 # `...ForCausalLM`, `ChatGLMModel`, `QWenLMHeadModel`, and a diffusion pipeline (`QwenImagePipeline`: the class
 # name a checkpoint's model_index.json gives, what a diffusion server's registry is keyed by); not a task alone
 # (`ForCausalLM`, `Model`: a table of suffixes, `_architecture_to_auto_class = {"ForCausalLM": ...}`, registers
 # no model)
-_ARCHITECTURE = re.compile(r"(?!For[A-Z])\w+?(?:For[A-Z]\w*|Model|LM|Pipeline)")
+_ARCHITECTURE = re.compile(_NOT_A_FACTORY + r"(?!For[A-Z])\w+?(?:For[A-Z]\w*|Model|LM|Pipeline)")
 # a model class (`...For<Task>`, `...Model`, `...LM`): what a registering decorator must be on to register
-MODEL_CLASS = re.compile(r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
+MODEL_CLASS = re.compile(_NOT_A_FACTORY + r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
+
+
+_FACTORY = re.compile(r"Auto[A-Z]")
+
+
+def names_test(shape: "re.Pattern[str]") -> Callable[[str], bool]:
+    """Does a string read as an architecture name: the configured shape, and not transformers' factories
+    (`AutoModelForCausalLM`), whatever the shape takes?"""
+    return lambda text: shape.fullmatch(text) is not None and _FACTORY.match(text) is None
 
 
 def embeddable(name_pattern: str) -> bool:

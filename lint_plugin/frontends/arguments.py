@@ -158,6 +158,8 @@ def parser() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParser
     show.add_argument("--format", choices=("text", "markdown", "html"), default="text")
     show.add_argument("--all", action="store_true", help="include families and collections that never meet")
     show.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    show.add_argument("--no-prefilter", action="store_true",
+                       help="parse every file (slow; what is seen must be the same: a debugging aid)")
     show.set_defaults(handler=_handler("views", "run_show"))
 
     inventory = commands.add_parser("inventory", allow_abbrev=False,
@@ -165,6 +167,8 @@ def parser() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParser
     inventory.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     inventory.add_argument("--format", choices=("text", "json"), default="text")
     inventory.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    inventory.add_argument("--no-prefilter", action="store_true",
+                       help="parse every file (slow; what is seen must be the same: a debugging aid)")
     inventory.set_defaults(handler=_handler("views", "run_inventory"))
 
     init = commands.add_parser(
@@ -186,6 +190,8 @@ def parser() -> Tuple[argparse.ArgumentParser, Dict[str, argparse.ArgumentParser
     why.add_argument("name", help="an architecture name, e.g. MistralForCausalLM")
     why.add_argument("path", nargs="?", default=".", help="a project directory or a path inside it (default: .)")
     why.add_argument("--no-cache", action="store_true", help="neither read nor write the index cache")
+    why.add_argument("--no-prefilter", action="store_true",
+                       help="parse every file (slow; what is seen must be the same: a debugging aid)")
     why.set_defaults(handler=_handler("views", "run_why"))
 
     rules = commands.add_parser("rules", allow_abbrev=False, help="list every rule code")

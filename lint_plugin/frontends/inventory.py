@@ -139,8 +139,9 @@ def hints(model: Model, where: Callable[[str], str] = str) -> List[str]:
         lists = "1 list tests" if len(model.type_lists) == 1 else f"{len(model.type_lists)} lists test"
         found.append(f"{lists} a checkpoint's "
                      f"`model_type` ({where(path)}:{line} {name}{more}); a model type stands for the registered "
-                     "architectures it names, and nothing is registered, so none is checked: a project that serves "
-                     "whatever `transformers` loads registers no name of its own for archsync to read")
+                     "architectures it names, and nothing is registered, so none is checked: a table of the project's "
+                     "own from model type to its classes (`{\"llama\": LlamaModel}`) is named with `registries`; "
+                     "a project that serves whatever `transformers` loads has no name of its own to register")
     if model.external_registries and not model.universe_packages:
         tops = list(dict.fromkeys(m.partition(".")[0] for m in model.external_registries))
         packages = ", ".join(f'"{top}"' for top in tops)

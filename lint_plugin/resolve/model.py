@@ -16,6 +16,7 @@ from ..config import Config, UnresolvedName, matches_pattern
 from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..extract.model_chains import is_chain_registry
+from ..extract.spelling import names_test
 from ..extract.subjects import ALTERNATIVES, REFERENCE
 from ..project.hosts import HostList
 from ..project.index import ProjectIndex
@@ -150,7 +151,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     foreign = frozenset(f for f in foreign_registries(index.facts, _packages(index, universe))
                         if f[1] not in config.registries)  # named a registry: one
     support = tuple(support_table_registrations(index.facts, resolver, lambda path: not is_not_served(path),
-                                                config.name_regex.fullmatch))
+                                                names_test(config.name_regex)))
     registrations = _registrations(index, registries, universe, foreign) or support
     registered: Dict[str, Occurrence] = {}
     for registration in registrations:
@@ -350,13 +351,13 @@ def _of(facts: FileFacts, dropped: Sequence[str], table: ModelTypeTable,
 
 
 def _predicates(index: ProjectIndex, resolver: Resolver, universe: FrozenSet[str]) -> Dict[str, Predicate]:
-    name_regex = index.config.name_regex
+    is_name = names_test(index.config.name_regex)
     found: Dict[str, Predicate] = {}
     if resolver.kept is None:  # a caller that keeps results resolves only what changed: nothing to batch
         _extract_delegates(index)
     for facts in _served_facts(index):
         for fact in facts.predicates:
-            predicate = resolver.predicate(facts.module, fact.name, lambda n: name_regex.fullmatch(n) is not None,
+            predicate = resolver.predicate(facts.module, fact.name, is_name,
                                            universe)
             if predicate is not None and (predicate.names or predicate.own):
                 found.setdefault(predicate.subject, predicate)

@@ -28,6 +28,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
 
 from ..extract.facts import CollectionFact, FileFacts, Literal
 from ..extract.model_type_keys import written_as_model_types
+from ..extract.spelling import names_test
 from ..project.index import ProjectIndex
 from ..project.model_types import ModelTypeTable
 from .consumers import model_type_keyed
@@ -125,7 +126,7 @@ def typed_lists(index: ProjectIndex) -> List[Tuple[FileFacts, CollectionFact]]:
         facts = index.module(module)
         if facts is not None and facts.module not in chosen and not facts.error:
             chosen[facts.module] = facts
-    name = index.config.name_regex.fullmatch
+    name = names_test(index.config.name_regex)
     return [(facts, fact) for facts in sorted(chosen.values(), key=lambda f: f.path) for fact in facts.collections
             if (facts.module, fact.name) in keyed and _writes_model_types(fact, name)]
 

@@ -31,6 +31,7 @@ from ..extract.facts import (
     piece_at_a_word,
     starts_a_word,
 )
+from ..extract.spelling import names_test
 from ..project.index import ProjectIndex
 from .memory import ResolveMemory
 from .memory_choice import Choice, PathsRead, Read, replay
@@ -71,7 +72,7 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) ->
     # Until nothing changes: files whose imports reach what a chosen file defines or imports (a
     # module sees another's names only through its imports: `extract/bindings.py`). A constant
     # module, a tuple of its constants in a second, the test in a third: all chosen.
-    carried = _Carried(index.config.name_regex.fullmatch)
+    carried = _Carried(names_test(index.config.name_regex))
     names, carriers = carried.add(first)
     # Each pass asks only about what the last one added: a file reaching something older was chosen then.
     # the project's top packages, and the next level down (`src.pkg` is imported as `pkg`)

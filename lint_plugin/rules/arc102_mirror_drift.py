@@ -30,24 +30,26 @@ def mirror_drift(mirror: Mirror, collections: Sequence[Collection],
     if mirror.families:
         scope = frozenset().union(*(families[f].names for f in mirror.families if f in families))
     diagnostics = []
-    reported: Set[Tuple[str, str]] = set()
+    reported: Set[Tuple[str, str, str]] = set()
     for lacking in collections:
         for other in collections:
             if other is lacking:
                 continue
             for name in sorted(other.members.names - lacking.members.names):
-                if (scope is not None and name not in scope) or (lacking.subject, name) in reported:
+                if (scope is not None and name not in scope) or (lacking.path, lacking.subject, name) in reported:
                     continue
-                reported.add((lacking.subject, name))
+                reported.add((lacking.path, lacking.subject, name))
                 diagnostics.append(diagnostic(mirror, lacking, other, name, siblings))
     return diagnostics
 
 
 def diagnostic(mirror: Mirror, lacking: Collection, other: Collection, name: str,
                siblings: Sequence[Tuple[str, str]] = ()) -> Diagnostic:
+    # two modules' lists of one name (`MODEL_TYPES` in each): the one the finding is at is the one here
+    here = f"{lacking.label} here" if lacking.label == other.label else lacking.label
     return Diagnostic(lacking.path, lacking.line, lacking.column, RULE.code,
                       f"'{name}' is in {other.label} ({place(other.path, other.line)}) but missing from "
-                      f"{lacking.label}, which must mirror it ({mirror.origin})",
+                      f"{here}, which must mirror it ({mirror.origin})",
                       subject=lacking.subject, member=name, fix=add_to(lacking, name, siblings))
 
 

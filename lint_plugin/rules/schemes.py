@@ -10,9 +10,10 @@ writes that one (two architectures of one model type, `Qwen3_5ForCausalLM` and
 from __future__ import annotations
 
 import dataclasses
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..diagnostics import Diagnostic
+from ..extract.model_type_keys import MODEL_TYPE_SHAPE
 from ..resolve import Collection, Model
 from ..resolve.values import MODEL_TYPE
 
@@ -32,14 +33,21 @@ def in_each_lists_scheme(model: Model, found: List[Diagnostic]) -> List[Diagnost
             kept.append(diagnostic)
             continue
         name = diagnostic.member
-        model_type = model.model_types.written_as(name)
+        model_type = _as_written(model, name)
         written = collection.written
         key = (diagnostic.code, diagnostic.path, collection.subject, model_type or "")
         if model_type is None or model_type in written or key in seen:
             continue
         seen.add(key)
-        peers = tuple(dict.fromkeys(t for t in map(model.model_types.written_as, fix.peers) if t in written))
-        message = diagnostic.message.replace(f"'{name}'", f"'{model_type}' (the model type of {name})", 1)
+        peers = tuple(dict.fromkeys(t for t in (_as_written(model, p) for p in fix.peers) if t in written))
+        said = f"'{model_type}'" if model_type == name else f"'{model_type}' (the model type of {name})"
+        message = diagnostic.message.replace(f"'{name}'", said, 1)
         kept.append(dataclasses.replace(diagnostic, message=message, member=model_type,
                                         fix=dataclasses.replace(fix, name=model_type, peers=peers)))
     return kept
+
+
+def _as_written(model: Model, name: str) -> Optional[str]:
+    """The model type a list of them writes `name` as: the architecture's, or the name itself where a registry keyed
+    by model type registers it (`MODEL_TYPES = {"kestrel": {"causal-lm": KestrelForCausalLM}}`)."""
+    return model.model_types.written_as(name) or (name if MODEL_TYPE_SHAPE.fullmatch(name) else None)
