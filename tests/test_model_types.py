@@ -210,7 +210,7 @@ def test_a_chain_that_builds_a_model_per_tested_name_registers_them_in_their_sch
               '                self.model = LlamaTpPartModel(kvargs)\n'
               '        elif self.model_type == "Yi":\n'  # a model type spelt like an architecture: neither
               '            self.model = YiTpPartModel(kvargs)\n'
-              '        elif self.model_type == "qwen" and "visual" in kvargs:\n'
+              '        elif self.model_type == "qwen" and "visual" in kvargs:\n'  # served, when it holds too
               '            self.model = QWenVLTpPartModel(kvargs)\n'
               '\n'
               'def load(config):\n'
@@ -218,20 +218,23 @@ def test_a_chain_that_builds_a_model_per_tested_name_registers_them_in_their_sch
               '        return KDeepseekV3ForCausalLM(config)\n'
               '    elif config.architectures[0] in ["Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM"]:\n'
               '        return KQwen2MoeForCausalLM(config)\n'
+              '    elif config.architectures[0] == "Phi3ForCausalLM" and config.max_position_embeddings > 4096:\n'
+              '        return Phi3LongRoPEModel(config)\n'
               '    if config.model_type == "gemma3":\n'  # one branch: no registry
               '        return Gemma3Model(config)\n')
     assert may_build_per_name(source.encode())  # the prefilter keeps the file
     facts = _facts(source)
     assert [(r.registry, [m.name for m in r.names], r.implementations, r.scheme) for r in facts.registrations] == [
-        ("Server.init_model:self.model", ["bloom", "llama", "mistral"],
-         ("BloomTpPartModel", "LlamaTpPartModel", "LlamaTpPartModel"), MODEL_TYPE_SCHEME),
-        ("load:return", ["DeepseekV3ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM"],
-         ("KDeepseekV3ForCausalLM", "KQwen2MoeForCausalLM", "KQwen2MoeForCausalLM"), ""),
+        ("Server.init_model:self.model", ["bloom", "llama", "mistral", "qwen"],
+         ("BloomTpPartModel", "LlamaTpPartModel", "LlamaTpPartModel", "QWenVLTpPartModel"), MODEL_TYPE_SCHEME),
+        ("load:return", ["DeepseekV3ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "Phi3ForCausalLM"],
+         ("KDeepseekV3ForCausalLM", "KQwen2MoeForCausalLM", "KQwen2MoeForCausalLM", "Phi3LongRoPEModel"), ""),
     ]
     # every test of a registering chain tells names apart (a dispatch); a test after it is a test of its own
     assert [(c.name, c.scope) for c in facts.collections] == [
         ("Server.init_model#1", "dispatch"), ("Server.init_model#2", "dispatch"), ("Server.init_model#3", "dispatch"),
-        ("Server.init_model#4", "dispatch"), ("load#1", "dispatch"), ("load#2", "dispatch"), ("load#3", "inline")]
+        ("Server.init_model#4", "dispatch"), ("load#1", "dispatch"), ("load#2", "dispatch"), ("load#3", "dispatch"),
+        ("load#4", "inline")]
 
 
 def test_a_chain_that_chooses_a_model_class_per_tested_name_registers_them_as_one_that_builds():

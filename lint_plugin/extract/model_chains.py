@@ -195,13 +195,19 @@ def _scheme(ctx: ModuleContext, texts: Sequence[str], typed: bool) -> Optional[b
 
 
 def _tested_strings(ctx: ModuleContext, test: ast.expr) -> Tuple[List[ast.Constant], List[str]]:
-    """The strings a branch's test compares a value with (`x == "A"`, `x in ("A", "B")`, an `or` of those; a
-    string may be a name for one, `x == LLAMA`), and what each compare tests (dumped)."""
+    """The strings a branch's test compares a value with (`x == "A"`, `x in ("A", "B")`, an `or` of those, one of
+    them beside other conditions in an `and`; a string may be a name for one, `x == LLAMA`), and what each compare
+    tests (dumped)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
         found = [_tested_strings(ctx, v) for v in test.values]
         if not all(strings for strings, _ in found):
             return [], []
         return [s for strings, _ in found for s in strings], [t for _, tested in found for t in tested]
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        # `x == "A" and <a further condition>` (onnxruntime-genai's builder picks Phi-3's class by its context
+        # length): the branch builds for A, when the condition holds too; A is served there
+        found = [tested for tested in (_tested_strings(ctx, v) for v in test.values) if tested[0]]
+        return found[0] if len(found) == 1 else ([], [])
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return [], []
     op, left, right = test.ops[0], test.left, test.comparators[0]

@@ -29,6 +29,13 @@ CLASS_NAME = "class-name"  # what a collection is looked up with, when not an ar
 UNREAD = "nothing in the project reads it: its name appears only where it is defined"
 
 
+def _unread(collection: Collection, name: str) -> str:
+    """Why nothing reads a collection whose readers are `name`'s: its own name's, or its function's."""
+    if name == collection.subject:
+        return UNREAD
+    return f"nothing in the project calls {name}(), where it is: that name appears only where it is defined"
+
+
 def holder(collection: Collection) -> Optional[str]:
     """The name whose readers read the subject, or None when it is always read."""
     if collection.scope == MODULE:
@@ -46,11 +53,12 @@ def unread(collections: Iterable[Collection], index: ProjectIndex,
            earlier: Mapping[str, Tuple[str, Counts]] = MappingProxyType({})) -> Dict[Tuple[str, str], str]:
     """(path, subject) -> why, for each collection nothing reads. `earlier`: what the last run counted in
     each file it searched (`ProjectIndex.mentioned`), taken again for a file of the same digest."""
-    holders = {(c.path, c.subject): name for c in collections for name in (holder(c),) if name is not None}
+    held = [(c, name) for c in collections for name in (holder(c),) if name is not None]
+    holders = {(c.path, c.subject): name for c, name in held}
     if not holders:
         return {}
     mentions = _mentions(frozenset(holders.values()), frozenset(p for p, _ in holders), index, earlier)
-    return {key: UNREAD for key, name in holders.items() if mentions.get(name, 0) < ENOUGH}
+    return {(c.path, c.subject): _unread(c, name) for c, name in held if mentions.get(name, 0) < ENOUGH}
 
 
 def _mentions(names: FrozenSet[str], own: FrozenSet[str], index: ProjectIndex,
