@@ -17,7 +17,6 @@ from ..resolve import Collection, Model, Predicate
 from ..resolve.consumers import CLASS_NAME, holder
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
-from ..resolve.parts import part_of
 from ..resolve.values import INERT_WHY, MODEL_TYPE
 from ..rules.arc105_kin_missing import THRESHOLDS, judge
 from ..rules.arc106_host_copy_behind import copy_of
@@ -119,10 +118,7 @@ def explain_pair(model: Model, collection: Collection, name: str, diagnostics: S
     else:
         lines.append(f"no {'other ' if declared else ''}evidence ties '{name}' to what {collection.label} holds")
     if verdict.set_aside:
-        lines.append(f"set aside: {collection.label} names a class of {part_of(collection.path)}/'s own engine for "
-                     f"each name (its values are keys its decorators file classes under), and '{name}' is registered "
-                     f"in {part_of(model.registered[name].path)}/: what that registry's classes share says nothing "
-                     "of it")
+        lines.append(f"set aside: {verdict.set_aside_why}")
         lines += [f"  {e.weight:.2f}  {e.kind:<15} {e.text}" for e in verdict.set_aside]
     threshold = THRESHOLDS.get(level)
     rule = "off" if threshold is None else f"threshold {threshold:.2f}" + (

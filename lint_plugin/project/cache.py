@@ -115,15 +115,15 @@ class IndexCache:
         entries = {}
         texts = _entry_texts(raw, document["files"])
         for rel, item in document["files"].items():
-            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 16:
+            if not isinstance(rel, str) or not isinstance(item, list) or len(item) != 18:
                 raise ValueError("bad entry")
             (size, stamp, file_digest, guarded, registers, quoted, imports, imported, classes, bases,
-             shape_tests, configs, model_types, builds, keys, facts) = item
+             shape_tests, configs, model_types, builds, keys, roots, runs, facts) = item
             if not (isinstance(size, int) and isinstance(stamp, int) and isinstance(file_digest, str)
                     and isinstance(guarded, bool) and isinstance(registers, bool) and isinstance(model_types, bool)
                     and all(isinstance(names, list) and all(isinstance(n, str) for n in names)
                             for names in (quoted, imports, imported, classes, bases, shape_tests, configs,
-                                          builds, keys))):
+                                          builds, keys, roots, runs))):
                 raise ValueError("bad entry")
             partial = False
             encoded = None
@@ -136,7 +136,8 @@ class IndexCache:
                                       Signals(guarded, registers, frozenset(quoted), frozenset(imports),
                                               frozenset(imported), frozenset(classes), frozenset(bases),
                                               frozenset(shape_tests), frozenset(configs), model_types,
-                                              frozenset(builds), frozenset(keys)),
+                                              frozenset(builds), frozenset(keys), frozenset(roots),
+                                              frozenset(runs)),
                                       None, partial, encoded, texts.get(rel))
         self.typed = _typed_entries(document.get("typed", {}))
         return entries

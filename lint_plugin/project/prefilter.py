@@ -71,13 +71,19 @@ class Signals:
     # the keys of a registry of the project's own, which another engine's table of names may map to
     # (`resolve/engine_tables.py`); read in every file, so that table is known whatever files are parsed
     keys: FrozenSet[str] = frozenset()
+    # column-0 classes that name no base (`class ModelBase:`, `(object)`), and those whose body defines `forward` or
+    # `__call__`: a registered class whose every line of bases is the project's own, from such a root, with neither
+    # anywhere, builds no model (a converter's class: llama.cpp's `class LlamaModel(TextModel)`; `kinship/build.py`)
+    roots: FrozenSet[str] = frozenset()
+    runs: FrozenSet[str] = frozenset()
 
 
 def stored_signals(signals: Signals) -> List[Any]:
     """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
     return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.imports),
             sorted(signals.imported), sorted(signals.classes), sorted(signals.bases), sorted(signals.shape_tests),
-            sorted(signals.configs), signals.model_types, sorted(signals.builds), sorted(signals.keys)]
+            sorted(signals.configs), signals.model_types, sorted(signals.builds), sorted(signals.keys),
+            sorted(signals.roots), sorted(signals.runs)]
 
 
 class Prefilter:
@@ -125,7 +131,7 @@ class Prefilter:
         self.anchors = Anchors(self.registry_tokens + self.guard_tokens + list(bindings.LITERALS)
                                + [literal for call in self.calls for literal in call.literals]
                                + list(self.registration.literals) + list(_COLUMN0.literals)
-                               + list(_AFFIX_TEST.literals) + list(_KEYWORD_CALLS) + list(_BUILT)
+                               + list(_AFFIX_TEST.literals) + list(_KEYWORD_CALLS) + list(_BUILT) + list(_RUNS)
                                + [b"class", MODEL_TYPE],
                                compiled)
 
@@ -151,6 +157,8 @@ class Prefilter:
             model_types=scan.has(MODEL_TYPE) and tests_a_model_type(data),
             builds=top.builds,
             keys=frozenset(key for key in (filed_under(data, m.start(), m.end()) for m in calls) if key),
+            roots=top.roots,
+            runs=top.runs,
         )
 
     def _shaped(self, scan: Scan, double: bool, single: bool, names: Optional[FrozenSet[str]] = None,
@@ -271,6 +279,8 @@ class _TopLevel:
     configs: FrozenSet[str]
     imported: FrozenSet[str]
     builds: FrozenSet[str]
+    roots: FrozenSet[str] = frozenset()
+    runs: FrozenSet[str] = frozenset()
 
 
 def _column0(scan: Scan, models: bool) -> _TopLevel:
@@ -280,6 +290,7 @@ def _column0(scan: Scan, models: bool) -> _TopLevel:
     own search would, never inside its previous match."""
     data = scan.padded
     classes: Set[bytes] = set()
+    roots: Set[bytes] = set()
     edges: Set[str] = set()
     configs: Set[str] = set()
     imported: List[bytes] = []
@@ -293,6 +304,8 @@ def _column0(scan: Scan, models: bool) -> _TopLevel:
             classes.add(name)
             class_starts.append(start)
             class_names.append(name)
+            if _BASELESS.match(data, match.end()):
+                roots.add(name)
             if models and start >= bases_end and _MODEL_NAME.fullmatch(name):
                 found = _CLASS_BASES.match(data, start)
                 if found is not None:
@@ -311,7 +324,26 @@ def _column0(scan: Scan, models: bool) -> _TopLevel:
                 edges.add(f"{found.group(1).decode('ascii', 'replace')}:{found.group(2).decode('ascii', 'replace')}"
                           f":-1:{line}")
     builds = _builds(scan, class_starts, class_names) if class_starts else frozenset()
-    return _TopLevel(_decoded(classes, "ascii"), frozenset(edges), frozenset(configs), _names_of(imported), builds)
+    runs = _runs(scan, class_starts, class_names) if class_starts else frozenset()
+    return _TopLevel(_decoded(classes, "ascii"), frozenset(edges), frozenset(configs), _names_of(imported), builds,
+                     _decoded(roots, "ascii"), runs)
+
+
+def _runs(scan: Scan, class_starts: Sequence[int], class_names: Sequence[bytes]) -> FrozenSet[str]:
+    """The column-0 classes whose body defines `forward` or `__call__` (at any depth inside it: a method nested
+    deeper counts too, which only ever keeps a class a model)."""
+    data = scan.padded
+    found: Set[str] = set()
+    for token in _RUNS:
+        for position in scan.starts(token):
+            position += 1  # in the padded bytes
+            line_start = data.rfind(b"\n", 0, position) + 1
+            if line_start == position or data[line_start:position].strip(b" \t") not in (b"", b"async"):
+                continue  # at column 0, or not where a statement starts
+            at = bisect.bisect_left(class_starts, line_start - 1) - 1  # the last class begun before the line
+            if at >= 0 and _NEXT_TOP.search(data, class_starts[at] + 1, line_start - 1) is None:
+                found.add(class_names[at].decode("ascii", "replace"))
+    return frozenset(found)
 
 
 def _builds(scan: Scan, class_starts: Sequence[int], class_names: Sequence[bytes]) -> FrozenSet[str]:
@@ -356,6 +388,9 @@ def _class_edges(data: bytes, match: "re.Match[bytes]", edges: Set[str], configs
 
 # `self.language_model = Lfm2ForCausalLM(` on a line of a class body: a language model, head and all, built whole
 _BUILT = (b"ForCausalLM(", b"LMHeadModel(")
+_RUNS = (b"def forward", b"def __call__")  # a method that runs a model (`_runs`)
+# what follows a column-0 class's name when it names no base: `:`, `():`, `(object):`
+_BASELESS = re.compile(rb"[ \t]*(?:\([ \t]*(?:object)?[ \t]*\))?[ \t]*:")
 _NEXT_TOP = re.compile(rb"\n(?=[^ \t\r\n#)\]])")  # a column-0 statement (the `)` closing a class's bases is none)
 _BUILD_LINE = re.compile(rb"[ \t]+self\.\w+[ \t]*(?::[^=\n]*)?=[ \t]*([A-Z]\w*(?:ForCausalLM|LMHeadModel))")
 # `config_class = Qwen3MoeConfig` in a class body; `config: Qwen3MoeConfig` (`Optional[...]`, quoted,

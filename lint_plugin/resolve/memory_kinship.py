@@ -89,7 +89,7 @@ def kinship_with(last: Optional[KinshipMemory], index: ProjectIndex, registratio
         if signal.configs:
             uses[module] = parse_configs(paths[module], signal.configs)
         if signal.classes:  # a module that defines no class builds no model on a backbone
-            found.append(ModuleClasses(paths[module], signal.imported, signal.classes))
+            found.append(ModuleClasses(paths[module], signal.imported, signal.classes, signal.roots, signal.runs))
     kinship, related = build_kinship_from(registrations, [e for t in edges.values() for e in t], lists, found,
                                           [u for t in uses.values() for u in t], families, siblings,
                                           last.related if last is not None else None, builds)

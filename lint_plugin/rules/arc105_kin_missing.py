@@ -58,6 +58,7 @@ class Verdict:
     # the code evidence a registry of another part of the project gives, where the subject is the table of an engine
     # of its own (`_of_another_engine`): weighed as nothing, and shown by `archsync why`
     set_aside: Tuple[Evidence, ...] = ()
+    set_aside_why: str = ""  # why they are (`_set_aside`)
 
     def reported(self, level: str) -> bool:
         threshold = THRESHOLDS.get(level)
@@ -135,7 +136,7 @@ def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name:
     found = model.kinship.evidence(name, held) + slips(name, collection.literals) + same_model
     found = sorted(found + _namesakes(held, name, others, [e.kin for e in found]),
                    key=lambda e: (-e.weight, e.kind, e.kin))
-    set_aside = tuple(e for e in found if e.kind in _CODE) if _of_another_engine(model, collection, name) else ()
+    set_aside, aside_why = _set_aside(model, collection, name, found)
     found = [e for e in found if e not in set_aside]
     evidence = tuple(e for e in found if not _through_a_spelling(model, name, e)) or tuple(found)
     if not refused and evidence and all(_through_a_spelling(model, name, e) for e in evidence):
@@ -143,7 +144,36 @@ def _verdict(model: Model, collection: Collection, held: AbstractSet[str], name:
                   "name: the subject is about that spelling's checkpoints"
     together = corroborated(model.kinship, name, evidence)
     clones = ((), "") if together else _clones_beside(model, collection, held, name, evidence)
-    return Verdict(evidence, confidence(evidence), together or bool(clones[0]), refused, clones, set_aside)
+    return Verdict(evidence, confidence(evidence), together or bool(clones[0]), refused, clones, set_aside, aside_why)
+
+
+def _set_aside(model: Model, collection: Collection, name: str,
+               found: Sequence[Evidence]) -> Tuple[Tuple[Evidence, ...], str]:
+    """The code evidence the subject does not weigh, and why: the classes it is read from build no model (a
+    converter's: `Kinship.builds_a_model`), or a registry of another part of the project gives it where the subject
+    is the table of an engine of its own (`_of_another_engine`): what those classes share says nothing of it."""
+    code = [e for e in found if e.kind in _CODE]
+    if not code:
+        return (), ""
+    own = part_of(collection.path)
+    if _of_another_engine(model, collection, name):
+        return tuple(code), f"{collection.label} names a class of {own}/'s own engine for each name (its values are " \
+                            f"keys its decorators file classes under), and '{name}' is registered in " \
+                            f"{part_of(model.registered[name].path)}/: what that registry's classes share says " \
+                            "nothing of it"
+    idle = tuple(e for e in code if not_models_of(model, name, e.kin))
+    if not idle:
+        return (), ""
+    classes = sorted({model.kinship.registered_class.get(n, n)
+                      for e in idle for n in not_models_of(model, name, e.kin)})
+    return idle, f"{', '.join(classes)} build no model (no `forward` or `__call__` in their line of bases, all of it " \
+                 "the project's own: a converter's classes, or a description's): what they share says nothing of the " \
+                 "code the models run"
+
+
+def not_models_of(model: Model, name: str, kin: str) -> Tuple[str, ...]:
+    """Of `name` and `kin`, those served by a class that builds no model (`Kinship.builds_a_model`)."""
+    return tuple(n for n in (name, kin) if not model.kinship.builds_a_model(n))
 
 
 def _of_another_engine(model: Model, collection: Collection, name: str) -> bool:
@@ -258,12 +288,17 @@ _WHAT = "\n\n".join((
     "class, of its lineage and task, in the part of the project the registry is in) passes the not-completed, "
     "spelling and kind guards: it is what the subject holds under another name.",
     kin_guards.table(kin_guards.rows() + list(GUARD_ROWS)),
-    "What another part's registry shares is set aside in the table of an engine of the subject's own part: a table "
-    "whose values are mostly keys its part's decorators file classes under (lmdeploy's TurboMind `SUPPORTED_ARCHS = "
-    "dict(DeepseekV2ForCausalLM=\"deepseek2\")`, with `@INPUT_MODELS.register_module(name=\"deepseek2\")`) is that "
-    "engine's registry by another name, and that the PyTorch engine serves DeepSeek-V3 with DeepSeek-V2's class says "
-    "nothing of whether TurboMind's `deepseek2` reader takes a V3 checkpoint (it never did). `archsync why` shows "
-    "the pieces set aside.",
+    "The code evidence (implementation, subclass, backbone, wraps, shared base, config class) is read from the "
+    "classes a registry binds, and says which names run the same model code. It is set aside where those classes "
+    "build no model: neither they nor any base the project gives them define `forward` or `__call__`, and every line "
+    "of their bases ends within the project at a class that names none (auto-round ships a copy of llama.cpp's GGUF "
+    "converter, `class DeepseekV2Model(TextModel)`, whose classes are the only ones it registers: that DeepSeek-V2 "
+    "and V3 checkpoints convert alike says nothing of which models its tables of model patches need). And in the "
+    "table of an engine of the subject's own part: a table whose values are mostly keys its part's decorators file "
+    "classes under (lmdeploy's TurboMind `SUPPORTED_ARCHS = dict(DeepseekV2ForCausalLM=\"deepseek2\")`, with "
+    "`@INPUT_MODELS.register_module(name=\"deepseek2\")`) is that engine's registry by another name, and that the "
+    "PyTorch engine serves DeepSeek-V3 with DeepSeek-V2's class says nothing of whether TurboMind's `deepseek2` "
+    "reader takes a V3 checkpoint (it never did). `archsync why` shows the pieces set aside, and why.",
     "A list a checkpoint's `model_type` is tested against (`config.model_type in (\"deepseek_v2\", "
     "\"glm4_moe\")`) is weighed as the registered architectures its model types name, and what it lacks is "
     "written as a model type (`archsync explain ARC101`).",

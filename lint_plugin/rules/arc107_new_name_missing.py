@@ -10,7 +10,7 @@ from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model
 from ..resolve.kinship import IMPLEMENTATION, SUBCLASS, Evidence, of_one_line, weights
 from ..resolve.namesakes import namesakes
-from .arc105_kin_missing import add_beside_kin
+from .arc105_kin_missing import add_beside_kin, not_models_of
 from .chains import function_of
 from .fixes import add_to
 from .kin_guards import blocked, not_a_list_to_complete, one_name_test
@@ -141,9 +141,11 @@ def _runs_held_code(model: Model, held: AbstractSet[str], name: str) -> Optional
     """The strongest tie saying the new name runs a held name's code (registered to its class, an alias of it, or
     a subclass of its class that defines no method), a model of that name's line (a version of it, or of its
     lineage and task); or None. A subclass that overrides methods runs code of its own; another model that
-    reuses the code (Mistral, for Llama's class) is left to the lists that say so (ARC105)."""
+    reuses the code (Mistral, for Llama's class) is left to the lists that say so (ARC105); and classes that build
+    no model (a converter's) run no model's code (ARC105's `_set_aside`)."""
     ties = [e for e in model.kinship.evidence(name, held) if of_one_line(name, e.kin)
-            and (e.kind == IMPLEMENTATION or (e.kind == SUBCLASS and e.weight >= weights.THIN_SUBCLASS))]
+            and (e.kind == IMPLEMENTATION or (e.kind == SUBCLASS and e.weight >= weights.THIN_SUBCLASS))
+            and not not_models_of(model, name, e.kin)]
     return ties[0] if ties else None
 
 

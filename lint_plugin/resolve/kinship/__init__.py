@@ -41,7 +41,10 @@ suffixes, `XForConditionalGeneration` / `XForCausalLM`: ARC104). `declared` name
 `archsync why` shows every tie; ARC105 weighs the rest.
 
 Classes come from byte signals (`Signals.bases`, `Signals.configs`, `Signals.builds`), so model files read
-for their registrations alone still say what they subclass and build. Nothing is imported or run.
+for their registrations alone still say what they subclass and build. Nothing is imported or run. Some
+registries bind names to classes that build no model (`Signals.roots`, `Signals.runs`: a copy of llama.cpp's
+GGUF converter, whose classes define neither `forward` nor `__call__` down to a base-less root of the
+project's own): `Kinship.no_models` names them, and the rules set aside what those classes share.
 """
 from __future__ import annotations
 

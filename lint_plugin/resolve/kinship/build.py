@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..values import Registration
-from .code import backbones, experts, headless, shared_configs, wrappers
+from .code import backbones, experts, headless, no_models, shared_configs, wrappers
 from .evidence import MIN_CONFIDENCE, MIN_SUPPORT, ROOT_BASES, ClassEdge, ConfigUse, Family, ModuleClasses, Wrapping
 from .model import Kinship
 from .names import variant_keys
@@ -58,6 +58,7 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
                       experts={c: moe[c] for c in set(registered_class.values()) if c in moe},
                       moe_names=frozenset(n for n, found in serving.items() if any(moe.get(c) for c in found)),
                       headless=headless(registered_class, classes, modules),
+                      no_models=no_models(set(registered_class.values()), classes, modules),
                       families=tuple(families), siblings=tuple(siblings))
     inputs = related_inputs(kinship)
     related = earlier[1] if earlier is not None and earlier[0] == inputs else related_of(kinship)

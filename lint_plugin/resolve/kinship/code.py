@@ -161,6 +161,31 @@ def headless(registered_class: Mapping[str, str], classes: Mapping[str, Sequence
         and not any(_GENERATION_HEAD.search(i) for m in defined[served_by] for i in m.imported))
 
 
+def no_models(served: Iterable[str], classes: Mapping[str, Sequence[ClassEdge]],
+              modules: Sequence[ModuleClasses]) -> FrozenSet[str]:
+    """The served classes that build no model: neither they nor any base the project gives them define `forward`
+    or `__call__`, and every line of their bases ends, within the project, at a class that names no base (llama.cpp's
+    GGUF converters, `class LlamaModel(TextModel)`, `class TextModel(ModelBase)`, `class ModelBase:`, which a
+    quantizer ships a copy of). A base the project does not define (`nn.Module`, `PreTrainedModel`), or one whose
+    bases the signals do not give, may bring a model's code: such a class may be a model."""
+    roots = frozenset().union(*(m.roots for m in modules)) if modules else frozenset()
+    runs = frozenset().union(*(m.runs for m in modules)) if modules else frozenset()
+    known: Dict[str, bool] = {}
+
+    def may_run(cls: str, seen: FrozenSet[str]) -> bool:
+        if cls not in known:
+            bases = classes.get(cls, ())
+            if cls in runs or cls in seen:
+                known[cls] = True
+            elif bases:
+                known[cls] = any(may_run(edge.base, seen | {cls}) for edge in bases)
+            else:
+                known[cls] = cls not in roots
+        return known[cls]
+
+    return frozenset(cls for cls in served if not may_run(cls, frozenset()))
+
+
 def ancestors(cls: str, classes: Mapping[str, Sequence[ClassEdge]]) -> Set[str]:
     """Every base the project gives `cls`, however far up (an alias's target too)."""
     found: Set[str] = set()

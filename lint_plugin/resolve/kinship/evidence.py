@@ -71,6 +71,8 @@ class ModuleClasses:
     path: str
     imported: FrozenSet[str]
     defined: FrozenSet[str]
+    roots: FrozenSet[str] = frozenset()  # classes it defines with no base (`class ModelBase:`)
+    runs: FrozenSet[str] = frozenset()  # classes it defines whose body defines `forward` or `__call__`
 
 
 @dataclass(frozen=True)

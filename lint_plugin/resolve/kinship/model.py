@@ -88,8 +88,15 @@ class Kinship:
     moe_names: FrozenSet[str] = frozenset()
     # names that name no task, served by a class of the project with no generation head: embedding models (`headless`)
     headless: FrozenSet[str] = frozenset()
+    # served classes that build no model (`code.no_models`): what they share is how something else (a converter)
+    # treats the names, not code the models run
+    no_models: FrozenSet[str] = frozenset()
     families: Tuple[Family, ...] = ()  # the families ARC101 holds collections to
     siblings: Tuple[Tuple[str, str], ...] = ()  # the suffix pairs ARC104 completes (`siblings`)
+
+    def builds_a_model(self, name: str) -> bool:
+        """May the class serving `name` build a model (`no_models`)? A name registered without a class may."""
+        return self.registered_class.get(name, name) not in self.no_models
 
     def builds_experts(self, name: str) -> Optional[bool]:
         """Does the code that serves `name` build mixture-of-experts layers? None where its class's module is
