@@ -63,8 +63,8 @@ def test_text_names_each_subject_by_where_it_is():
         "Subjects: 15 (2 declared, 13 found by shape; 1 class, 1 decorator, 9 inline, 2 local, 2 module)"]
     # nothing calls keeps_conv_state: its list is a subject, never completed, and the inventory says why
     assert "  engine/runtime/choices.py:25: keeps_conv_state.conv_state_archs [local, 2 names] (by shape): " \
-           "not completed: nothing in the project calls keeps_conv_state(), where it is: that name appears only where it " \
-           "is defined" in result.lines
+           "not completed: nothing in the project calls keeps_conv_state(), where it is: that name appears only " \
+           "where it is defined" in result.lines
 
 
 def test_a_plugin_is_told_to_read_its_universe():

@@ -42,9 +42,9 @@ def test_what_classes_that_build_no_model_share_is_set_aside(tmp_path, base):
     _project(tmp_path, base)
     assert places("--no-cache", cwd=tmp_path) == []
     lines = archsync("why", "--no-cache", "PATCHED_ARCHS", "KestrelV3ForCausalLM", cwd=tmp_path).lines
-    assert "set aside: KestrelModel, WrenModel build no model (no `forward` or `__call__` in their line of bases, all of it " \
-           "the project's own: a converter's classes, or a description's): what they share says nothing of the code " \
-           "the models run" in lines, lines
+    assert "set aside: KestrelModel, WrenModel build no model (no `forward` or `__call__` in their line of bases, " \
+           "all of it the project's own: a converter's classes, or a description's): what they share says nothing of " \
+           "the code the models run" in lines, lines
     assert "  0.90  implementation  runs the same implementation as 'KestrelV2ForCausalLM' " \
            "(pkg.convert.models:KestrelModel)" in lines, lines
 

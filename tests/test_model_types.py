@@ -353,7 +353,8 @@ def test_a_list_beside_another_in_one_or_is_not_asked_for_what_the_other_takes(t
     apart, the first list is asked for it (ATOM's mxfp4 norm-quant check, `deepseek_v2.py`)."""
     write(tmp_path / "pyproject.toml", '[project]\nname = "p"\n')
     write(tmp_path / "p" / "__init__.py", "")
-    write(tmp_path / "p" / "ds.py", "class DeepseekV2ForCausalLM:\n    def forward(self, input_ids):\n        return input_ids\n")
+    write(tmp_path / "p" / "ds.py",
+          "class DeepseekV2ForCausalLM:\n    def forward(self, input_ids):\n        return input_ids\n")
     write(tmp_path / "p" / "registry.py", _OR_REGISTRY)
     write(tmp_path / "p" / "layer.py", "from p.quant import fused_norm\n\n\ndef build(config):\n"
                                        "    return fused_norm(config)\n")
