@@ -47,6 +47,18 @@ def test_a_table_another_module_looks_up_with_a_class_name(tree):
     assert places("--no-cache", cwd=root) == [_WANTED]
 
 
+def test_a_table_a_function_imports_itself_and_looks_up_with_a_class_name(tree):
+    """auto-round's `SPECIAL_SHARED_CACHE_KEYS`, imported in the body of the function that reads it
+    (`from auto_round.special_model_handler import ...`): that function's import says whose table it is."""
+    root = tree("consumers/class_name_keys")
+    _unkeyed(root)
+    write(root / "serve/quant/smooth.py",
+          "def smooth(model):\n    from serve.quant.calibrate import LAYER_TYPE_MAP as LAYERS\n"
+          "    from .calibrate import NORM_TYPE_MAP\n\n"
+          "    return LAYERS.get(type(model).__name__), NORM_TYPE_MAP[model.__class__.__name__]\n")
+    assert places("--no-cache", cwd=root) == [_WANTED]
+
+
 def test_a_class_name_tested_against_the_keys(tree):
     root = tree("consumers/class_name_keys")
     _unkeyed(root)

@@ -70,10 +70,11 @@ def _extract(source: bytes, path: str, module: str, registries: Sequence[str], i
         type_predicates=tuple(reader.type_predicates),
         mappings=tuple(reader.mappings),
         registers_into=tuple(reader.registers_into),
-        class_keyed=class_name_keyed(tree, keys) if keys else (),
+        class_keyed=class_name_keyed(tree, keys, ctx.absolute) if keys else (),
         chains=tuple(reader.chains),
         gates=tuple(reader.gates),
-        type_keyed=tuple(sorted(set(reader.type_keyed).union(tables_keyed_by_model_type(tree, typed)))) if typed
+        type_keyed=tuple(sorted(set(reader.type_keyed).union(tables_keyed_by_model_type(tree, typed, ctx.absolute))))
+        if typed
         else (),
     )
 

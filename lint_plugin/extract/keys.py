@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Iterator, List, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 # around one: a class name used as a key, or assigned to be one: `[type(m).__name__]`,
 # `.get(m.__class__.__name__`, `type(m).__name__ in`, `= type(m).__name__` (not the many
@@ -43,22 +43,33 @@ def key_lines(source: bytes) -> Set[int]:
     return lines
 
 
-def class_name_keyed(tree: ast.Module, lines: Set[int]) -> Tuple[str, ...]:
+Absolute = Callable[[Optional[str], int], Optional[str]]  # a from-import's module, made absolute (`ModuleContext`)
+
+
+def class_name_keyed(tree: ast.Module, lines: Set[int], absolute: Optional[Absolute] = None) -> Tuple[str, ...]:
     """The names (as this module writes them) of the collections it looks up with a class name, read in
     the statements that span `lines` (`key_lines`)."""
-    return keyed_tables(near_keys(tree.body, lines), _is_class_name)
+    return keyed_tables(near_keys(tree.body, lines), _is_class_name, absolute)
 
 
-def keyed_tables(scopes: List[ast.stmt], is_key: Callable[[ast.AST, Set[str]], bool]) -> Tuple[str, ...]:
+def keyed_tables(scopes: List[ast.stmt], is_key: Callable[[ast.AST, Set[str]], bool],
+                 absolute: Optional[Absolute] = None) -> Tuple[str, ...]:
     """The names (as written) of the collections `scopes` look up with a key `is_key` recognises (given the
-    names assigned one there): `NAME[key]`, `key in NAME`, `NAME.get(key)`."""
+    names assigned one there): `NAME[key]`, `key in NAME`, `NAME.get(key)`. A name a function imports itself
+    (`from pkg.handler import KEYS` in its body) is written `=pkg.handler:KEYS`, where `absolute` is given: the
+    module's own imports do not say where it comes from."""
     assigned: List[ast.Assign] = []
     lookups: List[ast.AST] = []
+    local: Dict[str, str] = {}
     for node in _walk(scopes):  # once: a scope that spans a key's line may be a long function
         if isinstance(node, ast.Assign):
             assigned.append(node)
         elif isinstance(node, (ast.Subscript, ast.Compare, ast.Call)):
             lookups.append(node)
+        elif isinstance(node, ast.ImportFrom) and absolute is not None and node.col_offset:
+            base = absolute(node.module, node.level)
+            if base is not None:
+                local.update({alias.asname or alias.name: f"={base}:{alias.name}" for alias in node.names})
     holders: Set[str] = set()
     for assignment in assigned:
         if is_key(assignment.value, holders):
@@ -73,7 +84,7 @@ def keyed_tables(scopes: List[ast.stmt], is_key: Callable[[ast.AST, Set[str]], b
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
                 and node.args and is_key(node.args[0], holders):
             found += _table(node.func.value)
-    return tuple(sorted(set(found)))
+    return tuple(sorted({local.get(name, name) for name in found}))
 
 
 def near_keys(body: List[ast.stmt], lines: Set[int]) -> List[ast.stmt]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Iterable, Iterator, Sequence, Set, Tuple
+from typing import Callable, Iterable, Iterator, Optional, Sequence, Set, Tuple
 
-from .keys import keyed_tables, near_keys
+from .keys import Absolute, keyed_tables, near_keys
 
 MODEL_TYPE = b"model_type"  # every key form spells it: a file without it tests no model type
 MODEL_TYPE_SHAPE = re.compile(r"[a-z][a-z0-9]*(?:[_\-.][a-z0-9]+)*")
@@ -120,10 +120,11 @@ def written_as_model_types(names: Sequence[str], is_name: Callable[[str], object
     return model_types_only(names) and not any(is_name(n) for n in names)
 
 
-def tables_keyed_by_model_type(tree: ast.Module, lines: Set[int]) -> Tuple[str, ...]:
+def tables_keyed_by_model_type(tree: ast.Module, lines: Set[int], absolute: Optional[Absolute] = None
+                               ) -> Tuple[str, ...]:
     """The names (as this module writes them) of the collections it looks up with a model type, read in the
     statements that span `lines` (`tested_lines`)."""
-    return keyed_tables(near_keys(tree.body, lines), _key)
+    return keyed_tables(near_keys(tree.body, lines), _key, absolute)
 
 
 def _key(node: ast.AST, holders: Set[str]) -> bool:

@@ -186,6 +186,10 @@ def _keyed(facts: Iterable[FileFacts], written_of: Callable[[FileFacts], Tuple[s
     for file_facts in facts:
         imports = {local: (module, attribute) for local, module, attribute in file_facts.imports}
         for written in written_of(file_facts):
+            if written.startswith("="):  # imported by the function that looks it up (`keys.keyed_tables`)
+                module, _, name = written[1:].partition(":")
+                found.add((module, name))
+                continue
             head, _, rest = written.partition(".")
             module, attribute = imports.get(head, (file_facts.module, None))
             if not rest:
