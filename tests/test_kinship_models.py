@@ -58,3 +58,25 @@ def test_what_classes_that_build_no_model_share_is_set_aside(tmp_path, base):
 def test_classes_that_may_build_a_model_share_their_code(tmp_path, base, method):
     _project(tmp_path, base, method)
     assert places("--no-cache", cwd=tmp_path) == [_FINDING]
+
+
+_SHARED = ("SHARED_KEYS = {\n    \"KestrelV2ForConditionalGeneration\": (\"position_ids\",),\n"
+           "    \"WrenForCausalLM\": (\"slope_rate\",),\n}\n\n\n"
+           "def shared_keys(model):\n    return SHARED_KEYS.get(type(model).__name__, ())\n")
+
+
+@pytest.mark.parametrize("method, found", [
+    ("", ["pkg/modeling/cache.py:1:1: ARC104 'KestrelV2ForCausalLM' is missing from SHARED_KEYS, which holds its "
+          "sibling 'KestrelV2ForConditionalGeneration' ('KestrelV2ForCausalLM' is registered at "
+          "pkg/convert/models.py:18)"]),
+    ("\n    def forward(self, x):\n        return x\n", []),  # a model of class KestrelModel is never looked up so
+])
+def test_a_table_looked_up_with_a_class_name_is_asked_for_names_a_converter_registers(tmp_path, method, found):
+    """A model object's class is `transformers`' (spelt as the architecture) where the registry's classes build no
+    model: that the converter registers the text model to a class of another name says nothing of the lookup."""
+    _project(tmp_path, "", method)
+    converters = (tmp_path / "pkg/convert/models.py").read_text(encoding="utf-8")
+    write(tmp_path / "pkg/convert/models.py", converters.replace(
+        '"KestrelV3ForCausalLM")', '"KestrelV3ForCausalLM")\n@ModelBase.register("KestrelV2ForConditionalGeneration")'))
+    write(tmp_path / "pkg/modeling/cache.py", _SHARED)
+    assert [p for p in places("--no-cache", cwd=tmp_path) if "SHARED_KEYS" in p] == found

@@ -32,7 +32,7 @@ def check(model: Model) -> List[Diagnostic]:
     name the missing name are left out of the evidence.
     """
     return family_member_missing(model.collections, model.overlapping, model.covers, model.config.siblings,
-                                 model.said, model.kinship.registered_class, model.host_only, model.brought)
+                                 model.said, model.kinship.model_class, model.host_only, model.brought)
 
 
 def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],

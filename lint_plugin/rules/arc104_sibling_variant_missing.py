@@ -31,7 +31,7 @@ def check(model: Model) -> List[Diagnostic]:
              for c in model.collections if c.completable
              for name, sibling in sorted(missing_siblings(c.members.names, registered, siblings))
              if accepts(c.members.names, sibling, said=model.said)
-             and not never_looked_up(c.keyed, sibling, model.kinship.registered_class)
+             and not never_looked_up(c.keyed, sibling, model.kinship.model_class)
              and not out_of_sight(c, sibling, model.host_only, model.brought)]
     for f in model.overlapping:
         own = frozenset(o.name for o in f.own)

@@ -102,7 +102,7 @@ def _host(a: Asked) -> str:
 
 
 def _class_keyed(a: Asked) -> str:
-    if never_looked_up(a.collection.keyed, a.name, a.model.kinship.registered_class):
+    if never_looked_up(a.collection.keyed, a.name, a.model.kinship.model_class):
         return "the subject is looked up with a class name, and the registry serves the name with another's class"
     return ""
 

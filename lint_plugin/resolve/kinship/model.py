@@ -268,6 +268,13 @@ class Kinship:
         return frozenset(ancestors(self.registered_class.get(name, name), self.classes) & self._served)
 
     @functools.cached_property
+    def model_class(self) -> Dict[str, str]:
+        """Each name's class, where it may build a model: what a model object of that name is an instance of
+        (a table looked up with `type(model).__name__` is asked for it). Where the registry's class builds none
+        (a converter's), the model object is something else, spelt as the architecture is."""
+        return {n: c for n, c in self.registered_class.items() if c not in self.no_models}
+
+    @functools.cached_property
     def _served(self) -> FrozenSet[str]:
         return frozenset(self.registered_class.values())
 
