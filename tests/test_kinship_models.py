@@ -42,9 +42,17 @@ def test_what_classes_that_build_no_model_share_is_set_aside(tmp_path, base):
     _project(tmp_path, base)
     assert places("--no-cache", cwd=tmp_path) == []
     lines = archsync("why", "--no-cache", "PATCHED_ARCHS", "KestrelV3ForCausalLM", cwd=tmp_path).lines
-    assert "set aside: KestrelModel, WrenModel build no model (no `forward` or `__call__` in their line of bases, " \
-           "all of it the project's own: a converter's classes, or a description's): what they share says nothing of " \
-           "the code the models run" in lines, lines
+    alone = tmp_path / "alone"  # Wren's converter on a base of its own: one class is set aside
+    _project(alone, base)
+    converters = (alone / "pkg/convert/models.py").read_text(encoding="utf-8")
+    write(alone / "pkg/convert/models.py",
+          converters.replace("class WrenModel(TextModel)", "class WrenModel(ModelBase)"))
+    assert "set aside: KestrelModel builds no model (no `forward` or `__call__` in it or in the bases the project " \
+           "gives it, down to one that names no base: a converter's class): what it shares says nothing of the code " \
+           "the models run" in archsync("why", "--no-cache", "PATCHED_ARCHS", "KestrelV3ForCausalLM", cwd=alone).lines
+    assert "set aside: KestrelModel, WrenModel build no model (no `forward` or `__call__` in them or in the bases " \
+           "the project gives them, down to one that names no base: a converter's classes): what they share says " \
+           "nothing of the code the models run" in lines, lines
     assert "  0.90  implementation  runs the same implementation as 'KestrelV2ForCausalLM' " \
            "(pkg.convert.models:KestrelModel)" in lines, lines
 

@@ -166,9 +166,11 @@ def _set_aside(model: Model, collection: Collection, name: str,
         return (), ""
     classes = sorted({model.kinship.registered_class.get(n, n)
                       for e in idle for n in not_models_of(model, name, e.kin)})
-    return idle, f"{', '.join(classes)} build no model (no `forward` or `__call__` in their line of bases, all of it " \
-                 "the project's own: a converter's classes, or a description's): what they share says nothing of the " \
-                 "code the models run"
+    builds, it, cls, shares = ("builds", "it", "class", "it shares") if len(classes) == 1 else \
+        ("build", "them", "classes", "they share")
+    return idle, f"{', '.join(classes)} {builds} no model (no `forward` or `__call__` in {it} or in the bases the " \
+                 f"project gives {it}, down to one that names no base: a converter's {cls}): what {shares} says " \
+                 "nothing of the code the models run"
 
 
 def not_models_of(model: Model, name: str, kin: str) -> Tuple[str, ...]:
