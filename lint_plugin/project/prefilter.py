@@ -16,7 +16,7 @@ import bisect
 import codecs
 import re
 from dataclasses import dataclass
-from typing import Any, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..config import Config
 from ..extract import bindings
@@ -329,21 +329,27 @@ def _column0(scan: Scan, models: bool) -> _TopLevel:
                      _decoded(roots, "ascii"), runs)
 
 
+def _in_classes(scan: Scan, tokens: Sequence[bytes], class_starts: Sequence[int], class_names: Sequence[bytes]
+                ) -> Iterator[Tuple[int, int, int, bytes]]:
+    """(line start, where the token is, its length, the class) for each of `tokens` spelt in the body of a column-0
+    class (after it begins and before the next column-0 statement), in the padded bytes."""
+    data = scan.padded
+    for token in tokens:
+        for position in scan.starts(token):
+            position += 1  # in the padded bytes
+            line_start = data.rfind(b"\n", 0, position) + 1
+            at = bisect.bisect_left(class_starts, line_start - 1) - 1  # the last class begun before the line
+            if at >= 0 and _NEXT_TOP.search(data, class_starts[at] + 1, line_start - 1) is None:
+                yield line_start, position, len(token), class_names[at]
+
+
 def _runs(scan: Scan, class_starts: Sequence[int], class_names: Sequence[bytes]) -> FrozenSet[str]:
     """The column-0 classes whose body defines `forward` or `__call__` (at any depth inside it: a method nested
     deeper counts too, which only ever keeps a class a model)."""
     data = scan.padded
-    found: Set[str] = set()
-    for token in _RUNS:
-        for position in scan.starts(token):
-            position += 1  # in the padded bytes
-            line_start = data.rfind(b"\n", 0, position) + 1
-            if line_start == position or data[line_start:position].strip(b" \t") not in (b"", b"async"):
-                continue  # at column 0, or not where a statement starts
-            at = bisect.bisect_left(class_starts, line_start - 1) - 1  # the last class begun before the line
-            if at >= 0 and _NEXT_TOP.search(data, class_starts[at] + 1, line_start - 1) is None:
-                found.add(class_names[at].decode("ascii", "replace"))
-    return frozenset(found)
+    return frozenset(name.decode("ascii", "replace")
+                     for line_start, position, _, name in _in_classes(scan, _RUNS, class_starts, class_names)
+                     if line_start < position and data[line_start:position].strip(b" \t") in (b"", b"async"))
 
 
 def _builds(scan: Scan, class_starts: Sequence[int], class_names: Sequence[bytes]) -> FrozenSet[str]:
@@ -352,19 +358,11 @@ def _builds(scan: Scan, class_starts: Sequence[int], class_names: Sequence[bytes
     Looked for only where the scan found a language model's name called (most files call none)."""
     data = scan.padded
     found: Set[str] = set()
-    for token in _BUILT:
-        for position in scan.starts(token):
-            position += 1  # in the padded bytes
-            line_start = data.rfind(b"\n", 0, position) + 1
-            built = _BUILD_LINE.fullmatch(data, line_start, position + len(token) - 1)
-            if built is None:
-                continue
-            at = bisect.bisect_left(class_starts, line_start - 1) - 1  # the last class begun before the line
-            if at < 0 or _NEXT_TOP.search(data, class_starts[at] + 1, line_start - 1) is not None:
-                continue  # at module level, or in a function after the class
+    for line_start, position, length, name in _in_classes(scan, _BUILT, class_starts, class_names):
+        built = _BUILD_LINE.fullmatch(data, line_start, position + length - 1)
+        if built is not None:
             line = data.count(b"\n", 0, line_start)  # the padding newline makes this 1-based
-            found.add(f"{class_names[at].decode('ascii', 'replace')}:{built.group(1).decode('ascii', 'replace')}:"
-                      f"{line}")
+            found.add(f"{name.decode('ascii', 'replace')}:{built.group(1).decode('ascii', 'replace')}:{line}")
     return frozenset(found)
 
 
