@@ -12,7 +12,8 @@ _EMBEDDABLE = re.compile(r"[\[\]A-Za-z0-9_*+?{},-]*")
 # transformers' factories (`AutoModel`, `AutoModelForCausalLM`, `AutoConfig`): a checkpoint's `auto_map` writes them
 # beside its classes, and a script binds one to build with (`model_cls = AutoModelForCausalLM`); no checkpoint is
 # one, and no project serves a model with one (`AutoformerForPrediction` is a model)
-_NOT_A_FACTORY = r"(?!Auto[A-Z])"
+_FACTORY_TEXT = r"Auto[A-Z]"
+_NOT_A_FACTORY = f"(?!{_FACTORY_TEXT})"
 # `...ForCausalLM`, `ChatGLMModel`, `QWenLMHeadModel`, and a diffusion pipeline (`QwenImagePipeline`: the class
 # name a checkpoint's model_index.json gives, what a diffusion server's registry is keyed by); not a task alone
 # (`ForCausalLM`, `Model`: a table of suffixes, `_architecture_to_auto_class = {"ForCausalLM": ...}`, registers
@@ -22,7 +23,7 @@ _ARCHITECTURE = re.compile(_NOT_A_FACTORY + r"(?!For[A-Z])\w+?(?:For[A-Z]\w*|Mod
 MODEL_CLASS = re.compile(_NOT_A_FACTORY + r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 
 
-_FACTORY = re.compile(r"Auto[A-Z]")
+_FACTORY = re.compile(_FACTORY_TEXT)
 
 
 def names_test(shape: "re.Pattern[str]") -> Callable[[str], bool]:
