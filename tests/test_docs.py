@@ -146,7 +146,7 @@ def test_the_readme_opens_with_the_two_commands():
     text = README.read_text(encoding="utf-8")
     assert re.findall(r"```sh\n(.*?)\n```", text, re.S)[:2] == [
         "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/archsync check fixtures/sglang_qwen3_5/bug",
-        "python3 -m venv .venv && .venv/bin/pip install -q -e \".[test]\" && .venv/bin/python -m pytest -q",
+        "python3 -m venv .venv && .venv/bin/pip install -q -e \".[test]\" && .venv/bin/python -m pytest -q -n auto",
     ]
 
 
