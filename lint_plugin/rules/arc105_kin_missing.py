@@ -161,16 +161,16 @@ def _set_aside(model: Model, collection: Collection, name: str,
                             f"keys its decorators file classes under), and '{name}' is registered in " \
                             f"{part_of(model.registered[name].path)}/: what that registry's classes share says " \
                             "nothing of it"
-    idle = tuple(e for e in code if not_models_of(model, name, e.kin))
+    idle = [(e, names) for e in code for names in (not_models_of(model, name, e.kin),) if names]
     if not idle:
         return (), ""
-    classes = sorted({model.kinship.registered_class.get(n, n)
-                      for e in idle for n in not_models_of(model, name, e.kin)})
+    classes = sorted({model.kinship.registered_class.get(n, n) for _, names in idle for n in names})
     builds, it, cls, shares = ("builds", "it", "class", "it shares") if len(classes) == 1 else \
         ("build", "them", "classes", "they share")
-    return idle, f"{', '.join(classes)} {builds} no model (no `forward` or `__call__` in {it} or in the bases the " \
-                 f"project gives {it}, down to one that names no base: a converter's {cls}): what {shares} says " \
-                 "nothing of the code the models run"
+    why = f"{', '.join(classes)} {builds} no model (no `forward` or `__call__` in {it} or in the bases the project " \
+          f"gives {it}, down to one that names no base: a converter's {cls}): what {shares} says nothing of the " \
+          "code the models run"
+    return tuple(e for e, _ in idle), why
 
 
 def not_models_of(model: Model, name: str, kin: str) -> Tuple[str, ...]:
@@ -289,7 +289,7 @@ _WHAT = "\n\n".join((
     "last four, the chains', hold for every completion rule). A second name of a held model (registered to its "
     "class, of its lineage and task, in the part of the project the registry is in) passes the not-completed, "
     "spelling and kind guards: it is what the subject holds under another name.",
-    kin_guards.table(kin_guards.rows() + list(GUARD_ROWS)),
+    kin_guards.table(GUARD_ROWS),
     "The code evidence (implementation, subclass, backbone, wraps, shared base, config class) is read from the "
     "classes a registry binds, and says which names run the same model code. It is set aside where those classes "
     "build no model: neither they nor any base the project gives them define `forward` or `__call__`, and every line "

@@ -171,7 +171,7 @@ def _passed_over(a: Asked) -> str:
     return ""
 
 
-def _own_registry(a: Asked) -> str:
+def _not_in_own_registry(a: Asked) -> str:
     own = own_registry(a.model, a.collection)
     if own and a.name not in own:
         return "the subject's module builds its models from a registry of its own, which does not name it: " \
@@ -179,7 +179,7 @@ def _own_registry(a: Asked) -> str:
     return ""
 
 
-def _own_tables(a: Asked) -> str:
+def _not_in_own_tables(a: Asked) -> str:
     """A table keyed by `type(model).__name__` holds what a subsystem needs for each model it handles (the
     layer and norm classes lmdeploy's `lite/` calibration reads): a model none of them names is one
     the subsystem does not handle, whatever code it shares with a model one of its lists holds, and
@@ -222,9 +222,9 @@ GUARDS: Tuple[Guard, ...] = (
           "(`DeepseekV2ForCausalLM` beside `DeepseekV3ForCausalLM` and `DeepseekV32ForCausalLM`): what the list "
           "gates began with them", _passed_over),
     Guard("own registry", "a name the subject's module does not register, where it registers names of its own "
-          "(ktransformers' `local_chat.py` builds its models from its `custom_models`)", _own_registry),
+          "(ktransformers' `local_chat.py` builds its models from its `custom_models`)", _not_in_own_registry),
     Guard("own tables", "a name none of the class-name tables of the subject's directory names: that subsystem "
-          "does not handle the model (lmdeploy's `lite/` calibration tables)", _own_tables),
+          "does not handle the model (lmdeploy's `lite/` calibration tables)", _not_in_own_tables),
 )
 
 
@@ -242,12 +242,9 @@ def blocked(model: Model, collection: Collection, held: AbstractSet[str], name: 
     return ""
 
 
-def table(rows: Sequence[Tuple[str, str]]) -> str:
-    """Guards as a rule's page shows them: in the order they are asked."""
+def table(after: Sequence[Tuple[str, str]] = ()) -> str:
+    """The guards as a rule's page shows them, in the order they are asked, then the (name, refuses) rows `after`
+    (the chains' guards, asked of every completion rule's findings)."""
     lines: List[str] = ["| guard | never asks for |", "|---|---|"]
-    lines += [f"| {name} | {refuses} |" for name, refuses in rows]
+    lines += [f"| {name} | {refuses} |" for name, refuses in [(g.name, g.refuses) for g in GUARDS] + list(after)]
     return "\n".join(lines)
-
-
-def rows() -> List[Tuple[str, str]]:
-    return [(g.name, g.refuses) for g in GUARDS]
