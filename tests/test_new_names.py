@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from lint_plugin import pipeline
+from lint_plugin.diagnostics import unmarked
 
 MODELS_THEN = ("models/kestrel.py", "class KestrelForCausalLM:\n    def forward(self):\n        pass\n\n\n"
                                     "class WrenForCausalLM:\n    def forward(self):\n        pass\n\n\n"
@@ -25,7 +28,7 @@ def new_findings(tmp_path: Path, then, now, messages: bool = False) -> list:
         return pipeline.run(pipeline.Request((root,), use_cache=False))
 
     done, baseline = tree("now", now), tree("then", then)
-    return [f"{d.code} {d.subject} {d.member}" + (f": {d.message}" if messages else "")
+    return [f"{d.code} {d.subject} {d.member}" + (f": {unmarked(d.message)}" if messages else "")
             for d in pipeline.since(done, baseline, done.diagnostics).new]
 
 
@@ -133,3 +136,53 @@ def test_tests_of_a_function_that_decides_nothing_are_not_counted_together(tmp_p
     now = (MODELS_THEN, _vision_models("LarkV2VLForConditionalGeneration"), _vision_test("configure", returns=False),
            _engine("configure"))
     assert new_findings(tmp_path, then, now) == []
+
+
+# A new version of a held model built by subclassing it runs what it does not override of the held model's code:
+# vLLM's `Qwen3_5ForConditionalGeneration(Qwen3VLForConditionalGeneration)` had to join the spec-decode image-token
+# list. Another model built on a held one's class (SGLang's `TeleFLMForCausalLM(LlamaForCausalLM)`) is held by a
+# list one by one.
+def _models_now(new_class: str, name: str) -> tuple:
+    return ("models/kestrel.py", MODELS_THEN[1].replace(
+        "EntryClass = [KestrelForCausalLM, WrenForCausalLM]\n",
+        f"{new_class}\n\n\nEntryClass = [KestrelForCausalLM, WrenForCausalLM, {name}]\n"))
+
+
+_OVERRIDES = "(KestrelForCausalLM):\n    def forward(self):\n        return 2"
+
+
+def test_a_new_version_that_overrides_methods_of_the_class_it_subclasses_is_asked(tmp_path):
+    then = (MODELS_THEN, backend(("WrenForCausalLM", "wren"), ("KestrelForCausalLM", "mla")))
+    now = (_models_now(f"class KestrelV2ForCausalLM{_OVERRIDES}", "KestrelV2ForCausalLM"),
+           backend(("WrenForCausalLM", "wren"), ("KestrelForCausalLM", "mla")))
+    assert new_findings(tmp_path, then, now, messages=True) == [
+        "ARC107 attention_backend#2 KestrelV2ForCausalLM: 'KestrelV2ForCausalLM', which the change registers, may "
+        "belong in attention_backend#2: it subclasses 'KestrelForCausalLM' (`class KestrelV2ForCausalLM("
+        "KestrelForCausalLM)` at models/kestrel.py:11)"]
+
+
+@pytest.mark.parametrize("new_class", [f"class MagpieForCausalLM{_OVERRIDES}",
+                                       "class MagpieForCausalLM(KestrelForCausalLM):\n    pass",
+                                       "MagpieForCausalLM = KestrelForCausalLM"])
+def test_another_model_built_on_a_held_class_is_not_asked(tmp_path, new_class):
+    then = (MODELS_THEN, backend(("WrenForCausalLM", "wren"), ("KestrelForCausalLM", "mla")))
+    now = (_models_now(new_class, "MagpieForCausalLM"),
+           backend(("WrenForCausalLM", "wren"), ("KestrelForCausalLM", "mla")))
+    assert new_findings(tmp_path, then, now) == []
+
+
+def _builder(*searched: str) -> tuple:
+    """A vision builder's chain: one branch a name, the last a list of the module (lmdeploy's Qwen3.5 builder and
+    its `elif arch in _INTERN_S2_ARCHS:`)."""
+    return ("vl/builder.py", f"_S2 = [{', '.join(repr(n) for n in searched)}]\n\n\n"
+                             "def build(config):\n    arch = config.architectures[0]\n"
+                             "    if arch == \"KestrelForCausalLM\":\n        return 1\n"
+                             "    elif arch == \"WrenForCausalLM\":\n        return 2\n"
+                             "    elif arch in _S2:\n        return 3\n    raise ValueError(arch)\n")
+
+
+def test_a_new_name_a_list_searched_by_another_branch_holds_is_handled_there(tmp_path):
+    then = (MODELS_THEN, _builder("FinchForCausalLM"))
+    assert new_findings(tmp_path / "in", then, (MODELS_NOW, _builder("FinchForCausalLM", "KestrelV2ForCausalLM"))) == []
+    assert new_findings(tmp_path / "out", then, (MODELS_NOW, _builder("FinchForCausalLM"))) == [
+        "ARC107 build#1 KestrelV2ForCausalLM"]

@@ -246,16 +246,20 @@ def _read_for_types(index: ProjectIndex, typed: Sequence[Tuple[FileFacts, Collec
 def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
              ) -> Tuple[Tuple[Collection, ...], Dict[str, Tuple[Dispatch, ...]]]:
     """The collections, each tested in a branch of an if/elif chain (or beside another in one `or`) knowing
-    what the other branches (alternatives) hold; and by path, those chains."""
+    what the other branches (alternatives) hold, a list of the module a branch searches (`elif arch in
+    _INTERN_S2_ARCHS:`) included; and by path, those chains."""
     at = {(c.path, c.subject): i for i, c in enumerate(collections)}
     beside: Dict[int, FrozenSet[str]] = {}
     chains: Dict[str, List[Dispatch]] = {}
     for facts in files:
         for chain in facts.chains:
             found = [at[(facts.path, name)] for name in chain if (facts.path, name) in at]
+            searched = frozenset().union(*(collections[at[(facts.path, name[len(REFERENCE):])]].members.names
+                                           for name in chain if name.startswith(REFERENCE)
+                                           and (facts.path, name[len(REFERENCE):]) in at))
             for i in found:
                 others = frozenset().union(*(collections[j].members.names for j in found if j != i))
-                beside[i] = beside.get(i, frozenset()) | others
+                beside[i] = beside.get(i, frozenset()) | others | searched
             if found and chain[0] != ALTERNATIVES:  # an `or`'s lists take a name either holds: no dispatch
                 chains.setdefault(facts.path, []).append(Dispatch(
                     facts.path, min(collections[i].line for i in found), tuple(collections[i].subject for i in found),

@@ -8,7 +8,7 @@ from typing import AbstractSet, Dict, FrozenSet, List, Optional, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model
-from ..resolve.kinship import IMPLEMENTATION, SUBCLASS, Evidence, of_one_line, weights
+from ..resolve.kinship import IMPLEMENTATION, SUBCLASS, Evidence, of_one_line
 from ..resolve.namesakes import namesakes
 from .arc105_kin_missing import add_beside_kin, not_models_of
 from .chains import function_of
@@ -138,13 +138,14 @@ def _of_its_kind(model: Model, shares: Dict[str, Tuple[int, int, str, str]], nam
 
 
 def _runs_held_code(model: Model, held: AbstractSet[str], name: str) -> Optional[Evidence]:
-    """The strongest tie saying the new name runs a held name's code (registered to its class, an alias of it, or
-    a subclass of its class that defines no method), a model of that name's line (a version of it, or of its
-    lineage and task); or None. A subclass that overrides methods runs code of its own; another model that
-    reuses the code (Mistral, for Llama's class) is left to the lists that say so (ARC105); and classes that build
-    no model (a converter's) run no model's code (ARC105's `_set_aside`)."""
+    """The strongest tie saying the new name, a model of a held name's line (a version of it, or of its lineage and
+    task), runs that name's code, or None: registered to its class (or an alias of it), or a subclass of its class,
+    whatever the subclass overrides (what it does not override is the held model's, and the change's author
+    decides what the list gates). Another model that reuses the code (Mistral, for Llama's class; a model built
+    by subclassing Llama's) is left to the lists that say so (ARC105); classes that build no model (a
+    converter's) run no model's code (ARC105's `_set_aside`)."""
     ties = [e for e in model.kinship.evidence(name, held) if of_one_line(name, e.kin)
-            and (e.kind == IMPLEMENTATION or (e.kind == SUBCLASS and e.weight >= weights.THIN_SUBCLASS))
+            and (e.kind == IMPLEMENTATION or (e.kind == SUBCLASS and model.kinship.subclasses(name, e.kin)))
             and not not_models_of(model, name, e.kin)]
     return ties[0] if ties else None
 
@@ -215,11 +216,14 @@ RULE = Rule(
             "it and every base the project gives that class are spelt as no generation head (`...ForCausalLM`, "
             "`...ForConditionalGeneration`, `...LMHeadModel`, `...LM`) and its module imports none;",
             "- a list or a test of one name that holds a name whose code the new name runs (registered to its "
-            "class, or a subclass of its class that defines no method), where the new name is of that name's line: "
-            "a version of it, or of its lineage and task (`DeepseekV3ForCausalLM`, subclassing "
-            "`DeepseekV2ForCausalLM`, in `\"DeepseekV2ForCausalLM\" in architectures`). A subclass that overrides "
-            "methods runs code of its own, and another model that reuses the code (Mistral, for Llama's class) is "
-            "held by a list one by one: ARC105 weighs them.",
+            "class, or a subclass of its class, whatever the subclass overrides), where the new name is of that "
+            "name's line: a version of it, or of its lineage and task (`DeepseekV3ForCausalLM`, subclassing "
+            "`DeepseekV2ForCausalLM`, in `\"DeepseekV2ForCausalLM\" in architectures`; vLLM's "
+            "`Qwen3_5ForConditionalGeneration`, subclassing `Qwen3VLForConditionalGeneration`, in its speculative "
+            "decoding's list of models whose image token the config names). What a subclass does not override is "
+            "the held model's code, and the change's author decides what the list gates. Another model that reuses "
+            "the code (Mistral, for Llama's class, or a model built by subclassing Llama's) is held by a list one "
+            "by one: ARC105 weighs them.",
         )),
         "Only a list or test the baseline had, holding what it held then (new names aside), is asked: one the "
         "change writes or rewrites is its author's decision, taken with the new names in view. A table of "

@@ -127,6 +127,13 @@ class Kinship:
             return True
         return any(edge.methods < 0 for edge in self.classes.get(cls, ()))
 
+    def subclasses(self, name: str, kin: str) -> bool:
+        """Does the class serving `name` name the class serving `kin` among its own bases (`class Y(X):`, with
+        methods of its own or none; not `Y = X`)?"""
+        kin_cls = self.registered_class.get(kin, kin)
+        return any(edge.base == kin_cls and edge.methods >= 0
+                   for edge in self.classes.get(self.registered_class.get(name, name), ()))
+
     def another_name_of(self, name: str, held: Iterable[str]) -> str:
         """The held name `name` is a second name of, or "": registered to that name's class, an alias, of its
         lineage and its task, and the next version of no held name of that class (`Kestrel_Nano_VL_V3` beside
