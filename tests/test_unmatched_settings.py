@@ -169,3 +169,18 @@ def test_a_table_the_configuration_names_registers_its_keys_whatever_its_values(
         "pkg/check.py:2:41: ARC201 'Qwen3ForCasualLM' in exportable#1 is not a registered architecture; "
         "did you mean 'Qwen3ForCausalLM'?"]
 
+
+
+def test_a_table_keyed_by_model_type_the_configuration_names_registers_what_its_model_types_name(tmp_path):
+    """`registries = ["MODEL_TYPES"]` on neuronx-distributed-inference's table of model types (`{"llama":
+    {"causal-lm": NeuronLlamaForCausalLM}}`), as `inventory` tells a project that registers nothing to do: it was a
+    configuration error ("matches no registry or collection"), its keys being no architecture names."""
+    write(tmp_path / "pkg/demo.py", "from .models import NeuronLlamaForCausalLM, NeuronQwen3ForCausalLM\n\n"
+                                    "MODEL_TYPES = {\n    \"llama\": {\"causal-lm\": NeuronLlamaForCausalLM},\n"
+                                    "    \"qwen3\": {\"causal-lm\": NeuronQwen3ForCausalLM},\n}\n")
+    write(tmp_path / "pkg/check.py", "def fused(arch):\n"
+                                     "    return arch in (\"LlamaForCausalLM\", \"Qwen3ForCasualLM\")\n")
+    write(tmp_path / "pyproject.toml", '[tool.archsync]\nregistries = ["MODEL_TYPES"]\n')
+    assert archsync("check", "--no-cache", cwd=tmp_path).lines == [
+        "pkg/check.py:2:41: ARC201 'Qwen3ForCasualLM' in fused#1 is not a registered architecture; "
+        "did you mean 'Qwen3ForCausalLM'?"]

@@ -236,9 +236,11 @@ class ModuleReader:
         """What a registry the configuration names holds: the keys of a dict, or the classes of `EntryClass`."""
         table = named_table_registrations(self.ctx, value)
         if table is not None:
-            if table:
-                self.registrations.append(RegistrationFact(registry, tuple(m for m, _ in table),
-                                                           tuple(impl for _, impl in table)))
+            entries, typed = table
+            if entries:
+                self.registrations.append(RegistrationFact(registry, tuple(m for m, _ in entries),
+                                                           tuple(impl for _, impl in entries),
+                                                           MODEL_TYPE_SCHEME if typed else ""))
             return
         elements = value.elts if isinstance(value, (ast.List, ast.Tuple, ast.Set)) else [value]
         names = []

@@ -88,18 +88,37 @@ def dict_registrations(ctx: ModuleContext, node: ast.Dict) -> List[Registered]:
     return found if 2 * len(found) >= keyed and 2 * keyed >= strings else []
 
 
-def named_table_registrations(ctx: ModuleContext, value: ast.expr) -> Optional[List[Registered]]:
+def named_table_registrations(ctx: ModuleContext, value: ast.expr) -> Optional[Tuple[List[Registered], bool]]:
     """Every name-shaped key of a dict the configuration names as a registry (`registries = ["TABLE"]`), with the
-    class its value names where it names one, or None when `value` is no dict. Named, a table registers what it
-    holds whatever its values are: rule tables and loader functions (`{"LlamaForCausalLM": llama_export}`) too,
-    which a registry found by its shape alone would not."""
+    class its value names where it names one, and False; or, where no key is name-shaped and the keys are written
+    as model types (`{"llama": {"causal-lm": NeuronLlamaForCausalLM}}`), every key, and True: a table keyed by
+    model type, registering the architectures its model types name. None when `value` is no dict. Named, a
+    table registers what it holds whatever its values are: rule tables and loader functions
+    (`{"LlamaForCausalLM": llama_export}`) too, which a registry found by its shape alone would not."""
     if isinstance(value, ast.Dict):
-        return [(_key_member(ctx, key), implementation(ctx, v) or "") for key, v in _string_keyed(value)
-                if ctx.is_name(str(key.value))]
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" and not value.args:
-        return [(_keyword_member(ctx, value, k), implementation(ctx, k.value) or "") for k in value.keywords
-                if k.arg is not None and ctx.is_name(k.arg)]
-    return None
+        keyed = [(_key_member(ctx, key), _named_class(ctx, v)) for key, v in _string_keyed(value)]
+    elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" \
+            and not value.args:
+        keyed = [(_keyword_member(ctx, value, k), _named_class(ctx, k.value)) for k in value.keywords
+                 if k.arg is not None]
+    else:
+        return None
+    named = [(member, impl) for member, impl in keyed if ctx.is_name(member.name)]
+    if named or not keyed or not model_types_only([member.name for member, _ in keyed]):
+        return named, False
+    return keyed, True
+
+
+def _named_class(ctx: ModuleContext, value: ast.expr) -> str:
+    """The class an entry of a named table serves: its value's implementation, or the first model class written
+    within it (`{"causal-lm": NeuronLlamaForCausalLM}`, `Model(name="llama", model=llama_model.LlamaForCausalLM)`);
+    "" when it names none."""
+    found = implementation(ctx, value)
+    if found is None and isinstance(value, (ast.Dict, ast.Call, ast.Tuple, ast.List)):
+        found = next((implementation(ctx, node) for node in ast.walk(value)
+                      if isinstance(node, (ast.Name, ast.Attribute))
+                      and MODEL_CLASS.fullmatch(node.id if isinstance(node, ast.Name) else node.attr)), None)
+    return found or ""
 
 
 def _string_keyed(node: ast.Dict) -> Iterator[Tuple[ast.Constant, ast.expr]]:
