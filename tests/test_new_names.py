@@ -151,24 +151,32 @@ def _models_now(new_class: str, name: str) -> tuple:
 _OVERRIDES = "(KestrelForCausalLM):\n    def forward(self):\n        return 2"
 
 
-def test_a_new_version_that_overrides_methods_of_the_class_it_subclasses_is_asked(tmp_path):
+MLA = ("layers/mla.py", "MLA_ARCHS = [\"KestrelForCausalLM\", \"WrenForCausalLM\"]\n\n\n"
+                        "def uses_mla(config):\n    return config.architectures[0] in MLA_ARCHS\n")
+
+
+def test_a_new_version_that_overrides_methods_of_the_class_it_subclasses_is_asked_of_a_list(tmp_path):
+    now = (_models_now(f"class KestrelV2ForCausalLM{_OVERRIDES}", "KestrelV2ForCausalLM"), MLA)
+    assert new_findings(tmp_path, (MODELS_THEN, MLA), now, messages=True) == [
+        "ARC107 MLA_ARCHS KestrelV2ForCausalLM: 'KestrelV2ForCausalLM', which the change registers, may belong in "
+        "MLA_ARCHS: it subclasses 'KestrelForCausalLM' (`class KestrelV2ForCausalLM(KestrelForCausalLM)` at "
+        "models/kestrel.py:11)"]
+
+
+def test_a_test_of_one_name_is_asked_only_for_a_version_that_runs_its_code(tmp_path):
+    """`arch == "KestrelForCausalLM"` singles that model out: a version that overrides its methods is another
+    model there (lmdeploy's VL check of a DeepSeek-V2 language model, and DeepSeek-V3.2)."""
     then = (MODELS_THEN, backend(("WrenForCausalLM", "wren"), ("KestrelForCausalLM", "mla")))
     now = (_models_now(f"class KestrelV2ForCausalLM{_OVERRIDES}", "KestrelV2ForCausalLM"),
            backend(("WrenForCausalLM", "wren"), ("KestrelForCausalLM", "mla")))
-    assert new_findings(tmp_path, then, now, messages=True) == [
-        "ARC107 attention_backend#2 KestrelV2ForCausalLM: 'KestrelV2ForCausalLM', which the change registers, may "
-        "belong in attention_backend#2: it subclasses 'KestrelForCausalLM' (`class KestrelV2ForCausalLM("
-        "KestrelForCausalLM)` at models/kestrel.py:11)"]
+    assert new_findings(tmp_path, then, now) == []
 
 
 @pytest.mark.parametrize("new_class", [f"class MagpieForCausalLM{_OVERRIDES}",
                                        "class MagpieForCausalLM(KestrelForCausalLM):\n    pass",
                                        "MagpieForCausalLM = KestrelForCausalLM"])
 def test_another_model_built_on_a_held_class_is_not_asked(tmp_path, new_class):
-    then = (MODELS_THEN, backend(("WrenForCausalLM", "wren"), ("KestrelForCausalLM", "mla")))
-    now = (_models_now(new_class, "MagpieForCausalLM"),
-           backend(("WrenForCausalLM", "wren"), ("KestrelForCausalLM", "mla")))
-    assert new_findings(tmp_path, then, now) == []
+    assert new_findings(tmp_path, (MODELS_THEN, MLA), (_models_now(new_class, "MagpieForCausalLM"), MLA)) == []
 
 
 def _builder(*searched: str) -> tuple:

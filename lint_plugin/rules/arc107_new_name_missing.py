@@ -8,7 +8,7 @@ from typing import AbstractSet, Dict, FrozenSet, List, Optional, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model
-from ..resolve.kinship import IMPLEMENTATION, SUBCLASS, Evidence, of_one_line
+from ..resolve.kinship import IMPLEMENTATION, SUBCLASS, Evidence, of_one_line, weights
 from ..resolve.namesakes import namesakes
 from .arc105_kin_missing import add_beside_kin, not_models_of
 from .chains import function_of
@@ -54,7 +54,8 @@ def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
         shares = _shares(baseline, before, of_kinds, decided.get((c.path, predicate), frozenset()), predicate) \
             if not one_name_test(c, held) else {}
         for name in names:
-            evidence = _of_its_kind(model, shares, name) or (None if c.table else _runs_held_code(model, held, name))
+            evidence = _of_its_kind(model, shares, name) or (
+                None if c.table else _runs_held_code(model, held, name, one_name_test(c, held)))
             if evidence is None or blocked(model, c, held, name, [evidence], others) \
                     or not accepts(c.members.names, name, said=model.said):
                 continue  # ARC105's guards, the kind guard among them: a draft is not asked of served models
@@ -137,15 +138,17 @@ def _of_its_kind(model: Model, shares: Dict[str, Tuple[int, int, str, str]], nam
                                      f"architectures registered {where} at the baseline, and this is one")
 
 
-def _runs_held_code(model: Model, held: AbstractSet[str], name: str) -> Optional[Evidence]:
+def _runs_held_code(model: Model, held: AbstractSet[str], name: str, one_name: bool) -> Optional[Evidence]:
     """The strongest tie saying the new name, a model of a held name's line (a version of it, or of its lineage and
-    task), runs that name's code, or None: registered to its class (or an alias of it), or a subclass of its class,
-    whatever the subclass overrides (what it does not override is the held model's, and the change's author
-    decides what the list gates). Another model that reuses the code (Mistral, for Llama's class; a model built
-    by subclassing Llama's) is left to the lists that say so (ARC105); classes that build no model (a
-    converter's) run no model's code (ARC105's `_set_aside`)."""
+    task), runs that name's code, or None: registered to its class (or an alias of it), or a subclass of its class;
+    of a list, a subclass whatever it overrides (what it does not override is the held model's, and the change's
+    author decides what the list gates), of a test of one name (`one_name`) only one that defines no method: the
+    same code, which the test takes under a second name. Another model that reuses the code (Mistral, for Llama's
+    class; a model built by subclassing Llama's) is left to the lists that say so (ARC105); classes that build
+    no model (a converter's) run no model's code (ARC105's `_set_aside`)."""
     ties = [e for e in model.kinship.evidence(name, held) if of_one_line(name, e.kin)
-            and (e.kind == IMPLEMENTATION or (e.kind == SUBCLASS and model.kinship.subclasses(name, e.kin)))
+            and (e.kind == IMPLEMENTATION or (e.kind == SUBCLASS and model.kinship.subclasses(name, e.kin)
+                                              and not (one_name and e.weight < weights.THIN_SUBCLASS)))
             and not not_models_of(model, name, e.kin)]
     return ties[0] if ties else None
 
@@ -216,14 +219,15 @@ RULE = Rule(
             "it and every base the project gives that class are spelt as no generation head (`...ForCausalLM`, "
             "`...ForConditionalGeneration`, `...LMHeadModel`, `...LM`) and its module imports none;",
             "- a list or a test of one name that holds a name whose code the new name runs (registered to its "
-            "class, or a subclass of its class, whatever the subclass overrides), where the new name is of that "
-            "name's line: a version of it, or of its lineage and task (`DeepseekV3ForCausalLM`, subclassing "
-            "`DeepseekV2ForCausalLM`, in `\"DeepseekV2ForCausalLM\" in architectures`; vLLM's "
-            "`Qwen3_5ForConditionalGeneration`, subclassing `Qwen3VLForConditionalGeneration`, in its speculative "
-            "decoding's list of models whose image token the config names). What a subclass does not override is "
-            "the held model's code, and the change's author decides what the list gates. Another model that reuses "
-            "the code (Mistral, for Llama's class, or a model built by subclassing Llama's) is held by a list one "
-            "by one: ARC105 weighs them.",
+            "class, or a subclass of its class that defines no method), where the new name is of that name's line: "
+            "a version of it, or of its lineage and task (`DeepseekV3ForCausalLM`, subclassing "
+            "`DeepseekV2ForCausalLM`, in `\"DeepseekV2ForCausalLM\" in architectures`). A list is asked for a "
+            "subclass of its name's line that overrides methods too (vLLM's `Qwen3_5ForConditionalGeneration`, "
+            "subclassing `Qwen3VLForConditionalGeneration`, in its speculative decoding's list of models whose "
+            "image token the config names): what the subclass does not override is the held model's code, and the "
+            "change's author decides what the list gates; a test of one name singles that model out, and takes "
+            "only its code under a second name. Another model that reuses the code (Mistral, for Llama's class, or "
+            "a model built by subclassing Llama's) is held by a list one by one: ARC105 weighs them.",
         )),
         "Only a list or test the baseline had, holding what it held then (new names aside), is asked: one the "
         "change writes or rewrites is its author's decision, taken with the new names in view. A table of "
