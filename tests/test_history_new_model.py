@@ -7,6 +7,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.history.new_model import reverted  # noqa: E402
+from bench.history.sweep import registered_keys  # noqa: E402
 
 PARENT = '''from .kestrel import KestrelForCausalLM
 
@@ -59,3 +60,13 @@ def test_nothing_to_revert_or_a_text_that_does_not_parse_is_none():
     # the run that quotes the name goes back, the run that opened its bracket stays: no text to replay
     opened = 'X = (\n    1,\n    "KestrelV2ForCausalLM")\n'
     assert reverted("X = [\n    1,\n]\n", opened, ["KestrelV2ForCausalLM"]) is None
+
+
+def test_the_sweep_takes_the_keys_a_registry_diff_adds_and_not_those_it_moves():
+    diff = ('@@ -10,6 +10,8 @@\n     "KestrelForCausalLM": ("kestrel", "KestrelForCausalLM"),\n'
+            '+    "KestrelV2ForCausalLM": ("kestrel", "KestrelV2ForCausalLM"),\n'
+            "+    'MagpieForCausalLM': ('magpie', 'MagpieForCausalLM'),\n"
+            '-    "WrenForCausalLM": ("wren", "WrenForCausalLM"),\n'
+            '+    "WrenForCausalLM": ("wren2", "WrenForCausalLM"),\n'
+            '+    # "FinchForCausalLM": ("finch", "FinchForCausalLM"),\n')
+    assert registered_keys(diff) == ["KestrelV2ForCausalLM", "MagpieForCausalLM"]

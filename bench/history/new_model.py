@@ -91,21 +91,27 @@ def _case_tree(git_dir: Path, case: Case, work: Path) -> Tuple[Optional[Path], s
     text = reverted(before, after, case.names)
     if text is None:
         return None, NO_REVERT
-    mine = work / f"new-model-{case.id}"
+    tree = change_tree(git_dir, case.parent, case.fix, case.root, work, work / f"new-model-{case.id}")
+    (tree / case.file).write_text(text, encoding="utf-8")
+    return tree, ""
+
+
+def change_tree(git_dir: Path, parent: str, commit: str, root: str, work: Path, mine: Path) -> Path:
+    """At `mine`, a git repository whose HEAD holds `parent`'s tree and whose working tree is `commit`'s (their
+    `.py` files, extracted under `work` as the replay extracts them): the change uncommitted, as `archsync check
+    --baseline-commit HEAD` sees it in pre-commit. Returns the project root in it."""
     if mine.exists():
         shutil.rmtree(mine)
-    shutil.copytree(_top(extract_tree(git_dir, case.parent, case.root, work), case.root), mine)
+    shutil.copytree(_top(extract_tree(git_dir, parent, root, work), root), mine)
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "-m", "parent"]):
         subprocess.run(["git", *args], cwd=mine, env={**os.environ, **_GIT}, check=True, capture_output=True)
-    for entry in mine.iterdir():  # the parent's files out, the fix commit's in
+    for entry in mine.iterdir():  # the parent's files out, the commit's in
         if entry.is_dir() and entry.name != ".git":
             shutil.rmtree(entry)
         elif not entry.is_dir():
             entry.unlink()
-    shutil.copytree(_top(extract_tree(git_dir, case.fix, case.root, work), case.root), mine, dirs_exist_ok=True)
-    tree = mine if case.root in ("", ".") else mine / case.root
-    (tree / case.file).write_text(text, encoding="utf-8")
-    return tree, ""
+    shutil.copytree(_top(extract_tree(git_dir, commit, root, work), root), mine, dirs_exist_ok=True)
+    return mine if root in ("", ".") else mine / root
 
 
 def replay_new_models(cases: Sequence[Case], mirrors: Path, work: Path, archsync: Sequence[str],
