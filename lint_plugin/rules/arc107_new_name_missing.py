@@ -146,10 +146,14 @@ def _runs_held_code(model: Model, held: AbstractSet[str], name: str, one_name: b
     same code, which the test takes under a second name. Another model that reuses the code (Mistral, for Llama's
     class; a model built by subclassing Llama's) is left to the lists that say so (ARC105); classes that build
     no model (a converter's) run no model's code (ARC105's `_set_aside`)."""
-    ties = [e for e in model.kinship.evidence(name, held) if of_one_line(name, e.kin)
-            and (e.kind == IMPLEMENTATION or (e.kind == SUBCLASS and model.kinship.subclasses(name, e.kin)
-                                              and not (one_name and e.weight < weights.THIN_SUBCLASS)))
-            and not not_models_of(model, name, e.kin)]
+    def runs_its_code(e: Evidence) -> bool:
+        if e.kind == IMPLEMENTATION:
+            return True
+        same_code = e.weight >= weights.THIN_SUBCLASS  # a subclass that defines no method
+        return e.kind == SUBCLASS and model.kinship.subclasses(name, e.kin) and (same_code or not one_name)
+
+    ties = [e for e in model.kinship.evidence(name, held)
+            if of_one_line(name, e.kin) and runs_its_code(e) and not not_models_of(model, name, e.kin)]
     return ties[0] if ties else None
 
 
