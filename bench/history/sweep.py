@@ -14,6 +14,7 @@ import argparse
 import json
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ class Target:
     registry: str
     since: str
     until: str
+    by_strings: bool = False  # registrations are calls or subscript stores, not dict keys: see `registered_strings`
 
 
 # SGLang before its cut-off only (its later history is kept aside); vLLM and lmdeploy over the spans their
@@ -52,6 +54,16 @@ TARGETS: Dict[str, Target] = {
     "sglang": Target("github:HaiShaw/sglang", "python", "sglang/srt/models/", "2025-03-01", SGLANG_CUTOFF),
     "lmdeploy": Target("github:InternLM/lmdeploy", ".", "lmdeploy/pytorch/models/module_map.py",
                        "2024-06-01", "2026-09-01"),
+    # Not in the corpus, never tuned on: a fork of vLLM and three of its hardware plugins, which register
+    # into vLLM by call (`ModelRegistry.register_model("X", ...)`) or by subscript (`_MODEL_REGISTRY["X"] = X`).
+    "aphrodite": Target("github:aphrodite-engine/aphrodite-engine", ".", "aphrodite/modeling/models/registry.py",
+                        "2025-02-01", "2026-04-24"),
+    "tpu-inference": Target("github:vllm-project/tpu-inference", ".", "tpu_inference/models/common/model_loader.py",
+                            "2025-05-01", "2026-09-01", by_strings=True),
+    "vllm-gaudi": Target("github:vllm-project/vllm-gaudi", ".", "vllm_gaudi/models/__init__.py",
+                         "2025-06-01", "2026-09-01", by_strings=True),
+    "vllm-ascend": Target("github:vllm-project/vllm-ascend", ".", "vllm_ascend/models/__init__.py",
+                          "2025-01-01", "2026-09-01", by_strings=True),
 }
 
 _KEY = r"""^{sign}\s*["']([A-Z]\w+)["']\s*:"""
@@ -61,6 +73,23 @@ def registered_keys(diff: str) -> List[str]:
     """The architecture-shaped keys a diff of a registry dict adds (and does not also remove: a key moved)."""
     added = set(re.findall(_KEY.format(sign=r"\+"), diff, re.M))
     return sorted(added - set(re.findall(_KEY.format(sign="-"), diff, re.M)))
+
+
+_ARCHITECTURE_STRING = re.compile(r"""["']([A-Z][A-Za-z0-9_]*)["']""")
+
+
+def registered_strings(before: str, after: str) -> List[str]:
+    """The architecture-shaped string literals (a capital first, no dot) a registry file holds after a commit and
+    not before: what a file of `register_model("X", "pkg.mod:Cls")` calls or `REGISTRY["X"] = Cls` stores gains,
+    which a diff line cannot say when a call spans lines."""
+    return sorted(set(_ARCHITECTURE_STRING.findall(after)) - set(_ARCHITECTURE_STRING.findall(before)))
+
+
+def _file_at(git_dir: Path, commit: str, path: str) -> str:
+    try:
+        return git(git_dir, "show", f"{commit}:{path}").decode("utf-8", "replace")
+    except subprocess.CalledProcessError:  # the file is new in the commit
+        return ""
 
 
 def commits(git_dir: Path, target: Target) -> List[Tuple[str, str, List[str]]]:
@@ -76,6 +105,8 @@ def commits(git_dir: Path, target: Target) -> List[Tuple[str, str, List[str]]]:
         if target.registry.endswith("/"):
             added = git(git_dir, "diff", "--name-only", "--diff-filter=A", parents[0], commit, "--", path).decode()
             new = [name.rsplit("/", 1)[-1] for name in added.split() if name.endswith(".py")]
+        elif target.by_strings:
+            new = registered_strings(_file_at(git_dir, parents[0], path), _file_at(git_dir, commit, path))
         else:
             new = registered_keys(git(git_dir, "diff", parents[0], commit, "--", path).decode("utf-8", "replace"))
         if new:
