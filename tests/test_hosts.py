@@ -79,6 +79,24 @@ def test_a_project_that_registers_into_the_host_reads_its_snapshot_without_entry
     assert archsync("check", "--no-cache", cwd=root).lines == []
 
 
+def test_a_file_of_a_plugin_that_quotes_only_the_hosts_names_is_read_as_every_file_is(tmp_path):
+    """A plugin's own registration (`register_model("KestrelForCausalLM", ...)`) and a test elsewhere of a name only
+    the host registers (vllm-ascend's `"Eagle3DeepseekV2ForCausalLM" in model_configs["architectures"]`): the host's
+    names choose a file for the prefilter as the project's own do, so `--no-prefilter` sees nothing more."""
+    write(tmp_path / "plugin" / "__init__.py",
+          "from vllm import ModelRegistry\n\n\ndef register():\n"
+          '    ModelRegistry.register_model("KestrelForCausalLM", "plugin.kestrel:KestrelForCausalLM")\n')
+    write(tmp_path / "plugin" / "drafter.py",
+          "def drafter_is_moe(model_configs):\n"
+          '    if "Eagle3DeepseekV2ForCausalLM" in model_configs["architectures"]:\n'
+          "        return False\n"
+          "    return True\n")
+    seen = archsync("inventory", "--format", "json", "--no-cache", cwd=tmp_path).json
+    every = archsync("inventory", "--format", "json", "--no-cache", "--no-prefilter", cwd=tmp_path).json
+    assert [(s["path"], s["name"]) for s in seen["subjects"]] == [("plugin/drafter.py", "drafter_is_moe#1")]
+    assert seen == every
+
+
 def test_an_unreadable_snapshot_is_a_clear_error(tmp_path):
     write(tmp_path / "vllm.json", '{"format": 1, "host": "vllm", "files": [["x.py"]]}')
     with pytest.raises(SnapshotError, match=r"archsync's snapshot of vllm \(.*vllm\.json\) cannot be read \(.*"
@@ -98,6 +116,14 @@ def test_the_generator_writes_what_universe_from_reads(tmp_path, capsys):
           '    "BetaForCausalLM": ("alpha", "AlphaForCausalLM"),\n'
           '    "GammaForCausalLM": ("alpha", "AlphaForCausalLM"),\n}\n\n\n'
           'class ModelRegistry:\n    models = _MODELS\n')
+    write(host / "enginex" / "models" / "backbone.py",  # keyed by model type: the scheme is kept (format 3)
+          "def build_backbone(config):\n"
+          "    model_type = config.vision_config.model_type\n"
+          '    if model_type == "siglip_vision_model":\n'
+          "        return SiglipVisionModel(config.vision_config)\n"
+          '    elif model_type == "clip_vision_model":\n'
+          "        return CLIPVisionModel(config.vision_config)\n"
+          '    raise ValueError(model_type)\n')
     write(host / "enginex" / "attention.py",  # a list of three: kept; of two: too few to tell a copy of it
           '_FAST_ARCHS = ["AlphaForCausalLM", "BetaForCausalLM", "GammaForCausalLM"]\n'
           '_SLOW_ARCHS = ["AlphaForCausalLM", "BetaForCausalLM"]\n')
@@ -105,15 +131,16 @@ def test_the_generator_writes_what_universe_from_reads(tmp_path, capsys):
     snapshots.mkdir()
     assert host_snapshot.main(["enginex", str(host), "--repository", "example/enginex", "--commit", "0123abc",
                                "--date", "2026-11-30", "--out", str(snapshots / "enginex.json")]) == 0
-    assert capsys.readouterr().out == (f"wrote {snapshots / 'enginex.json'}: 3 registrations in 1 files and 1 "
+    assert capsys.readouterr().out == (f"wrote {snapshots / 'enginex.json'}: 5 registrations in 2 files and 1 "
                                        "lists of enginex 0123abc of 2026-11-30 (example/enginex)\n")
     snapshot = load_snapshot("enginex", snapshots)
     assert snapshot.lists == (HostList("enginex/attention.py", "_FAST_ARCHS", 1,
                                        ("AlphaForCausalLM", "BetaForCausalLM", "GammaForCausalLM")),)
     installed = read_universe(config_from_text(host, '[tool.archsync]\nuniverse-from = ["./enginex"]\n'))
     assert snapshot.facts == installed.facts
-    assert json.loads((snapshots / "enginex.json").read_text())["files"][0][:2] == [
-        "enginex/models/registry.py", "enginex.models.registry"]
+    assert [[f[0], [r[-1] for r in f[2]]] for f in json.loads((snapshots / "enginex.json").read_text())["files"]] == [
+        ["enginex/models/backbone.py", ["model-type"]],
+        ["enginex/models/registry.py", [["alpha:AlphaForCausalLM"] * 3]]]
     write(tmp_path / "plugin" / "setup.py", 'setup(entry_points={"enginex.general_plugins": ["p = p:r"]})\n')
     assert declared_hosts(tmp_path / "plugin", snapshots) == ("enginex",)
 

@@ -317,14 +317,18 @@ def test_the_prefilter_keeps_a_file_where_an_elif_branch_builds_a_model(source: 
     assert may_build_per_name(source.encode()) is holds
 
 
-def test_a_decorators_registry_is_keyed_by_model_type_where_two_thirds_of_its_names_are_model_types():
+def test_a_decorators_registry_is_keyed_by_model_type_where_most_of_its_names_are_model_types():
+    """More than half: LightLLM's keys include remote-code model types no transformers mapping holds (4 of 7 here
+    are known); TurboMind's are its own names, half of them a model type by coincidence."""
     def registry(name: str, *types: str) -> RegistrationFact:
         return RegistrationFact(name, tuple(Member(t, 1, 1) for t in types), (), MODEL_TYPE_SCHEME)
 
     table = load_table()
-    assert table.keyed_by_model_type([registry("@ModelRegistry", "llama", "qwen2", "internvl_chat"),
-                                      registry("@INPUT_MODELS", "llama", "deepseek2", "qwen3_5-moe")]) == \
-        frozenset({"@ModelRegistry"})
+    assert table.keyed_by_model_type([
+        registry("@ModelRegistry", "llama", "qwen2", "mistral", "internvl_chat"),
+        registry("@ModelRegistry", "deepseek_v3", "chatglm", "qwen"),
+        registry("@INPUT_MODELS", "llama", "deepseek2"), registry("@INPUT_MODELS", "qwen3_5-moe", "qwen2"),
+    ]) == frozenset({"@ModelRegistry"})
 
 
 def test_a_model_type_normalised_before_the_test_is_still_one():

@@ -90,11 +90,15 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
         # byte prefilter, facts of what may matter
         typed = records.typed if records is not None else None
         with ProjectIndex(config, files, overrides, disk.index, known, typed) as index:
-            resolve = choose_files(index, (memory.resolve or ResolveMemory()) if memory is not None else None)
             # a host the project registers into serves the names it lists (the inputs' universe is what the next
-            # run compares with its own: this one is derived from the files)
+            # run compares with its own: this one is derived from the files); a registration into one is in a file
+            # the prefilter keeps (`registers`), so the files it keeps say which
+            kept = [facts for module, signals in index.signals() if signals.registers
+                    for facts in (index.facts_of(module),) if facts is not None]
             hosted = universe if config.universe_from else with_hosts_registered_into(
-                universe, [m for m in modules_registered_into(index.facts) if index.module(m) is None], config.root)
+                universe, [m for m in modules_registered_into(kept) if index.module(m) is None], config.root)
+            resolve = choose_files(index, (memory.resolve or ResolveMemory()) if memory is not None else None,
+                                   hosted.names)
             # names resolved across modules (and what dependencies register); the modules resolution reads
             # in batches (predicates' delegates, lists of model types) go to the workers the scan started
             model, resolve = build_model(index, hosted, resolve)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Tuple
 
-from ..extract.facts import FileFacts, Member, RegistrationFact
+from ..extract.facts import MODEL_TYPE_SCHEME, FileFacts, Member, RegistrationFact
 from .codec import as_int, as_list, as_str
 
 # The packaging files that may declare entry points; both are what a run already tracks (a
@@ -34,8 +34,11 @@ PACKAGING = ("setup.py", "pyproject.toml")
 # `"vllm.platform_plugins"`, `"sglang.srt.plugins"`, `"sglang.srt.platforms"`; the host is its first part.
 _GROUP = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)(?:\.\w+)*?\.\w*(?:plugins|platforms)\b")
 _LARGEST = 1 << 20  # a packaging file is small; a larger one is not read
-FORMAT = 2  # 2 added `lists`; a format-1 snapshot is read as holding none
-_FORMATS = (1, FORMAT)
+# 2 added `lists` (a format-1 snapshot is read as holding none); 3 the scheme of a registration keyed by model type
+# (`"model-type"`, a fourth field where there is one), which format 2 wrote as architecture names (vLLM's Ovis
+# backbone chain registered `aimv2` and `siglip_vision_model`)
+FORMAT = 3
+_FORMATS = (1, 2, FORMAT)
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "hosts"
 
 
@@ -114,11 +117,15 @@ def snapshot_from(data: Any, host: str) -> Snapshot:
         path, module, registrations = as_list(entry, 3)
         found = []
         for raw in as_list(registrations):
-            registry, names, implementations = as_list(raw, 3)
+            fields = as_list(raw)
+            registry, names, implementations = as_list(fields[:3], 3)
+            scheme = as_str(fields[3]) if len(fields) == 4 else ""
+            if len(fields) not in (3, 4) or scheme not in ("", MODEL_TYPE_SCHEME):
+                raise ValueError(f"a registration of {len(fields)} fields, or of scheme {scheme!r}")
             members = tuple(Member(as_str(n), as_int(line), as_int(column)) for n, line, column in
                             (as_list(m, 3) for m in as_list(names)))
             served_by = tuple(as_str(i) for i in as_list(implementations))
-            found.append(RegistrationFact(as_str(registry), members, served_by))
+            found.append(RegistrationFact(as_str(registry), members, served_by, scheme))
         facts.append(FileFacts(as_str(path), as_str(module), registrations=tuple(found)))
     lists = tuple(HostList(as_str(path), as_str(subject), as_int(line), tuple(as_str(n) for n in as_list(names)),
                            as_str(keyed))
@@ -130,7 +137,8 @@ def snapshot_from(data: Any, host: str) -> Snapshot:
 def snapshot_document(snapshot: Snapshot) -> bytes:
     """The document `snapshot_from` reads: sorted, one file per line, so a new snapshot diffs by file."""
     files = [[f.path, f.module, [[r.registry, [[m.name, m.line, m.column] for m in r.names], list(r.implementations)]
-                                 for r in f.registrations]] for f in sorted(snapshot.facts, key=lambda f: f.path)]
+                                 + ([r.scheme] if r.scheme else []) for r in f.registrations]]
+             for f in sorted(snapshot.facts, key=lambda f: f.path)]
     lists = [[h.path, h.subject, h.line, list(h.names), h.keyed]
              for h in sorted(snapshot.lists, key=lambda h: (h.path, h.line, h.subject))]
     head = {"format": FORMAT, "host": snapshot.host, "repository": snapshot.repository, "commit": snapshot.commit,

@@ -94,7 +94,6 @@ class Prefilter:
         installed; False: the pure-Python path, which gives the same signals)."""
         self.registry_tokens = [r.lstrip("@").encode() for r in config.registries if "::" not in r and r[:1] != "!"]
         self.table = load_table()  # what a registry keyed by model type registers (`model_types.py`)
-        self.model_types = frozenset(self.table.types)
         qualified = tuple(r for r in config.registries if "::" in r)
         self.guard_tokens: List[bytes] = []
         # A pattern with no literal piece to look for (`*`, `f#1`) may match any file's names.
@@ -176,7 +175,7 @@ class Prefilter:
         """
         data = scan.data
         spelt = None if names is None else bool(names)
-        if any(may_register(data, m.start(), m.end(), self.is_name, spelt, self.model_types)
+        if any(may_register(data, m.start(), m.end(), self.is_name, spelt)
                for m in (scan.finditer(self.calls[0]) if calls is None else calls)):
             return True
         if scan.has(b"register_model") and next(scan.finditer(self.calls[1]), None) is not None:

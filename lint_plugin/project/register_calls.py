@@ -21,7 +21,7 @@ argument, a decorated statement the bytes cannot tell) still counts.
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Callable, Optional
+from typing import Callable, Optional
 
 from ..extract.spelling import MODEL_CLASS, mostly_architectures
 
@@ -43,17 +43,18 @@ _QUOTED_TYPE = re.compile(rb"([\"'])([a-z][a-z0-9_.\-]*)\1")
 
 
 def may_register(data: bytes, start: int, end: int, is_name: Callable[[str], object],
-                 names_spelt: Optional[bool] = None, model_types: AbstractSet[str] = frozenset()) -> bool:
+                 names_spelt: Optional[bool] = None) -> bool:
     """May the call the shape matched at `data[start:end]` register a name?
 
     The match starts in the registering name and runs past the call's `(` into its first argument,
     which is read again here from its opening character. `names_spelt`: whether the file spells any
-    string in the name shape (None: not asked, and a decorator always may register). A decorator whose
-    first argument is one of `model_types` (`@ModelRegistry("llama")`) may register the architectures it
-    names (`resolve/model_types.py`; one the table does not know registers none).
+    string in the name shape (None: not asked, and a decorator always may register). A decorator that
+    quotes a string in the model-type shape (`@ModelRegistry("llama")`) may register model types, whether or
+    not the table knows them: whether its registry is keyed by model type is a vote of all its keys
+    (`ModelTypeTable.keyed_by_model_type`), which must count the same keys whatever files are parsed.
     """
     if _decorated(data, start):  # a registry keyed by model type registers no name spelt as one, too
-        return names_spelt is None or ((names_spelt or _model_type_first(data, start, end, model_types))
+        return names_spelt is None or ((names_spelt or _quotes_a_model_type(data, start, end))
                                        and _on_a_model_class(data, end))
     position = data.find(b"(", start, end) + 1  # the call's own: the name before it holds none
     while data[position] in b" \t\r\n\f":
@@ -98,13 +99,13 @@ _CALL_WINDOW = 4000  # bytes of a registering call's arguments read for a list o
 _LISTED = re.compile(rb"""[\[(,]\s*[\"']([A-Za-z_][A-Za-z0-9_]*)[\"']""")
 
 
-def _model_type_first(data: bytes, start: int, end: int, model_types: AbstractSet[str]) -> bool:
-    """Does the decorator quote one of `model_types` before the statement it is on (`@ModelRegistry("llama")`,
-    `(["deepseek_v2", ...])`, `(name="llama")`)? Only such a decorator may register an architecture: one
-    whose model types the table does not know registers none."""
+def _quotes_a_model_type(data: bytes, start: int, end: int) -> bool:
+    """Does the decorator whose registering call the shape matched at `data[start:end]` quote a string in the
+    model-type shape before the statement it is on (`@ModelRegistry("llama")`, `(["deepseek_v2", ...])`,
+    `(name="llama")`)? What `registrations.class_registrations` may read as model types holds one (most of its
+    keys are so spelt)."""
     statement = _DECORATED.search(data, end)
-    window = data[start:statement.start() if statement is not None else len(data)]
-    return any(m.group(2).decode("ascii") in model_types for m in _QUOTED_TYPE.finditer(window))
+    return _QUOTED_TYPE.search(data, start, statement.start() if statement is not None else len(data)) is not None
 
 
 def filed_under(data: bytes, start: int, end: int) -> str:

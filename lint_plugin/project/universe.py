@@ -15,7 +15,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..config import Config
 from ..extract.facts import FileFacts
@@ -41,6 +41,12 @@ class Universe:
     model_types: ModelTypeTable = field(default_factory=lambda: ModelTypeTable("", {}))
     # (`Snapshot.label`, list) of each list a snapshot holds: the host's own lists, which a plugin may copy
     host_lists: Tuple[Tuple[str, HostList], ...] = ()
+
+    @property
+    def names(self) -> FrozenSet[str]:
+        """Every architecture the dependencies register (a model type's, as the checkpoints it names)."""
+        return frozenset(name for f in self.facts for r in f.registrations
+                         for _, _, name in self.model_types.registered(r))
 
     @property
     def installed(self) -> Tuple[str, ...]:

@@ -41,10 +41,14 @@ from .served import is_not_served
 _PIECE = re.compile(r"[A-Za-z][\w.\-]*")  # a constant that may be a name pattern (`"Qwen3"`, `"VL"`)
 
 
-def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None) -> Optional[ResolveMemory]:
+def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None,
+                 hosted: AbstractSet[str] = frozenset()) -> Optional[ResolveMemory]:
     """Choose the files that may matter. `memory`: what the last run left (its choice is replayed while its
-    inputs hold); given one, the memory with this run's choice is returned, for the next run."""
-    universe = index.universe | _qualified_registry_names(index)
+    inputs hold); given one, the memory with this run's choice is returned, for the next run. `hosted`: the
+    names the project's hosts register (a plugin's lists hold them: vllm-ascend's `"Eagle3DeepseekV2ForCausalLM"
+    in model_configs["architectures"]`), which choose a file as the project's own do."""
+    own = index.universe | _qualified_registry_names(index)
+    universe = own | hosted
     chosen = {module for module, _ in index.signals() if index.is_candidate(module)}
     initial = frozenset(chosen)
     if memory is not None and not index.config.qualified_registries:
