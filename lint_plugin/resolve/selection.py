@@ -47,8 +47,7 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None,
     inputs hold); given one, the memory with this run's choice is returned, for the next run. `hosted`: the
     names the project's hosts register (a plugin's lists hold them: vllm-ascend's `"Eagle3DeepseekV2ForCausalLM"
     in model_configs["architectures"]`), which choose a file as the project's own do."""
-    own = index.universe | _qualified_registry_names(index)
-    universe = own | hosted
+    universe = index.universe | _qualified_registry_names(index) | hosted
     chosen = {module for module, _ in index.signals() if index.is_candidate(module)}
     initial = frozenset(chosen)
     if memory is not None and not index.config.qualified_registries:
