@@ -7,7 +7,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.history.new_model import reverted  # noqa: E402
-from bench.history.sweep import registered_keys  # noqa: E402
+from bench.history.sweep import registered_keys, registered_strings  # noqa: E402
 
 PARENT = '''from .kestrel import KestrelForCausalLM
 
@@ -70,3 +70,12 @@ def test_the_sweep_takes_the_keys_a_registry_diff_adds_and_not_those_it_moves():
             '+    "WrenForCausalLM": ("wren2", "WrenForCausalLM"),\n'
             '+    # "FinchForCausalLM": ("finch", "FinchForCausalLM"),\n')
     assert registered_keys(diff) == ["KestrelV2ForCausalLM", "MagpieForCausalLM"]
+
+
+def test_the_sweep_reads_a_plugins_registrations_by_the_names_its_file_gains():
+    """A call spanning lines (`register_model(\n    "X",\n    "pkg.mod:Cls")`) or a subscript store: the diff
+    line of the name says neither, so the names the file holds after the commit and not before are what it adds."""
+    before = ('def register():\n    ModelRegistry.register_model("KestrelForCausalLM", "plugin.kestrel:Kestrel")\n')
+    after = before + ('    ModelRegistry.register_model(\n        "MagpieForCausalLM",\n'
+                      '        "plugin.magpie:MagpieForCausalLM",\n    )\n    _MODELS["WrenForCausalLM"] = Wren\n')
+    assert registered_strings(before, after) == ["MagpieForCausalLM", "WrenForCausalLM"]

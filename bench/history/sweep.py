@@ -44,6 +44,7 @@ class Target:
     since: str
     until: str
     by_strings: bool = False  # registrations are calls or subscript stores, not dict keys: see `registered_strings`
+    module: str = ""  # of a models package, only an added module of this name is a model (`lightllm/models/x/model.py`)
 
 
 # SGLang before its cut-off only (its later history is kept aside); vLLM and lmdeploy over the spans their
@@ -64,6 +65,9 @@ TARGETS: Dict[str, Target] = {
                          "2025-06-01", "2026-09-01", by_strings=True),
     "vllm-ascend": Target("github:vllm-project/vllm-ascend", ".", "vllm_ascend/models/__init__.py",
                           "2025-01-01", "2026-09-01", by_strings=True),
+    # registers by model type, one decorated class per model package (`@ModelRegistry("qwen3")`)
+    "lightllm": Target("github:ModelTC/LightLLM", ".", "lightllm/models/", "2024-06-01", "2026-09-01",
+                       module="model.py"),
 }
 
 _KEY = r"""^{sign}\s*["']([A-Z]\w+)["']\s*:"""
@@ -104,7 +108,8 @@ def commits(git_dir: Path, target: Target) -> List[Tuple[str, str, List[str]]]:
             continue
         if target.registry.endswith("/"):
             added = git(git_dir, "diff", "--name-only", "--diff-filter=A", parents[0], commit, "--", path).decode()
-            new = [name.rsplit("/", 1)[-1] for name in added.split() if name.endswith(".py")]
+            new = [name.rsplit("/", 1)[-1] if not target.module else name.rsplit("/", 2)[-2] for name in added.split()
+                   if name.endswith(".py") and (not target.module or name.rsplit("/", 1)[-1] == target.module)]
         elif target.by_strings:
             new = registered_strings(_file_at(git_dir, parents[0], path), _file_at(git_dir, commit, path))
         else:
