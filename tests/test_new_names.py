@@ -194,3 +194,22 @@ def test_a_new_name_a_list_searched_by_another_branch_holds_is_handled_there(tmp
     assert new_findings(tmp_path / "in", then, (MODELS_NOW, _builder("FinchForCausalLM", "KestrelV2ForCausalLM"))) == []
     assert new_findings(tmp_path / "out", then, (MODELS_NOW, _builder("FinchForCausalLM"))) == [
         "ARC107 build#1 KestrelV2ForCausalLM"]
+
+
+CHAIN = ("layers/attention.py", "def attention_backend(config):\n    arch = config.architectures[0]\n"
+                                "    if arch == \"WrenForCausalLM\":\n        return \"wren\"\n"
+                                "    elif arch == \"KestrelForCausalLM\":\n        return \"mla\"\n{}"
+                                "    return \"mha\"\n")
+
+
+@pytest.mark.parametrize("branch, asked", [
+    ("", ["ARC107 attention_backend#2 KestrelV2ForCausalLM"]),
+    # the change gives the new model a branch of its own, on a field of its config rather than its name
+    ("    elif getattr(config, \"kv_lora_rank\", 0) > 0:\n        return \"mla-lite\"\n", []),
+])
+def test_a_chain_the_change_added_a_branch_to_is_what_its_author_decided(tmp_path, branch, asked):
+    """LightLLM's tokenizer chain gained `elif model_cfg.get("thinker_config") is not None:` for Qwen3-Omni, whose
+    class subclasses Qwen3-VL-MoE's: its Qwen3-VL branch is not where the change's author put it."""
+    then = (MODELS_THEN, (CHAIN[0], CHAIN[1].format("")))
+    now = (MODELS_NOW, (CHAIN[0], CHAIN[1].format(branch)))
+    assert new_findings(tmp_path, then, now) == asked

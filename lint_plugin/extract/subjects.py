@@ -143,12 +143,15 @@ class ScopeSubjects:
         number = len(self._chains)
         self._chains[number] = []
         branch: Optional[ast.If] = node
+        arms = 0
         while branch is not None:
+            arms += 1
             self._chained.add(id(branch.test))
             self._chain_spans.append((_span(branch.test), number))
             self._chains[number] += [REFERENCE + name for name in _searched(branch.test)]
             rest = branch.orelse
             branch = rest[0] if len(rest) == 1 and isinstance(rest[0], ast.If) else None
+        self._chains[number].append(f"{TESTS}{arms}")
 
     @property
     def registrations(self) -> List[ChainRegistration]:
@@ -160,9 +163,9 @@ class ScopeSubjects:
         """The names found in the tests of each `if`/`elif` chain with two of them or more: lists that tell
         names apart, each branch doing something else with its own. A collection a test searches by name
         (`elif arch in HYBRID_ARCHS`) is there too, as `REFERENCE` and its name: that branch takes whatever
-        the collection holds."""
+        the collection holds; and how many tests the chain has, as `TESTS` and the number."""
         return [tuple(names) for names in self._chains.values()
-                if sum(1 for n in names if not n.startswith(REFERENCE) and n != ALTERNATIVES) > 1]
+                if sum(1 for n in names if n[:1] not in (REFERENCE, TESTS) and n != ALTERNATIVES) > 1]
 
     def _names(self, text: Optional[str], typed: bool) -> bool:
         return text is not None and (self.ctx.is_name(text) or (typed and model_types_only([text])))
@@ -432,6 +435,9 @@ def _tests_a_model_type(test: ast.expr) -> bool:
 
 REFERENCE = "="  # in a chain's names (`ScopeSubjects.chains`): a collection one of its tests searches by name
 ALTERNATIVES = "|"  # a chain's first name: its lists are the alternatives of one `or`, not branches
+# in a chain's names, once: how many tests the chain has, a branch that names no model among them
+# (`elif cfg.get("thinker_config") is not None:`): a change that adds one decides what the chain does with a model
+TESTS = "+"
 
 
 def _searched(test: ast.expr) -> List[str]:

@@ -17,7 +17,7 @@ from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..extract.model_chains import is_chain_registry
 from ..extract.spelling import names_test
-from ..extract.subjects import ALTERNATIVES, REFERENCE
+from ..extract.subjects import ALTERNATIVES, REFERENCE, TESTS
 from ..project.hosts import HostList
 from ..project.index import ProjectIndex
 from ..project.mentions import Counts
@@ -264,7 +264,8 @@ def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
                 chains.setdefault(facts.path, []).append(Dispatch(
                     facts.path, min(collections[i].line for i in found), tuple(collections[i].subject for i in found),
                     tuple(collections[i].members.names for i in found),
-                    frozenset(name[len(REFERENCE):] for name in chain if name.startswith(REFERENCE))))
+                    frozenset(name[len(REFERENCE):] for name in chain if name.startswith(REFERENCE)),
+                    next((int(name[len(TESTS):]) for name in chain if name.startswith(TESTS)), 0)))
     dispatches = {path: tuple(found) for path, found in chains.items()}
     if not beside:
         return collections, dispatches

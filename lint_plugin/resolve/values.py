@@ -159,6 +159,7 @@ class Dispatch:
     subjects: Tuple[str, ...]  # the subjects its tests are
     branches: Tuple[FrozenSet[str], ...]  # what each of those holds
     searched: FrozenSet[str] = frozenset()  # collections its tests search by name (`elif arch in HYBRID_ARCHS`)
+    tests: int = 0  # how many tests it has, those of branches that name no model too
 
     @property
     def names(self) -> FrozenSet[str]:

@@ -39,12 +39,13 @@ def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
     tested = _tested_by_function(model)
     of_kinds = _by_kind(baseline)
     decided = _decided_by_predicates(baseline)
+    extended = _extended_chains(model, baseline)
     found: List[Diagnostic] = []
     for c in model.collections:
         held = c.members.names & model.registered.keys()
         before = then.get((c.path, c.subject))
         if before is None or before.members.names & baseline.registered.keys() != held - new or not held \
-                or (not_a_list_to_complete(c, held) and not one_name_test(c, held)):
+                or (not_a_list_to_complete(c, held) and not one_name_test(c, held)) or (c.path, c.subject) in extended:
             continue  # a list the change wrote, or changed but by adding new names, is what its author decided
         names = sorted(new - c.members.names - tested.get((c.path, function_of(c.subject)), frozenset()))
         if not names:
@@ -66,6 +67,17 @@ def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
                                     subject=c.subject, member=name,
                                     fix=add_to(c, name, ()) if of_kind else add_beside_kin(c, name, [evidence])))
     return found
+
+
+def _extended_chains(model: Model, baseline: Model) -> FrozenSet[Tuple[str, str]]:
+    """(path, subject) of each list tested in a branch of an if/elif chain to which the change added a test: its
+    author decided what the chain does with the model it adds, in a branch of its own that may name none (LightLLM's
+    tokenizer chain took Qwen3-Omni with `elif model_cfg.get("thinker_config") is not None:`, and its Qwen3-VL
+    branch, whose class Omni's subclasses, is not where it goes)."""
+    then = {(d.path, subject): d.tests for path, chains in baseline.dispatches.items() for d in chains
+            for subject in d.subjects}
+    return frozenset((d.path, subject) for path, chains in model.dispatches.items() for d in chains
+                     for subject in d.subjects if d.tests > then.get((d.path, subject), d.tests))
 
 
 def _tested_by_function(model: Model) -> Dict[Tuple[str, str], FrozenSet[str]]:
@@ -241,7 +253,10 @@ RULE = Rule(
         "nor a text model of a list of multimodal ones), and so do the chains: a name another branch of the list's "
         "chain tests, or a chain of its function tells apart, or a test inside a test of the same value against "
         "a list that lacks it (`if arch in SUPPORTED_ARCHS:`), is not asked; nor is one another test of the same "
-        "function holds (the change put it where the function takes it). What ARC105 refuses a second spelling "
+        "function holds (the change put it where the function takes it), nor a list of a chain the change added "
+        "a test to, one that names no model among them (LightLLM's tokenizer chain gained `elif "
+        "model_cfg.get(\"thinker_config\") is not None:` for Qwen3-Omni: its Qwen3-VL branch is not where Omni "
+        "goes, though Omni's class subclasses Qwen3-VL-MoE's). What ARC105 refuses a second spelling "
         "of a class, or a test of one name, it does not refuse a new name of the held name's line, registered to "
         "its class or subclassing it: `arch == X` becomes `arch in (X, Y)`. A pair ARC105 reports is reported "
         "once, by ARC105.",
