@@ -102,7 +102,7 @@ def test_the_tests_of_one_if_elif_chain_are_grouped_and_a_branch_writing_a_model
               '    if config.model_type in ("qwen2_moe", "qwen3_moe"):\n'
               '        kind = "qwen2moe"\n')
     facts = _facts(source)
-    assert facts.chains == (("plan#1", "plan#2"),)
+    assert facts.chains == (("+2", "plan#1", "plan#2"),)  # how many tests the chain has, then its lists
     assert [(c.name, c.scope) for c in facts.collections] == [
         ("plan#1", "inline"), ("plan#2", "inline"), ("plan#3", "dispatch")]
 
