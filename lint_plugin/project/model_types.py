@@ -53,7 +53,7 @@ class ModelTypeTable:
 
     def keyed_by_model_type(self, registrations: Iterable[RegistrationFact]) -> FrozenSet[str]:
         """The registries whose names are mostly model types this table knows (more than half of them): LightLLM's
-        `@ModelRegistry` (23 of its 37 at 2025-05, 32 of 45 at 2026-08: the others are remote-code model types,
+        `@ModelRegistry` (23 of its 37 at 2025-07, 32 of 45 at 2026-08: the others are remote-code model types,
         `internvl_chat`, `qwen`, which no transformers mapping holds), not lmdeploy's TurboMind `INPUT_MODELS`,
         whose names are its own (`qwen3_5-moe`, `glm4-moe-lite`: 7 of its 15 are model types by coincidence)."""
         known: Dict[str, List[bool]] = {}
