@@ -97,6 +97,19 @@ def test_a_file_of_a_plugin_that_quotes_only_the_hosts_names_is_read_as_every_fi
     assert seen == every
 
 
+def test_a_plugins_test_of_a_piece_of_its_hosts_names_is_read_as_every_file_is(tmp_path):
+    """`arch.startswith("Qwen3")` quotes no name: a test of a piece of the host's names chooses its file too, or the
+    family it makes would be seen only under `--no-prefilter`."""
+    write(tmp_path / "plugin" / "__init__.py",
+          "from vllm import ModelRegistry\n\n\ndef register():\n"
+          '    ModelRegistry.register_model("KestrelForCausalLM", "plugin.kestrel:KestrelForCausalLM")\n')
+    write(tmp_path / "plugin" / "family.py", 'def is_qwen3(arch):\n    return arch.startswith("Qwen3")\n')
+    seen = archsync("inventory", "--format", "json", "--no-cache", cwd=tmp_path).json
+    every = archsync("inventory", "--format", "json", "--no-cache", "--no-prefilter", cwd=tmp_path).json
+    assert [f["name"] for f in seen["families"]] == ["is_qwen3"]
+    assert seen == every
+
+
 def test_an_unreadable_snapshot_is_a_clear_error(tmp_path):
     write(tmp_path / "vllm.json", '{"format": 1, "host": "vllm", "files": [["x.py"]]}')
     with pytest.raises(SnapshotError, match=r"archsync's snapshot of vllm \(.*vllm\.json\) cannot be read \(.*"
