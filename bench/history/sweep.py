@@ -89,6 +89,14 @@ def registered_strings(before: str, after: str) -> List[str]:
     return sorted(set(_ARCHITECTURE_STRING.findall(after)) - set(_ARCHITECTURE_STRING.findall(before)))
 
 
+def added_models(paths: List[str], module: str = "") -> List[str]:
+    """The models a package gains with these added files: each module (`qwen3.py`), or, where a model is a package
+    of its own, each package that gains a module named `module` (`qwen3/model.py` -> `qwen3`)."""
+    if not module:
+        return [path.rsplit("/", 1)[-1] for path in paths if path.endswith(".py")]
+    return [path.rsplit("/", 2)[-2] for path in paths if path.rsplit("/", 1)[-1] == module]
+
+
 def _file_at(git_dir: Path, commit: str, path: str) -> str:
     try:
         return git(git_dir, "show", f"{commit}:{path}").decode("utf-8", "replace")
@@ -108,8 +116,7 @@ def commits(git_dir: Path, target: Target) -> List[Tuple[str, str, List[str]]]:
             continue
         if target.registry.endswith("/"):
             added = git(git_dir, "diff", "--name-only", "--diff-filter=A", parents[0], commit, "--", path).decode()
-            new = [name.rsplit("/", 1)[-1] if not target.module else name.rsplit("/", 2)[-2] for name in added.split()
-                   if name.endswith(".py") and (not target.module or name.rsplit("/", 1)[-1] == target.module)]
+            new = added_models(added.split(), target.module)
         elif target.by_strings:
             new = registered_strings(_file_at(git_dir, parents[0], path), _file_at(git_dir, commit, path))
         else:

@@ -44,8 +44,9 @@ def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
     for c in model.collections:
         held = c.members.names & model.registered.keys()
         before = then.get((c.path, c.subject))
+        one_name = one_name_test(c, held)
         if before is None or before.members.names & baseline.registered.keys() != held - new or not held \
-                or (not_a_list_to_complete(c, held) and not one_name_test(c, held)) or (c.path, c.subject) in extended:
+                or (not_a_list_to_complete(c, held) and not one_name) or (c.path, c.subject) in extended:
             continue  # a list the change wrote, or changed but by adding new names, is what its author decided
         names = sorted(new - c.members.names - tested.get((c.path, function_of(c.subject)), frozenset()))
         if not names:
@@ -53,10 +54,10 @@ def check_new(model: Model, baseline: Model) -> List[Diagnostic]:
         others = copies.get((c.path, c.subject), ())
         predicate = _predicate_of(before, decided)
         shares = _shares(baseline, before, of_kinds, decided.get((c.path, predicate), frozenset()), predicate) \
-            if not one_name_test(c, held) else {}
+            if not one_name else {}
         for name in names:
             evidence = _of_its_kind(model, shares, name) or (
-                None if c.table else _runs_held_code(model, held, name, one_name_test(c, held)))
+                None if c.table else _runs_held_code(model, held, name, one_name))
             if evidence is None or blocked(model, c, held, name, [evidence], others) \
                     or not accepts(c.members.names, name, said=model.said):
                 continue  # ARC105's guards, the kind guard among them: a draft is not asked of served models
@@ -74,9 +75,9 @@ def _extended_chains(model: Model, baseline: Model) -> FrozenSet[Tuple[str, str]
     author decided what the chain does with the model it adds, in a branch of its own that may name none (LightLLM's
     tokenizer chain took Qwen3-Omni with `elif model_cfg.get("thinker_config") is not None:`, and its Qwen3-VL
     branch, whose class Omni's subclasses, is not where it goes)."""
-    then = {(d.path, subject): d.tests for path, chains in baseline.dispatches.items() for d in chains
+    then = {(d.path, subject): d.tests for chains in baseline.dispatches.values() for d in chains
             for subject in d.subjects}
-    return frozenset((d.path, subject) for path, chains in model.dispatches.items() for d in chains
+    return frozenset((d.path, subject) for chains in model.dispatches.values() for d in chains
                      for subject in d.subjects if d.tests > then.get((d.path, subject), d.tests))
 
 
