@@ -5,7 +5,8 @@ January against a snapshot from May would let the host's later lists tell the pl
 leak from the future. With `--host-as-of-parent vllm=<mirror>`, a case whose tree declares the host's
 plugin entry points is checked by a copy of this checkout's `lint_plugin` whose snapshot of the host
 is written (by `lint_plugin.frontends.host_snapshot`, this checkout's) from the host's newest commit
-before the parent's commit date. Copies are kept under `--work`, one per host commit and code.
+before the parent's commit date. Copies are kept under `--work`, one per host commit and code. The
+sweep's `--host-as-of-commit` does the same at each commit that registers a model.
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def host_mirrors(specs: List[str], mirrors: Path) -> Dict[str, Path]:
         host, _, name = spec.partition("=")
         git_dir = mirrors / name / "repo"
         if not host or not (git_dir / "HEAD").is_file():
-            raise SystemExit(f"--host-as-of-parent {spec}: no mirror {git_dir}")
+            raise SystemExit(f"host {spec}: no mirror {git_dir}")
         found[host] = git_dir
     return found
 

@@ -7,6 +7,12 @@ models package), the commit's tree is checked against its parent's (`archsync ch
 HEAD holding the parent's tree: `new_model.change_tree`), and every finding is looked up in later history
 (`replay.confirmed_later`, as the replay judges the other diagnostics at its parents). Nothing is reverted:
 most such commits leave no list behind, and a check that stays quiet there is what is measured.
+
+A plugin is checked against archsync's shipped snapshot of its host unless `--host-as-of-commit vllm=<mirror>`
+is given: then against the host as it was at the commit's date (`hosts.py`), as the replay's
+`--host-as-of-parent` does. A snapshot months newer than the commit tells a plugin's copy of a host list
+what the host added after it (vllm-ascend's patch of `is_deepseek_mla`, told what vLLM's list held eight
+months later): the host's future, which no maintainer could have acted on that day.
 """
 from __future__ import annotations
 
@@ -19,8 +25,9 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
+from bench.history.hosts import archsync_as_of, host_mirrors
 from bench.history.new_model import change_tree
 from bench.history.replay import (
     SGLANG_CUTOFF,
@@ -127,8 +134,10 @@ def commits(git_dir: Path, target: Target) -> List[Tuple[str, str, List[str]]]:
 
 
 def sweep(project: str, target: Target, mirrors: Path, work: Path, archsync: Sequence[str], limit: int = 0,
-          progress=lambda message: print(message, file=sys.stderr, flush=True)) -> List[dict]:
-    """One record per commit that registers something: what it adds, and every finding with its judgement."""
+          progress=lambda message: print(message, file=sys.stderr, flush=True),
+          hosts: Optional[Dict[str, Path]] = None) -> List[dict]:
+    """One record per commit that registers something: what it adds, and every finding with its judgement.
+    `hosts`: host package -> its mirror, to check a plugin against its host as of the commit's date."""
     git_dir = mirror_dir(mirrors, target.mirror)
     if git_dir is None:
         raise SystemExit(f"no mirror of {target.mirror} under {mirrors}")
@@ -137,7 +146,8 @@ def sweep(project: str, target: Target, mirrors: Path, work: Path, archsync: Seq
     for commit, parent, new in commits(git_dir, target)[:limit or None]:
         tree = change_tree(git_dir, parent, commit, target.root, work, work / f"sweep-{commit[:12]}")
         try:
-            diagnostics = run_archsync(archsync, tree, extra=("--baseline-commit", "HEAD"))["diagnostics"]
+            command = (archsync_as_of(tree, git_dir, commit, hosts, work) if hosts else None) or archsync
+            diagnostics = run_archsync(command, tree, extra=("--baseline-commit", "HEAD"))["diagnostics"]
         finally:  # a tree of vLLM is 50 MB: none is kept
             for done in (work / f"sweep-{commit[:12]}", *work.glob(f"*-{commit[:12]}"), *work.glob(f"*-{parent[:12]}")):
                 shutil.rmtree(done, ignore_errors=True)
@@ -173,14 +183,18 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0, help="at most this many commits a project (0: all)")
     parser.add_argument("--archsync", help="the archsync executable (default: next to this interpreter)")
     parser.add_argument("--json", type=Path, help="also write every record here")
+    parser.add_argument("--host-as-of-commit", action="append", default=[], metavar="HOST=MIRROR",
+                        help="check a plugin against its host as of each commit's date, from this mirror under "
+                             "--mirrors (e.g. vllm=local-inference-lab+vllm); default: archsync's shipped snapshot")
     args = parser.parse_args()
     repo = Path(__file__).resolve().parents[2]
     work = args.work.resolve()
     if work == repo or repo in work.parents:
         parser.error(f"--work {work} is inside the repository; trees stay outside it")
     archsync = [args.archsync] if args.archsync else default_archsync()
+    hosts = host_mirrors(args.host_as_of_commit, args.mirrors)
     records = [record for project in args.project or sorted(TARGETS)
-               for record in sweep(project, TARGETS[project], args.mirrors, work, archsync, args.limit)]
+               for record in sweep(project, TARGETS[project], args.mirrors, work, archsync, args.limit, hosts=hosts)]
     print(markdown(records))
     if args.json:
         args.json.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
