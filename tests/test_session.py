@@ -397,3 +397,29 @@ def test_a_buffer_whose_lines_moved_is_read_once(tmp_path, monkeypatch):
     assert read == [OVERRIDES]
     assert [(d.line, d.code) for d in moved.diagnostics] == [(d.line, d.code) for d in Session(root).check(
         {OVERRIDES: b"# moved\n" + text}).diagnostics]
+
+
+def test_names_only_resolution_registers_choose_files_again_through_edits(tmp_path):
+    """Where resolution registers names the prefilter never read as registered (a support table, beside readers
+    filed under the engine's own names), those names choose files in a second round (`resolve/chosen.py`). The
+    session's kept choice and resolution must give what a cold run does at every step: a list quoting only the
+    table's names, its typo fixed and made again, and the readers' registry turned into one keyed by model type
+    (two of its three keys then known), which registers instead of the table."""
+    root = copy_tree(SOURCE_FIXTURES / "shapes" / "support_table_readers", tmp_path / "readers").resolve()
+    editor = Editor(root, tmp_path, watched=False)
+    rope, readers = "deploy/rope.py", "deploy/fast/readers.py"
+    editor.open(rope)
+    editor.open(readers)
+    typo = ("deploy/rope.py:5: ARC201 'CharlieForCasualLM' in needs_rope_scaling.scaled is not a registered "
+            "architecture; did you mean 'CharlieForCausalLM'?")
+    assert _messages(editor.expect(reused=False)) == [typo]
+    editor.edit(rope, "CharlieForCasualLM", "CharlieForCausalLM")
+    assert _messages(editor.expect(reused=False)) == []
+    editor.edit(rope, "CharlieForCausalLM", "CharlieForCasualLM")
+    assert _messages(editor.expect(reused=False)) == [typo]
+    editor.edit(readers, 'name="alpha"', 'name="qwen2"')
+    assert _messages(editor.expect(reused=False)) == [
+        f"deploy/eager/supported_models.py:{line}: ARC201 '{name}' in _SUPPORTED_ARCHS is not a registered "
+        "architecture" for line, name in ((4, "AlphaForCausalLM"), (5, "BravoForCausalLM"), (6, "CharlieForCausalLM"))]
+    editor.edit(readers, 'name="qwen2"', 'name="alpha"')
+    assert _messages(editor.expect(reused=False)) == [typo]

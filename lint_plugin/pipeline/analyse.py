@@ -73,7 +73,7 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
     from ..project.universe import with_hosts_registered_into
     from ..report.memory_noqa import NoqaMemory
     from ..report.stage import report, report_again
-    from ..resolve import ResolveMemory, build_model, choose_files
+    from ..resolve import ResolveMemory, choose_and_build
     from ..resolve.foreign import modules_registered_into
     from ..resolve.unmatched import check_settings, check_src
 
@@ -97,11 +97,11 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
                     for facts in (index.facts_of(module),) if facts is not None]
             hosted = universe if config.universe_from else with_hosts_registered_into(
                 universe, [m for m in modules_registered_into(kept) if index.module(m) is None], config.root)
-            resolve = choose_files(index, (memory.resolve or ResolveMemory()) if memory is not None else None,
-                                   hosted.names)
-            # names resolved across modules (and what dependencies register); the modules resolution reads
-            # in batches (predicates' delegates, lists of model types) go to the workers the scan started
-            model, resolve = build_model(index, hosted, resolve)
+            # the files that may matter, then names resolved across modules (and what dependencies register);
+            # the modules resolution reads in batches (predicates' delegates, lists of model types) go to the
+            # workers the scan started; a name resolution registers that chose no file chooses them again
+            model, resolve = choose_and_build(
+                index, hosted, (memory.resolve or ResolveMemory()) if memory is not None else None)
         if memory is None:
             found = rules.check(model)
             diagnostics, noqa = report(found, config, overrides, inputs.noqa), None

@@ -47,7 +47,7 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None,
     inputs hold); given one, the memory with this run's choice is returned, for the next run. `hosted`: the
     names the project's hosts register (a plugin's lists hold them: vllm-ascend's `"Eagle3DeepseekV2ForCausalLM"
     in model_configs["architectures"]`), which choose a file as the project's own do."""
-    universe = index.universe | _qualified_registry_names(index) | hosted
+    universe = choice_universe(index, hosted)
     chosen = {module for module, _ in index.signals() if index.is_candidate(module)}
     initial = frozenset(chosen)
     if memory is not None and not index.config.qualified_registries:
@@ -137,6 +137,12 @@ class _PieceTest:
             if found:
                 return True
         return False
+
+
+def choice_universe(index: ProjectIndex, hosted: AbstractSet[str] = frozenset()) -> FrozenSet[str]:
+    """The names that choose files: what the files the index keeps register, as its policy reads them, the names of
+    `path::NAME` registries, and `hosted`."""
+    return index.universe | _qualified_registry_names(index) | hosted
 
 
 def _qualified_registry_names(index: ProjectIndex) -> FrozenSet[str]:
