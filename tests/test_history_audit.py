@@ -8,8 +8,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.history.audit import Compared, differences, markdown, overlay, sampled, warm_or_cold  # noqa: E402
-from tests.conftest import ARCHSYNC  # noqa: E402
+from bench.history.audit import (  # noqa: E402
+    Compared,
+    audit_prefilter,
+    differences,
+    markdown,
+    overlay,
+    sampled,
+    warm_or_cold,
+)
+from tests.conftest import ARCHSYNC, SOURCE_FIXTURES, copy_tree  # noqa: E402
 
 FINDING = {"code": "ARC105", "path": "rope.py", "line": 1, "column": 1, "message": "'B' may belong"}
 INVENTORY = {"registered": ["A", "B"], "subjects": [{"name": "ROPE"}], "families": []}
@@ -99,3 +107,11 @@ def test_a_check_with_the_parents_cache_after_a_change_finds_what_a_cold_one_doe
                             tmp_path / "out")
     assert compared == Compared("fixture", "fixture @ 1", 1, ())
     assert not (tmp_path / "scratch").exists() and not (tmp_path / "out").exists()
+
+
+@pytest.mark.e2e
+def test_a_tree_audited_with_and_without_the_prefilter_is_the_same_where_resolution_registers_more(tmp_path):
+    """The fixture of the support table the prefilter's names never chose files by: one finding either way."""
+    tree = copy_tree(SOURCE_FIXTURES / "shapes" / "support_table_readers", tmp_path / "readers")
+    assert audit_prefilter([str(ARCHSYNC)], tmp_path, tmp_path, 0, (), tmp_path / "out", [tree]) == [
+        Compared("trees", "readers", 1, ())]

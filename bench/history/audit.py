@@ -74,13 +74,17 @@ def sampled(items: Sequence, per: int, key: str) -> List:
 
 
 def audit_prefilter(archsync: Sequence[str], mirrors: Path, work: Path, per: int, projects: Sequence[str],
-                    out: Path) -> List[Compared]:
+                    out: Path, trees: Sequence[Path] = ()) -> List[Compared]:
+    """The replay's parent trees (`per` of each project's, 0: all), or `trees` where given (each a project
+    directory, or a directory of them: a checkout holding several, as SGLang's does, is read as one)."""
+    if trees:
+        return [prefilter_or_not(archsync, "trees", tree.name, tree, out) for tree in trees]
     cases = [c for c in load_corpus() if not projects or c.project in projects]
-    trees, absent = parent_trees(cases, mirrors, work)
+    parents, absent = parent_trees(cases, mirrors, work)
     for mirror in absent:
         print(f"no mirror of {mirror}: its cases skipped", file=sys.stderr)
     by_project: Dict[str, List[Tuple[str, Path]]] = {}
-    for label, tree in trees:  # labelled `project @ parent`
+    for label, tree in parents:  # labelled `project @ parent`
         by_project.setdefault(label.split(" @ ")[0], []).append((label, tree))
     return [prefilter_or_not(archsync, project, label, tree, out)
             for project, mine in by_project.items() for label, tree in sampled(mine, per, project)]
@@ -178,6 +182,8 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--per", type=int, default=0,
                         help="at most this many trees a project (prefilter: 0, every parent; warm: 0 means 8)")
     parser.add_argument("--project", action="append", default=[], help="only these projects (repeatable)")
+    parser.add_argument("--tree", type=Path, action="append", default=[],
+                        help="prefilter: audit this tree instead of the replay's parents (repeatable)")
     parser.add_argument("--archsync", help="the archsync executable (default: next to this interpreter)")
     args = parser.parse_args(argv or None)
     repo = Path(__file__).resolve().parents[2]
@@ -187,8 +193,12 @@ def main(argv: Sequence[str] = ()) -> int:
     archsync = [args.archsync] if args.archsync else default_archsync()
     failed = False
     for audit in dict.fromkeys(args.audit):
-        run = audit_prefilter if audit == "prefilter" else audit_warm
-        compared = run(archsync, args.mirrors, args.work.resolve(), args.per, args.project, args.out.resolve())
+        if audit == "prefilter":
+            compared = audit_prefilter(archsync, args.mirrors, args.work.resolve(), args.per, args.project,
+                                       args.out.resolve(), [tree.resolve() for tree in args.tree])
+        else:
+            compared = audit_warm(archsync, args.mirrors, args.work.resolve(), args.per, args.project,
+                                  args.out.resolve())
         print(markdown(audit, compared) + "\n", flush=True)
         failed = failed or any(c.differs for c in compared)
     return 1 if failed else 0
