@@ -1,14 +1,15 @@
 """Choose the files that may matter, build the model from them, and choose again where it registers names the
 choice never saw.
 
-The prefilter chooses files by the names the index sees registered (`selection.choice_universe`), read file by
-file. Resolution decides what is registered over the whole project, and may register names that choice never
-saw: a support table (`SUPPORTED_ARCHS = dict(...)`) registers only where nothing else does, and early lmdeploy's
-TurboMind readers, filed under model types (`@INPUT_MODELS.register_module(name="llama")`), are read file by
-file as registering `LlamaForCausalLM` and three more, then set aside as a registry of names of its own. Files
-quoting only the support table's names (`check_vl_llm()`'s list) were never chosen, and `--no-prefilter` saw 30
-subjects more. So those names choose files too, and the model is built again, until nothing registered is
-unseen: what the prefilter skips never changes a result.
+The prefilter chooses files by the names the index sees registered before any file is chosen
+(`selection.choice_universe`), read file by file. Resolution decides what is registered over the whole project,
+and may register names that choice never saw: a support table (`SUPPORTED_ARCHS = dict(...)`) registers only
+where nothing else does, and early lmdeploy's TurboMind readers, filed under model types
+(`@INPUT_MODELS.register_module(name="llama")`), are read file by file as registering `LlamaForCausalLM` and three
+more, then set aside as a registry of names of its own. Files quoting only the support table's names
+(`check_vl_llm()`'s list) were never chosen, and `--no-prefilter` saw 30 subjects more. So those names choose
+files too, and the model is built again, until nothing registered is unseen: what the prefilter skips never
+changes a result.
 """
 from __future__ import annotations
 
@@ -27,16 +28,14 @@ def choose_and_build(index: ProjectIndex, universe: Universe, memory: Optional[R
                      ) -> Tuple[Model, Optional[ResolveMemory]]:
     """The model of the files chosen, each name it registers having chosen the files that quote it. `memory`:
     what the last run left (`ResolveMemory`); given one, the memory this run leaves is returned with the model."""
-    names = universe.names
+    names = choice_universe(index, universe.names)
     resolve = choose_files(index, memory, names)
     model, resolve = build_model(index, universe, resolve)
-    for _ in range(_ROUNDS):
-        if not index.config.prefilter:
-            break  # every file is read
-        unseen = frozenset(model.registered) - choice_universe(index, names)
+    for _ in range(_ROUNDS if index.config.prefilter else 0):  # without the prefilter every file is read
+        unseen = frozenset(model.registered) - names  # registered, but never chose a file
         if not unseen:
             break
-        names |= unseen
+        names = choice_universe(index, names | unseen)
         resolve = choose_files(index, resolve, names)
         model, resolve = build_model(index, universe, resolve)
     return model, resolve

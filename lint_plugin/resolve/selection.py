@@ -42,12 +42,12 @@ _PIECE = re.compile(r"[A-Za-z][\w.\-]*")  # a constant that may be a name patter
 
 
 def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None,
-                 hosted: AbstractSet[str] = frozenset()) -> Optional[ResolveMemory]:
+                 universe: Optional[FrozenSet[str]] = None) -> Optional[ResolveMemory]:
     """Choose the files that may matter. `memory`: what the last run left (its choice is replayed while its
-    inputs hold); given one, the memory with this run's choice is returned, for the next run. `hosted`: the
-    names the project's hosts register (a plugin's lists hold them: vllm-ascend's `"Eagle3DeepseekV2ForCausalLM"
-    in model_configs["architectures"]`), which choose a file as the project's own do."""
-    universe = choice_universe(index, hosted)
+    inputs hold); given one, the memory with this run's choice is returned, for the next run. `universe`: the
+    names that choose files (`choice_universe`; by default what the index sees registered)."""
+    if universe is None:
+        universe = choice_universe(index)
     chosen = {module for module, _ in index.signals() if index.is_candidate(module)}
     initial = frozenset(chosen)
     if memory is not None and not index.config.qualified_registries:
@@ -141,7 +141,8 @@ class _PieceTest:
 
 def choice_universe(index: ProjectIndex, hosted: AbstractSet[str] = frozenset()) -> FrozenSet[str]:
     """The names that choose files: what the files the index keeps register, as its policy reads them, the names of
-    `path::NAME` registries, and `hosted`."""
+    `path::NAME` registries, and `hosted` (the names the project's hosts register, which a plugin's lists hold:
+    vllm-ascend's `"Eagle3DeepseekV2ForCausalLM" in model_configs["architectures"]`)."""
     return index.universe | _qualified_registry_names(index) | hosted
 
 
