@@ -54,8 +54,10 @@ class FixRequest:
     `target` names the literal as the fixer finds it: a variable name, `function#n`
     or `@decorator:function`; `line` and `column` (1-based, as every column archsync
     prints) are where that target's definition starts, or for a removal where the duplicate
-    is written. `peers` are names to place a new one right after, best first. Text edits
-    are computed from this by `lint_plugin.fix.editor`.
+    is written. `peers` are names to place a new one right after, best first. `reference`: for a
+    literal of classes (`models = [LlavaQwenForCausalLM]`), `module:Class`, the class `name` is written
+    as, imported from `module` where the file does not bind it ("" for a literal of strings; `:Class`
+    when no module to import it from is known). Text edits are computed from this by `lint_plugin.fix.editor`.
     """
 
     action: str  # "add" or "remove"
@@ -65,10 +67,15 @@ class FixRequest:
     name: str
     peers: Tuple[str, ...] = ()
     column: int = 0
+    reference: str = ""
 
     def to_json(self) -> Dict[str, Any]:
-        return {"action": self.action, "path": self.path, "target": self.target, "line": self.line,
-                "name": self.name, "peers": list(self.peers), "column": self.column}
+        document: Dict[str, Any] = {"action": self.action, "path": self.path, "target": self.target,
+                                    "line": self.line, "name": self.name, "peers": list(self.peers),
+                                    "column": self.column}
+        if self.reference:
+            document["reference"] = self.reference
+        return document
 
 
 @dataclass(frozen=True, order=True)

@@ -432,7 +432,7 @@ def as_reported(diagnostics) -> List[dict]:
     from lint_plugin.report.causes import findings
 
     def item(d) -> dict:
-        return dict(d.to_json(), fix=dict(dataclasses.asdict(d.fix), peers=list(d.fix.peers)) if d.fix else None)
+        return dict(d.to_json(), fix=d.fix.to_json() if d.fix else None)
 
     return [dict(item(d), related=[item(r) for r in d.related]) if d.related else item(d)
             for d in findings(diagnostics)]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from lint_plugin.config import DEFAULT_NAME_PATTERN
-from lint_plugin.extract.facts import FileFacts, Literal, Member, Pattern, RegistrationFact, piece_at_a_word
+from lint_plugin.extract.facts import FileFacts, Literal, Member, Pattern, Ref, RegistrationFact, piece_at_a_word
 from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.resolve.foreign import foreign_registries
 from lint_plugin.resolve.support_tables import names_support_table
@@ -152,3 +152,19 @@ def test_a_piece_matches_a_name_where_a_word_of_it_begins():
     assert not piece_at_a_word("dit", "Gemma3ForConditionalGeneration")
     assert Pattern("suffix", "ForCausalLM", 1).matches("LlamaForCausalLM")
     assert not Pattern("suffix", "ration", 1).matches("Gemma3ForConditionalGeneration")
+
+
+# -- lists of classes -------------------------------------------------------------------------------------------
+
+def test_a_class_attribute_listing_imported_classes_is_a_collection_of_references():
+    facts = _facts("from pkg.models.kilo import KiloForCausalLM\n"
+                   "from pkg.models import pico\n"
+                   "class KiloProcessor(Base):\n"
+                   "    models = [KiloForCausalLM, pico.PicoForCausalLM]\n"
+                   "    errors = (ValueError, TypeError)\n"
+                   "    local = [Helper]\n"
+                   "class Helper:\n"
+                   "    pass\n")
+    assert [(c.name, c.scope, [(p.module, p.name) for p in c.parts if isinstance(p, Ref)]) for c in facts.collections] \
+        == [("KiloProcessor.models", "class", [("pkg.models.kilo", "KiloForCausalLM"), ("pkg.models.pico",
+                                                                                        "PicoForCausalLM")])]

@@ -188,3 +188,18 @@ def test_configuration_naming_an_inline_test_survives_a_fix_above_it(tree):
     fixed = archsync("fix", "--select", "ARC101", cwd=root)
     assert fixed.err_lines == ["archsync: fixed 2 problems in 2 files; 0 remaining"], fixed
     assert archsync("check", cwd=root).returncode == EXIT_CLEAN
+
+
+def test_a_class_is_added_to_a_list_of_classes_and_to_the_import_of_its_module(tree):
+    """A list of classes gets the class, not a string, and the file imports it (fixtures/shapes/class_lists)."""
+    root = tree("shapes/class_lists")
+    result = archsync("fix", cwd=root)
+    assert result.returncode == EXIT_CLEAN, result
+    assert result.err_lines == ["archsync: fixed 1 problem in 1 file; 0 remaining"]
+    assert (root / "relay/processors/kilo.py").read_text() == (
+        "from relay.models.kilo import KiloForCausalLM, KiloMoeForCausalLM\n"
+        "from relay.models.pico import PicoForCausalLM\n\n"
+        "from .base import BaseProcessor\n\n\n"
+        "class KiloProcessor(BaseProcessor):\n"
+        "    models = [KiloForCausalLM, KiloMoeForCausalLM, PicoForCausalLM]\n")
+    assert archsync("check", cwd=root).returncode == EXIT_CLEAN

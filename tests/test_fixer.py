@@ -1062,3 +1062,108 @@ def test_an_alias_is_found_past_a_comment_above_its_literal():
         X = _X
     ''')
     check(source, [AddMember("X", 5, "C")], source.replace(b'"B"]', b'"B", "C"]'))
+
+
+# -- lists of classes: the class by its name, imported where the file does not bind it ----------
+
+def AddClass(collection, line, name, module, peers=()):
+    return FixRequest("add", "f.py", collection, line, name, tuple(peers), 1, reference=f"{module}:{name}")
+
+
+def test_a_class_is_added_after_its_peer_and_to_the_import_of_its_module():
+    source = src('''
+        """Processors by model class."""
+        from relay.models.kilo import KiloForCausalLM
+        from relay.models.pico import PicoForCausalLM
+
+        from .base import BaseProcessor
+
+
+        class KiloProcessor(BaseProcessor):
+            models = [
+                KiloForCausalLM,
+                PicoForCausalLM,
+            ]
+    ''')
+    expected = src('''
+        """Processors by model class."""
+        from relay.models.kilo import KiloForCausalLM, KiloMoeForCausalLM
+        from relay.models.pico import PicoForCausalLM
+
+        from .base import BaseProcessor
+
+
+        class KiloProcessor(BaseProcessor):
+            models = [
+                KiloForCausalLM,
+                KiloMoeForCausalLM,
+                PicoForCausalLM,
+            ]
+    ''')
+    check(source, [AddClass("KiloProcessor.models", 9, "KiloMoeForCausalLM", "relay.models.kilo",
+                            ("KiloForCausalLM",))], expected)
+
+
+def test_a_class_the_file_binds_is_not_imported_again_and_crlf_is_kept():
+    source = src('''
+        from relay import models
+        if TYPE_CHECKING:
+            from relay.models.kilo import KiloMoeForCausalLM
+        JIT = (models.KiloForCausalLM, PicoForCausalLM)
+    ''', newline="\r\n")
+    expected = src('''
+        from relay import models
+        if TYPE_CHECKING:
+            from relay.models.kilo import KiloMoeForCausalLM
+        JIT = (models.KiloForCausalLM, PicoForCausalLM, KiloMoeForCausalLM)
+    ''', newline="\r\n")
+    check(source, [AddClass("JIT", 4, "KiloMoeForCausalLM", "relay.models.kilo")], expected)
+
+
+def test_a_class_goes_after_the_docstring_where_nothing_is_imported_above():
+    source = src('''
+        """Doc."""
+        from __future__ import annotations
+        JIT = [KiloForCausalLM]
+        from relay.models.kilo import KiloForCausalLM
+    ''')
+    expected = src('''
+        """Doc."""
+        from __future__ import annotations
+        from relay.models.kilo import KiloMoeForCausalLM
+        JIT = [KiloForCausalLM, KiloMoeForCausalLM]
+        from relay.models.kilo import KiloForCausalLM
+    ''')
+    check(source, [AddClass("JIT", 3, "KiloMoeForCausalLM", "relay.models.kilo")], expected)
+
+
+def test_a_class_is_refused_where_no_module_is_known_or_the_literal_holds_strings():
+    source = src('''
+        JIT = [KiloForCausalLM]
+        NAMES = ["KiloForCausalLM", PicoForCausalLM]
+    ''')
+    check(source, [AddClass("JIT", 1, "KiloMoeForCausalLM", ""), AddClass("NAMES", 2, "KiloMoeForCausalLM", "m")],
+          source, refused=[
+              "KiloMoeForCausalLM is not imported in f.py, and archsync does not know a module to import it from: "
+              "add the import, then the class",
+              "NAMES is not a literal of classes alone: archsync will not add the class KiloMoeForCausalLM to it"])
+
+
+@pytest.mark.parametrize("before, after", [
+    ("from relay.models.kilo import (KiloForCausalLM)\n",
+     "from relay.models.kilo import (KiloForCausalLM, KiloMoeForCausalLM)\n"),
+    ("from relay.models.kilo import (KiloForCausalLM,)\n",
+     "from relay.models.kilo import (KiloForCausalLM, KiloMoeForCausalLM)\n"),
+    # not one line, or something after it on its line: an import of its own below it
+    ("from relay.models.kilo import (\n    KiloForCausalLM,\n)\n",
+     "from relay.models.kilo import (\n    KiloForCausalLM,\n)\nfrom relay.models.kilo import KiloMoeForCausalLM\n"),
+    ("from relay.models.kilo import KiloForCausalLM  # noqa\n",
+     "from relay.models.kilo import KiloForCausalLM  # noqa\nfrom relay.models.kilo import KiloMoeForCausalLM\n"),
+    ("from .kilo import KiloForCausalLM\n",
+     "from .kilo import KiloForCausalLM\nfrom relay.models.kilo import KiloMoeForCausalLM\n"),
+])
+def test_the_import_of_a_class_joins_a_one_line_import_of_its_module(before, after):
+    line = before.count("\n") + 1
+    check(before.encode() + b"JIT = [KiloForCausalLM]\n",
+          [AddClass("JIT", line, "KiloMoeForCausalLM", "relay.models.kilo")],
+          after.encode() + b"JIT = [KiloForCausalLM, KiloMoeForCausalLM]\n")

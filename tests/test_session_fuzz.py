@@ -28,7 +28,7 @@ from lint_plugin.project.files import encode_as_source
 from lint_plugin.session import Session
 
 CASES = ["kinship/moved_lines", "kinship/backbone", "kinship/config_class", "kinship/moe_base", "kinship/subclass",
-         "kinship/namesake", "sglang_qwen3_5/bug"]
+         "kinship/namesake", "sglang_qwen3_5/bug", "shapes/class_lists"]
 STEPS = 30
 _LISTED = re.compile(r'\s*"\w+(?:ForCausalLM|ForConditionalGeneration)",\s*')
 _MODEL_CLASS = re.compile(r"class \w+(?:ForCausalLM|ForConditionalGeneration)\(")

@@ -144,18 +144,29 @@ class ModuleReader:
             if isinstance(item, _FUNCTIONS):
                 self._function(item, f"{node.name}.{item.name}", node.name)
             elif isinstance(item, (ast.Assign, ast.AnnAssign)) and item.value is not None \
-                    and self._touches_quoted(item):
+                    and (self._touches_quoted(item) or self._imported_classes(item.value)):
                 targets = item.targets if isinstance(item, ast.Assign) else [item.target]
                 for target in targets:
                     if isinstance(target, ast.Name):
                         self._class_attribute(f"{node.name}.{target.id}", item, item.value)
 
     def _class_attribute(self, name: str, stmt: ast.stmt, value: ast.expr) -> None:
-        """`_VLM_ARCHITECTURES = ("A", "B")` in a class body (one string, `model_type = "x"`, names the class)."""
+        """`_VLM_ARCHITECTURES = ("A", "B")` in a class body (one string, `model_type = "x"`, names the class), or
+        a list of classes other modules define (`models = [LlavaQwenForCausalLM]`: a processor's models)."""
         parts = collection_parts(self.ctx, value, {})
         names = [m.name for p in (parts or ()) if isinstance(p, Literal) for m in p.members]
-        if parts and any(self.ctx.is_name(n) for n in names):
+        if parts and (any(self.ctx.is_name(n) for n in names) or self._imported_classes(value)):
             self.anonymous.append(CollectionFact(name, stmt.lineno, self.ctx.column(stmt), parts, CLASS))
+
+    def _imported_classes(self, value: ast.expr) -> bool:
+        """Is `value` a list of names in the shape of classes, each imported from another module?"""
+        if not isinstance(value, (ast.List, ast.Tuple, ast.Set)) or not value.elts:
+            return False
+        for element in value.elts:
+            ref = self.ctx.ref(element) if isinstance(element, (ast.Name, ast.Attribute)) else None
+            if ref is None or ref.module == self.ctx.module or not self.ctx.is_name(ref.name):
+                return False
+        return True
 
     def collection_facts(self) -> Tuple[CollectionFact, ...]:
         named = tuple(CollectionFact(name, line, column, tuple(parts))

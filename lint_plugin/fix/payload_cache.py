@@ -29,7 +29,7 @@ _EDIT = {"start_line": int, "start_column": int, "end_line": int, "end_column": 
 def payload_key(request: FixRequest, content: str) -> str:
     """The key of `request` planned on bytes of digest `content`."""
     text = json.dumps([request.action, request.target, request.line, request.name, list(request.peers),
-                       request.column, content], ensure_ascii=False)
+                       request.column, request.reference, content], ensure_ascii=False)
     return digest(text.encode("utf-8", "surrogatepass"))
 
 

@@ -15,9 +15,8 @@ from ..config import Config, matches_pattern
 from ..extract.model_chains import is_chain_registry
 from ..report.escape import json_safe, printable
 from ..resolve import Collection, Model, Registration
-from ..resolve.consumers import CLASS_NAME
 from ..resolve.lineage import lineage_words, names_lineage, outside_lineage
-from ..resolve.values import INERT_WHY, MODEL_TYPE
+from ..resolve.values import CLASS_NAME, INERT_WHY, MODEL_TYPE
 from ..rules.arc106_host_copy_behind import copy_of
 
 
@@ -98,6 +97,8 @@ def _how_read(model: Model, collection: Collection) -> str:
         return f"not completed: {collection.unread}"
     if collection.scope == "inert":
         return f"not completed: its {INERT_WHY}"
+    if collection.members.classes:
+        return "a list of classes: asked for the class that serves a name, never for an alias"
     if collection.keyed == CLASS_NAME:
         return "looked up with a class name: not asked for names the registry serves with another's class"
     if collection.keyed == MODEL_TYPE:

@@ -14,10 +14,10 @@ from typing import FrozenSet, List, Optional, Sequence, Tuple
 from ..diagnostics import Diagnostic, place
 from ..report.causes import causes, merged
 from ..resolve import Collection, Model, Predicate
-from ..resolve.consumers import CLASS_NAME, holder
+from ..resolve.consumers import holder
 from ..resolve.kinship import FAMILY, MIN_TOGETHER, SIBLING, Evidence
 from ..resolve.lineage import names_lineage
-from ..resolve.values import INERT_WHY, MODEL_TYPE
+from ..resolve.values import CLASS_NAME, INERT_WHY, MODEL_TYPE
 from ..rules.arc105_kin_missing import THRESHOLDS, judge
 from ..rules.arc106_host_copy_behind import copy_of
 from ..rules.chains import refused_by_a_chain
@@ -146,7 +146,9 @@ def readers(collection: Collection) -> str:
     how = "by its name (a call, an import or a mention beyond its definition)" if owner == collection.subject \
         else f"through {owner}(), named elsewhere in the project" if owner else \
         "always (an attribute, a method, a decorator's list, module-level code or a test)"
-    key = "a Python class name (`type(model).__name__`): not asked for names served by another's class" \
+    key = "the class itself (it lists classes): asked for the class that serves a name, never for an alias" \
+        if collection.members.classes else \
+        "a Python class name (`type(model).__name__`): not asked for names served by another's class" \
         if collection.keyed == CLASS_NAME else "a model type (`config.model_type`): its model types stand for " \
         "the architectures they name, and what it lacks is written as a model type" \
         if collection.keyed == MODEL_TYPE else "an architecture name"

@@ -373,6 +373,11 @@ class ProjectIndex:
         self._consulted.add(source.module)
         return False
 
+    def model_class_file(self, module: str, name: str) -> Optional[str]:
+        """`ModuleSource.model_class_file`: from the byte signals every record holds (a part of its key)."""
+        source = self._recorded(module)
+        return source.rel if source is not None and name in self._records[source.module].signals.classes else None
+
     def _recorded(self, module: str) -> Optional[SourceFile]:
         """The project's file of `module` (or of `src.module`), when the run holds a record of it."""
         source = self._files.get(module) or self._by_unique_suffix(module)

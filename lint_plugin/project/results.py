@@ -47,7 +47,7 @@ from .writer import WriteRefused, read_private, write_private
 
 # the counts of the search for readers; files by git blob id (`files.digest`); the code by stamps and content; the
 # index cache by its write time
-SCHEMA = 5  # 5 added `checked`
+SCHEMA = 6  # 5 added `checked`; 6 a fix's `reference`
 TYPED, TYPED_REGISTERED = 4, 5  # levels of a file read in part for its lists of model types (`RecordState`)
 
 
@@ -294,7 +294,7 @@ def index_identity(path: str) -> Tuple[int, int]:
 
 def _encode_diagnostic(d: Diagnostic) -> List[Any]:
     fix = None if d.fix is None else [d.fix.action, d.fix.path, d.fix.target, d.fix.line, d.fix.name,
-                                       list(d.fix.peers), d.fix.column]
+                                       list(d.fix.peers), d.fix.column, d.fix.reference]
     return [d.path, d.line, d.column, d.code, d.message, d.subject, d.member, fix]
 
 
@@ -302,9 +302,9 @@ def _diagnostic(data: Any) -> Diagnostic:
     path, line, column, code, message, subject, member, fix = _list(data, 8)
     request = None
     if fix is not None:
-        action, fix_path, target, fix_line, name, peers, fix_column = _list(fix, 7)
+        action, fix_path, target, fix_line, name, peers, fix_column, reference = _list(fix, 8)
         request = FixRequest(_str(action), _str(fix_path), _str(target), _int(fix_line), _str(name),
-                             tuple(_str(p) for p in _list(peers)), _int(fix_column))
+                             tuple(_str(p) for p in _list(peers)), _int(fix_column), _str(reference))
     return Diagnostic(_str(path), _int(line), _int(column), _str(code), _str(message), _optional_str(subject),
                       _optional_str(member), request)
 

@@ -25,7 +25,6 @@ from ..project.index import ProjectIndex
 from ..project.mentions import ENOUGH, Counts, counted
 from .values import Collection
 
-CLASS_NAME = "class-name"  # what a collection is looked up with, when not an architecture string
 UNREAD = "nothing in the project reads it: its name appears only where it is defined"
 
 

@@ -10,7 +10,7 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..config import Config, UnresolvedName, matches_pattern
 from ..diagnostics import place
@@ -25,9 +25,10 @@ from ..project.model_types import ModelTypeTable
 from ..project.prefilter import Signals
 from ..project.universe import Universe
 from .config_classes import ConfigClasses, type_family
-from .consumers import CLASS_NAME, class_name_keyed, unread
+from .consumers import class_name_keyed, unread
 from .engine_tables import engine_tables
 from .foreign import foreign_registries, modules_registered_into
+from .handlers import handles, with_handlers
 from .host_scope import host_only, host_scoped, registered_into, serving
 from .imports import imported
 from .kinship import (
@@ -43,7 +44,7 @@ from .references import Resolver
 from .said_kinds import NOTHING_SAID, SaidKinds
 from .served import is_not_served
 from .support_tables import support_table_registrations
-from .values import MODEL_TYPE, Collection, Dispatch, Occurrence, Predicate, Registration
+from .values import CLASS_NAME, MODEL_TYPE, Collection, Dispatch, Occurrence, Predicate, Registration
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,9 @@ class Model:
     # (path, subject) of the tables in which a part of the project names, for each name, a class of its own engine
     # (`engine_tables.py`): what another part's registry shares says nothing of them
     engine_tables: FrozenSet[Tuple[str, str]] = frozenset()
+    # by class, the module defining it, for the classes registrations serve names with, where a list of classes
+    # may be told to hold one (`rules/schemes.py`: a fix imports it from there)
+    class_modules: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def host_only(self) -> Dict[str, FrozenSet[str]]:
@@ -121,14 +125,15 @@ class Model:
         return {path: frozenset(names) for path, names in found.items()}
 
     @functools.cached_property
-    def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool], ...]]:
-        """By directory, the (path, subject, names, keyed by class name) of each list there holding two
-        registered names or more."""
-        found: Dict[str, List[Tuple[str, str, FrozenSet[str], bool]]] = {}
+    def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool, str], ...]]:
+        """By directory, the (path, subject, names, keyed by class name, the attribute it is a handler's list
+        under or "": `handlers.py`) of each list there holding two registered names or more."""
+        found: Dict[str, List[Tuple[str, str, FrozenSet[str], bool, str]]] = {}
         for c in self.collections:
             if len(c.members.names & self.registered.keys()) > 1:
                 found.setdefault(c.path.rpartition("/")[0], []).append(
-                    (c.path, c.subject, c.members.names, c.keyed == CLASS_NAME))
+                    (c.path, c.subject, c.members.names, c.keyed == CLASS_NAME,
+                     c.subject.rpartition(".")[2] if handles(c) else ""))
         return {directory: tuple(tables) for directory, tables in found.items()}
 
 
@@ -180,8 +185,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     counted = memory.mentions if memory is not None else {}  # what the last run's search for readers counted
     files = _with_typed(index, type_lists)
     served = serving(files, universe.packages)
-    collections, dispatches = _chained(files, host_scoped(_read_or_not(index, _one_per_list(
-        resolver, tuple(dict.fromkeys(subjects + list(named.values())))), counted), served, universe.packages))
+    collections, dispatches = _chained(files, with_handlers(host_scoped(_read_or_not(index, _one_per_list(
+        resolver, tuple(dict.fromkeys(subjects + list(named.values())))), counted), served, universe.packages)))
     covers = tuple((named[c], _named_family(config, predicates, f, f"{cover.origin}.families"))
                    for cover in config.covers for c in cover.collections for f in cover.families)
     families = tuple(dict.fromkeys(overlapping + tuple(typed)))
@@ -198,11 +203,30 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   _served(support, registered), types, universe.host_lists, dispatches, universe.packages, served,
                   _lists_of_known_types(type_lists, universe.model_types, types),
                   _gated(files, collections), universe.model_types.architectures,
-                  engine_tables(collections, ((index.path_of(m), signals) for m, signals in index.signals())))
+                  engine_tables(collections, ((index.path_of(m), signals) for m, signals in index.signals())),
+                  _class_modules(index, registrations, collections))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
                                       kinship=kinship_memory, mentions=dict(index.mentioned))
+
+
+def _class_modules(index: ProjectIndex, registrations: Iterable[Registration], collections: Iterable[Collection]
+                   ) -> Dict[str, str]:
+    """By class, a module of the project it can be imported from: the module a registration names with it
+    (`{"LlamaForCausalLM": LlamaForCausalLM}` imported from `pkg.models`), or the one it is registered in (`EntryClass
+    = [KiloForCausalLM]`). Only for a project with a list of classes: what a fix that adds a class imports."""
+    if not any(c.members.classes for c in collections):
+        return {}
+    modules = index.module_by_path()
+    known = frozenset(modules.values())
+    found: Dict[str, str] = {}
+    for registration in registrations:
+        module, _, cls = registration.implementation.rpartition(":") if registration.implementation else \
+            (modules.get(registration.where.path, ""), ":", registration.name)
+        if module in known:  # not a module named relative to a models package (`("llama", "LlamaForCausalLM")`)
+            found.setdefault(cls, module)
+    return found
 
 
 def _lists_of_known_types(type_lists: Sequence[Tuple[FileFacts, CollectionFact]], table: ModelTypeTable,

@@ -25,7 +25,7 @@ from ..extract.facts import (
 )
 from .imports import MAX_CHAIN, Found, locate
 from .source import ModuleSource
-from .values import Collection, Occurrence, Predicate, ResolvedSet
+from .values import CLASS_NAME, Collection, Occurrence, Predicate, ResolvedSet
 
 Reads = Dict[str, Optional[FileFacts]]  # module -> the facts it gave, in the order first read
 
@@ -49,6 +49,12 @@ class EarlierResults(Protocol):
 
 def _defines_value(facts: FileFacts, name: str) -> bool:
     return any(c.name == name for c in facts.collections) or any(c[0] == name for c in facts.constants)
+
+
+def _defines_member(facts: FileFacts, name: str) -> bool:
+    """A collection, a constant, or a class: a list of model classes (`models = [LlavaQwenForCausalLM]`) holds
+    the classes' names."""
+    return _defines_value(facts, name) or any(c.name == name for c in facts.classes)
 
 
 def _defines_predicate(facts: FileFacts, name: str) -> bool:
@@ -167,7 +173,15 @@ class Resolver:
         """A frame for what `ref` names: a collection to read, or a constant or a reason, already whole."""
         key = (ref.module, ref.name)
         reads: Reads = {}
-        found = self.source.locate(reads, ref.module, ref.name, _defines_value)
+        # A model class its module's bytes say it defines is that class: not parsed to learn it (a list of the
+        # classes of fifty model files). Not where results are kept, whose reads must name every module read.
+        path = None if self._track else self.source.model_class_file(ref.module, ref.name)
+        if path is not None:
+            frame = _Frame(key, None, iter(()), reads)
+            frame.members.append(_class_occurrence(ref.name, path))
+            frame.classes = True
+            return frame
+        found = self.source.locate(reads, ref.module, ref.name, _defines_member)
         if isinstance(found, str):
             frame = _Frame(key, None, iter(()), reads)
             frame.unknown.append(found)
@@ -175,9 +189,13 @@ class Resolver:
         facts, name = found.facts, found.name
         collection = next((c for c in facts.collections if c.name == name), None)
         if collection is None:
-            value, line = next((v, line) for n, v, line in facts.constants if n == name)
             frame = _Frame(key, facts, iter(()), reads)
-            frame.members.append(Occurrence(value, facts.path, line, 1))
+            constant = next(((v, line) for n, v, line in facts.constants if n == name), None)
+            if constant is None:  # a class: the name it is defined with
+                frame.members.append(_class_occurrence(name, facts.path))
+                frame.classes = True
+            else:
+                frame.members.append(Occurrence(constant[0], facts.path, constant[1], 1))
             return frame
         self._active.add(key)
         return _Frame(key, facts, iter(collection.parts), reads)
@@ -189,8 +207,8 @@ class Resolver:
             literals = tuple(tuple(Occurrence(m.name, facts.path, m.line, m.column) for m in part.members)
                              for part in collection.parts if isinstance(part, Literal))
             made = Collection(collection.name, facts.path, collection.line, collection.column, members, literals,
-                              collection.scope, table=any(isinstance(part, Literal) and part.valued
-                                                          for part in collection.parts),
+                              collection.scope, keyed=CLASS_NAME if members.classes else "",
+                              table=any(isinstance(part, Literal) and part.valued for part in collection.parts),
                               values=tuple((m.name, value) for part in collection.parts if isinstance(part, Literal)
                                            for m, value in zip(part.members, part.values)))
         self.made[(facts.module, collection.name)] = (facts, collection, members, made)
@@ -321,6 +339,7 @@ class _Frame(_Record):
         self.members: List[Occurrence] = []
         self.unknown: List[str] = []
         self.patterns: List[Pattern] = []
+        self.classes = False  # some of its members are classes, by the names they are defined with
         self.cyclic = False  # inside a cycle that started above it: its result is not its own whole value
         # (kind, line) when opened for a shape test (`startswith(PREFIX)`): its strings are patterns to its parent
         self.affix: Tuple[Optional[str], int] = (None, 0)
@@ -329,9 +348,15 @@ class _Frame(_Record):
         self.members.extend(resolved.members)
         self.unknown.extend(resolved.unknown)
         self.patterns.extend(resolved.patterns)
+        self.classes = self.classes or resolved.classes
 
     def result(self) -> ResolvedSet:
-        return ResolvedSet(tuple(self.members), tuple(self.unknown), tuple(self.patterns))
+        return ResolvedSet(tuple(self.members), tuple(self.unknown), tuple(self.patterns), self.classes)
+
+
+def _class_occurrence(name: str, path: str) -> Occurrence:
+    """A class a list holds, by the name it is defined with in the file at `path` (line 0: its line is not read)."""
+    return Occurrence(name, path, 0, 0)
 
 
 def _as_patterns(resolved: ResolvedSet, kind: Optional[str], line: int) -> ResolvedSet:
@@ -364,6 +389,9 @@ class _Recording:
 
     def may_define(self, module: str, name: str) -> bool:
         return self.source.may_define(module, name)
+
+    def model_class_file(self, module: str, name: str) -> Optional[str]:
+        return self.source.model_class_file(module, name)
 
     def locate(self, reads: Reads, module: str, name: str, defines: Callable[[FileFacts, str], bool]
                ) -> "Found | str":

@@ -33,6 +33,7 @@ from ..extract.facts import (
 )
 from ..extract.spelling import names_test
 from ..project.index import ProjectIndex
+from ..project.prefilter import Signals, class_edge_targets
 from .memory import ResolveMemory
 from .memory_choice import Choice, PathsRead, Read, replay
 from .references import Resolver
@@ -77,6 +78,15 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None,
     # module, a tuple of its constants in a second, the test in a third: all chosen.
     carried = _Carried(names_test(index.config.name_regex))
     names, carriers = carried.add(first)
+    # a model class defined with a registered name: a list of such classes holds their names (`models =
+    # [LlavaQwenForCausalLM]`), and the files that import one to list it are chosen (`_lists_classes`)
+    carried.classes(frozenset().union(*(signals.classes for module, signals in index.signals()
+                                        if module in served)) & universe)
+    listing = [module for module, signals in index.signals()
+               if module in served and module not in chosen and _lists_classes(signals, universe)]
+    if listing:
+        more, also = carried.add(choose(listing))
+        names, carriers = names | more, carriers | also
     # Each pass asks only about what the last one added: a file reaching something older was chosen then.
     # the project's top packages, and the next level down (`src.pkg` is imported as `pkg`)
     tops = frozenset(part for module, _ in index.signals() for part in module.split(".")[:2])
@@ -106,6 +116,14 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None,
     return dataclasses.replace(memory, choice=Choice(index.config, tuple(m for m, _ in every),
                                                      tuple(s for _, s in every), universe, initial, tuple(batches),
                                                      tuple(reads), tuple(paths_read), reachers))
+
+
+def _lists_classes(signals: Signals, universe: AbstractSet[str]) -> bool:
+    """May a file list model classes: does it import a class defined with a registered name, for other than a base
+    of a model class of its own or the model one builds whole (`class MistralForCausalLM(LlamaForCausalLM)`,
+    `self.language_model = Qwen2ForCausalLM(...)`)?"""
+    imported = signals.imported & universe
+    return bool(imported) and bool(imported - class_edge_targets(signals))
 
 
 class _PieceTest:
@@ -163,7 +181,8 @@ def _qualified_registry_names(index: ProjectIndex) -> FrozenSet[str]:
 class _Carried:
     """Names defined in chosen files whose value can carry an architecture name onward, as files are chosen.
 
-    A constant whose value is a name, or a pattern piece (no spaces); a collection that holds a
+    A constant whose value is a name, or a pattern piece (no spaces); a model class defined with a registered
+    name (`classes`); a collection that holds a
     name or refers to a name that carries one; a predicate that tests a name or a pattern, or
     tests or delegates to a name that carries one or that may lead out of the chosen files (see
     `_Closed`). Type aliases (`VllmConfig = Any`), prose (`prompts = ["Hello, my name is", ...]`)
@@ -209,6 +228,10 @@ class _Carried:
         self.collections = [c for c in self.collections if c.name not in found]
         self.predicates = [p for p in self.predicates if p.name not in found]
         return frozenset(found - before), self._new_carriers()
+
+    def classes(self, names: AbstractSet[str]) -> None:
+        """Take the registered names model classes are defined with: a collection of them carries."""
+        self.found.update(names)
 
     def _new_carriers(self) -> FrozenSet[str]:
         """Chosen modules that now bind a name that carries, or star-import a module that does."""

@@ -22,3 +22,8 @@ class ModuleSource(Protocol):
         """May `module` define a function `name` or import it? False only when surely not, said without
         its facts (the index reads its bytes: `bindings.may_bind`); True wherever unsure."""
         ...
+
+    def model_class_file(self, module: str, name: str) -> Optional[str]:
+        """The path of `module` where its bytes define the model class `name` at its top level, said without its
+        facts (`Signals.classes`); None wherever unsure."""
+        ...

@@ -12,6 +12,7 @@ from ..diagnostics import place
 from ..extract.facts import MODEL_TYPE_SCHEME, Pattern
 
 MODEL_TYPE = MODEL_TYPE_SCHEME  # `Collection.keyed` of a list a checkpoint's model type is tested against
+CLASS_NAME = "class-name"  # `Collection.keyed` of a list looked up with a Python class (or its name)
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class ResolvedSet:
     members: Tuple[Occurrence, ...]
     unknown: Tuple[str, ...] = ()
     patterns: Tuple[Pattern, ...] = ()
+    classes: bool = False  # some members are classes (`[LlavaQwenForCausalLM]`), each by its name
 
     @cached_property  # asked for again and again by the model and the rules
     def names(self) -> FrozenSet[str]:

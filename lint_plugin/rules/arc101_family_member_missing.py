@@ -6,6 +6,7 @@ from typing import Dict, FrozenSet, List, Mapping, Sequence, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
+from ..resolve.handlers import alternatives, handles
 from ..resolve.host_scope import out_of_sight
 from ..resolve.said_kinds import NOTHING_SAID, SaidKinds
 from .fixes import add_to
@@ -58,11 +59,26 @@ def family_member_missing(collections: Sequence[Collection], families: Sequence[
                 found[(collection, name)].append(family)
     diagnostics = []
     for (collection, name), reporters in found.items():
+        if handles(collection) and not _the_handler(collection, name, reporters, found):
+            continue
         keys = {f.key for f in reporters}
         reporters = sorted((f for f in reporters if not (f.delegates & keys)),
                            key=lambda f: (f.path, f.line, f.subject))
         diagnostics.append(diagnostic(collection, name, reporters, siblings))
     return diagnostics
+
+
+def _the_handler(collection: Collection, name: str, reporters: Sequence[Predicate],
+                 found: Mapping[Tuple[Collection, str], Sequence[Predicate]]) -> bool:
+    """Is it the handler a name missing from several handlers' lists is asked of (`resolve/handlers.py`): the one
+    holding the most of its families, the first in the project of those? One handler serves a model."""
+    family = frozenset().union(*(f.names for f in reporters))
+
+    def rank(c: Collection) -> Tuple[int, str, int]:
+        return -len(c.members.names & family), c.path, c.line
+
+    return all(rank(collection) <= rank(other) for other, missing in found
+               if missing == name and alternatives(collection, other))
 
 
 def diagnostic(collection: Collection, name: str, families: Sequence[Predicate],

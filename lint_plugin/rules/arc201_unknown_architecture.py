@@ -7,9 +7,9 @@ from typing import AbstractSet, FrozenSet, List, Mapping, Optional, Sequence, Se
 
 from ..diagnostics import Diagnostic
 from ..resolve import Model, Occurrence
-from ..resolve.consumers import CLASS_NAME
 from ..resolve.lineage import first_word
 from ..resolve.slips import is_variant, slip_of
+from ..resolve.values import CLASS_NAME
 from .kinds import served_classes
 from .rule import Example, Rule
 
@@ -29,6 +29,9 @@ def check(model: Model) -> List[Diagnostic]:
         if not any(name_ok.fullmatch(o.name) or o.name in model.registered for o in collection.members.members):
             continue  # a list of something else that `*_ARCHS` matched: GPUs (`{"7.0", "gfx90a"}`), model types
         members = [o for o in collection.members.members if collection.declared or name_ok.fullmatch(o.name)]
+        if collection.members.classes:  # a class is named as Python binds it: never a misspelt architecture
+            written = frozenset(o for literal in collection.literals for o in literal)
+            members = [o for o in members if o in written]
         if collection.keyed == CLASS_NAME:  # looked up with a class name: a class the registry builds is right there
             classes = served_classes(model) if classes is None else classes
             members = [o for o in members if o.name not in classes or o.name in model.registered]

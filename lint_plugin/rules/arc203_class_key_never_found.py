@@ -5,7 +5,7 @@ from typing import AbstractSet, Dict, Iterable, List, Mapping, Optional, Set, Tu
 
 from ..diagnostics import Diagnostic, place
 from ..resolve import Collection, Model, Occurrence, Registration
-from ..resolve.consumers import CLASS_NAME
+from ..resolve.values import CLASS_NAME
 from .kinds import served_classes
 from .rule import Example, Rule
 
@@ -13,7 +13,7 @@ from .rule import Example, Rule
 def check(model: Model) -> List[Diagnostic]:
     """Each key of a table its code looks up with a class name (`TABLE.get(type(pipeline).__name__)`) that names no
     class the registry builds, where the table shows it is keyed by those classes."""
-    keyed = [c for c in model.collections if c.keyed == CLASS_NAME]
+    keyed = [c for c in model.collections if c.keyed == CLASS_NAME and not c.members.classes]  # a class is no key
     if not keyed:
         return []
     built = one_class_each(model.registrations)

@@ -1,5 +1,6 @@
 """Planning an add: the literal to add to, the new element's text (quotes, and a mapping's value,
-copied from its neighbours), and its place: after its peer, in sorted order, or last."""
+copied from its neighbours; a class by its name, imported where the file does not bind it), and its
+place: after its peer, in sorted order, or last."""
 from __future__ import annotations
 
 import ast
@@ -26,6 +27,8 @@ def plan_add(doc: Document, request: FixRequest, offset: int, added: Set[Tuple[s
         return membership_of(doc, request, test, _quote)
     containers = [container_of(doc.text, span, node, decorator) for node in nodes]
     name, label = request.name, request.target
+    if request.reference:
+        return _plan_class(doc, request, containers, added)
     if any(name in container.keys() for container in containers):
         return []
     try:
@@ -59,6 +62,105 @@ def plan_add(doc: Document, request: FixRequest, offset: int, added: Set[Tuple[s
     elif items:
         return insert_after(doc.text, container, len(items) - 1, element)
     return insert_empty(container, element)
+
+
+def _plan_class(doc: Document, request: FixRequest, containers: Sequence[Container],
+                added: Set[Tuple[str, str]]) -> List[Edit]:
+    """Add a class to a literal of classes: its name after its peer (or last), and an import of it from the
+    module `request.reference` names where the file binds no such name."""
+    name, label = request.name, request.target
+    if any(item.reference == name for container in containers for item in container.items):
+        return []
+    container = containers[-1]
+    if container.kind not in ("list", "tuple", "set") or any(item.reference is None for item in container.items):
+        raise Refuse(f"{label} is not a literal of classes alone: archsync will not add the class {name} to it")
+    module = request.reference.partition(":")[0]
+    imported = [] if binds(doc.tree, name) else [_import(doc, module, name, request)]
+    anchor = None
+    for peer in request.peers:
+        hits = [i for i, item in enumerate(container.items) if item.reference == peer]
+        if hits:
+            anchor = hits[0]
+            while anchor + 1 < len(container.items) and (label, container.items[anchor + 1].reference or "") in added:
+                anchor += 1
+            break
+    if anchor is None and container.items:
+        anchor = len(container.items) - 1
+    edits = insert_after(doc.text, container, anchor, name) if anchor is not None else insert_empty(container, name)
+    return imported + edits
+
+
+def binds(tree: ast.Module, name: str) -> bool:
+    """Does the module bind `name` at its top level (an import, a class, an assignment), in any branch?"""
+    statements: List[ast.AST] = list(tree.body)
+    while statements:
+        node = statements.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if any((alias.asname or alias.name.partition(".")[0]) == name for alias in node.names):
+                return True
+        elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name == name:
+                return True
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return True
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            statements.extend(s for s in getattr(node, field, ()) if isinstance(s, (ast.stmt, ast.excepthandler)))
+    return False
+
+
+def _import(doc: Document, module: str, name: str, request: FixRequest) -> Edit:
+    """Joined to a one-line `from module import ...` above the literal; else `from module import name` on a line of
+    its own after the last import at the top level above it, else at the top, after the docstring and `__future__`
+    imports."""
+    if not module or module.startswith(".") or not all(part.isidentifier() for part in module.split(".")):
+        raise Refuse(f"{name} is not imported in {request.path}, and archsync does not know a module to import "
+                     f"it from: add the import, then the class")
+    tree = doc.tree
+    above = [s for s in tree.body if s.lineno < request.line]
+    imports = [s for s in above if isinstance(s, (ast.Import, ast.ImportFrom))]
+    for existing in reversed(imports):  # `from module import A` already: `from module import A, name`
+        if isinstance(existing, ast.ImportFrom) and existing.module == module and not existing.level:
+            joined = _join(doc, existing, name)
+            if joined is not None:
+                return joined
+    after: Optional[ast.stmt] = None
+    if imports:
+        after = imports[-1]
+    else:
+        lead = [s for s in above[:2] if (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                                         and isinstance(s.value.value, str))
+                or (isinstance(s, ast.ImportFrom) and s.module == "__future__")]
+        after = lead[-1] if lead else None
+    starts = doc.starts
+    newline = NEWLINE.search(doc.text)
+    line_end = newline.group() if newline else "\n"
+    statement = f"from {module} import {name}"
+    if after is None:
+        return (0, 0, statement + line_end)
+    end_line = after.end_lineno or after.lineno
+    if end_line < len(starts):
+        return (starts[end_line], starts[end_line], statement + line_end)
+    return (len(doc.text), len(doc.text), line_end + statement + line_end)
+
+
+def _join(doc: Document, statement: ast.ImportFrom, name: str) -> Optional[Edit]:
+    """`, name` at the end of a one-line `from module import A, B` (or `(A, B)`) with nothing after it on its line."""
+    if statement.end_lineno != statement.lineno or statement.end_col_offset is None \
+            or any(alias.name == "*" for alias in statement.names):
+        return None
+    start = doc.starts[statement.lineno - 1]
+    newline = NEWLINE.search(doc.text, start)
+    line = doc.text[start:newline.start() if newline else len(doc.text)]
+    if not line.isascii() or line[statement.end_col_offset:].strip():
+        return None  # a column is a byte offset: only where the two agree; `; x = 1` or a comment after it
+    end = start + statement.end_col_offset
+    if line[:statement.end_col_offset].endswith(")"):
+        inside = line[:statement.end_col_offset - 1].rstrip()
+        at = start + len(inside)
+        return (at, at, " " + name) if inside.endswith(",") else (at, at, ", " + name)
+    return (end, end, ", " + name)
 
 
 def _element_text(text: str, container: Container, anchor: Optional[int], name: str, label: str,

@@ -21,6 +21,7 @@ class Item:
     end: int  # end of the element itself, without its comma
     comma: Optional[int]  # offset of its comma
     key: Optional[str] = None  # the member name it contributes, if any
+    reference: Optional[str] = None  # the class it names, if a name or an attribute (`LlavaQwenForCausalLM`)
     key_start: int = -1
     string: Optional[cst.SimpleString] = None
     value: Optional[cst.BaseExpression] = None  # dict / keyword value
@@ -111,6 +112,10 @@ def _item(span: Span, element: cst.CSTNode, kind: str) -> Item:
         key_node, item.value = element.key, element.value
     elif isinstance(element, cst.Arg) and element.keyword is None and not element.star:
         key_node = element.value
+    if isinstance(key_node, cst.Name):
+        item.reference = key_node.value
+    elif isinstance(key_node, cst.Attribute):
+        item.reference = key_node.attr.value
     if key_node is not None and key is None:
         key = _string_value(key_node)
         item.string = key_node if isinstance(key_node, cst.SimpleString) and key is not None else None
