@@ -34,10 +34,14 @@ def test_archsync_check_prints_the_expected_lines(case):
 
 @pytest.mark.parametrize("case", CASES)
 def test_the_prefilter_never_changes_a_result(case):
-    """The byte prefilter only decides what is parsed: parsing every file gives the same lines."""
+    """The byte prefilter only decides what is parsed: parsing every file gives the same lines, and `inventory`
+    the same registrations, subjects and families."""
     root = FIXTURES / case
     result = archsync("check", "--no-cache", "--no-prefilter", cwd=root)
     assert result.lines == expected_lines(root), result
+    inventories = [archsync("inventory", "--no-cache", "--format", "json", *prefilter, cwd=root)
+                   for prefilter in ([], ["--no-prefilter"])]
+    assert inventories[0].lines == inventories[1].lines
 
 
 @pytest.mark.parametrize("case", CASES)

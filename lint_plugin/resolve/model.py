@@ -540,6 +540,8 @@ def _subjects(index: ProjectIndex, resolver: Resolver, registered: Dict[str, Occ
             elif not config.guard_set and fact.name not in _NEVER_SUBJECTS and not is_not_served(facts.path):
                 collection = resolved(facts, fact, False)
                 members = collection.members.members
+                if collection.members.named_class:
+                    continue  # another name for a class (`Eagle3DeepseekV3ForCausalLM = Eagle3DeepseekV2ForCausalLM`)
                 if any(o.name in registered for o in members) and not all(o in places for o in members):
                     found.append(dataclasses.replace(collection, declared=False))
     return found

@@ -179,7 +179,7 @@ class Resolver:
         if path is not None:
             frame = _Frame(key, None, iter(()), reads)
             frame.members.append(_class_occurrence(ref.name, path))
-            frame.classes = True
+            frame.classes = frame.named_class = True
             return frame
         found = self.source.locate(reads, ref.module, ref.name, _defines_member)
         if isinstance(found, str):
@@ -193,12 +193,14 @@ class Resolver:
             constant = next(((v, line) for n, v, line in facts.constants if n == name), None)
             if constant is None:  # a class: the name it is defined with
                 frame.members.append(_class_occurrence(name, facts.path))
-                frame.classes = True
+                frame.classes = frame.named_class = True
             else:
                 frame.members.append(Occurrence(constant[0], facts.path, constant[1], 1))
             return frame
         self._active.add(key)
-        return _Frame(key, facts, iter(collection.parts), reads)
+        frame = _Frame(key, facts, iter(collection.parts), reads)
+        frame.bare = len(collection.parts) == 1 and isinstance(collection.parts[0], Ref)
+        return frame
 
     def collection(self, facts: FileFacts, collection: CollectionFact) -> Collection:
         members = self.ref(Ref(facts.module, collection.name, collection.line))
@@ -340,18 +342,23 @@ class _Frame(_Record):
         self.unknown: List[str] = []
         self.patterns: List[Pattern] = []
         self.classes = False  # some of its members are classes, by the names they are defined with
+        self.named_class = False  # a class itself (`_open`), not a list of them
+        self.bare = False  # a collection that is one reference (`X = Y`): another name for what Y is
         self.cyclic = False  # inside a cycle that started above it: its result is not its own whole value
         # (kind, line) when opened for a shape test (`startswith(PREFIX)`): its strings are patterns to its parent
         self.affix: Tuple[Optional[str], int] = (None, 0)
 
     def merge(self, resolved: ResolvedSet) -> None:
+        # `Eagle3DeepseekV3ForCausalLM = Eagle3DeepseekV2ForCausalLM` is another name for a class, not a list
+        self.named_class = self.named_class or (self.bare and resolved.named_class)
         self.members.extend(resolved.members)
         self.unknown.extend(resolved.unknown)
         self.patterns.extend(resolved.patterns)
         self.classes = self.classes or resolved.classes
 
     def result(self) -> ResolvedSet:
-        return ResolvedSet(tuple(self.members), tuple(self.unknown), tuple(self.patterns), self.classes)
+        return ResolvedSet(tuple(self.members), tuple(self.unknown), tuple(self.patterns), self.classes,
+                           self.named_class)
 
 
 def _class_occurrence(name: str, path: str) -> Occurrence:

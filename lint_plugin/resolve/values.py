@@ -46,6 +46,7 @@ class ResolvedSet:
     unknown: Tuple[str, ...] = ()
     patterns: Tuple[Pattern, ...] = ()
     classes: bool = False  # some members are classes (`[LlavaQwenForCausalLM]`), each by its name
+    named_class: bool = False  # what a reference to a class itself gives: its one member is that class
 
     @cached_property  # asked for again and again by the model and the rules
     def names(self) -> FrozenSet[str]:
