@@ -1167,3 +1167,16 @@ def test_the_import_of_a_class_joins_a_one_line_import_of_its_module(before, aft
     check(before.encode() + b"JIT = [KiloForCausalLM]\n",
           [AddClass("JIT", line, "KiloMoeForCausalLM", "relay.models.kilo")],
           after.encode() + b"JIT = [KiloForCausalLM, KiloMoeForCausalLM]\n")
+
+
+def test_a_class_bound_below_the_list_is_refused():
+    source = src('''
+        JIT = [KiloForCausalLM]
+
+
+        class KiloMoeForCausalLM(KiloForCausalLM):
+            pass
+    ''')
+    check(source, [AddClass("JIT", 1, "KiloMoeForCausalLM", "relay.models.kilo")], source, refused=[
+        "KiloMoeForCausalLM is bound below JIT in f.py (line 4): the list cannot name it before it exists; move "
+        "one of them, then add the class"])

@@ -75,7 +75,11 @@ def _plan_class(doc: Document, request: FixRequest, containers: Sequence[Contain
     if container.kind not in ("list", "tuple", "set") or any(item.reference is None for item in container.items):
         raise Refuse(f"{label} is not a literal of classes alone: archsync will not add the class {name} to it")
     module = request.reference.partition(":")[0]
-    imported = [] if binds(doc.tree, name) else [_import(doc, module, name, request)]
+    bound = first_binding(doc.tree, name)
+    if bound is not None and bound > request.line:
+        raise Refuse(f"{name} is bound below {label} in {request.path} (line {bound}): the list cannot name it "
+                     f"before it exists; move one of them, then add the class")
+    imported = [] if bound is not None else [_import(doc, module, name, request)]
     anchor = None
     for peer in request.peers:
         hits = [i for i, item in enumerate(container.items) if item.reference == peer]
@@ -90,24 +94,26 @@ def _plan_class(doc: Document, request: FixRequest, containers: Sequence[Contain
     return imported + edits
 
 
-def binds(tree: ast.Module, name: str) -> bool:
-    """Does the module bind `name` at its top level (an import, a class, an assignment), in any branch?"""
+def first_binding(tree: ast.Module, name: str) -> Optional[int]:
+    """The first line where the module binds `name` at its top level (an import, a class, an assignment), in any
+    branch (`if TYPE_CHECKING:`, `try:`), or None."""
+    lines: List[int] = []
     statements: List[ast.AST] = list(tree.body)
     while statements:
         node = statements.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             if any((alias.asname or alias.name.partition(".")[0]) == name for alias in node.names):
-                return True
+                lines.append(node.lineno)
         elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             if node.name == name:
-                return True
+                lines.append(node.lineno)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                return True
+                lines.append(node.lineno)
         for field in ("body", "orelse", "finalbody", "handlers"):
             statements.extend(s for s in getattr(node, field, ()) if isinstance(s, (ast.stmt, ast.excepthandler)))
-    return False
+    return min(lines) if lines else None
 
 
 def _import(doc: Document, module: str, name: str, request: FixRequest) -> Edit:
