@@ -152,22 +152,17 @@ def test_callers_of_a_predicate_of_other_things_are_not_parsed(tmp_path):
     assert everything.err_lines == ["archsync: 1 problem (6 files, 6 analysed)"], everything
 
 
-def test_a_file_importing_a_registered_class_to_list_it_may_list_classes():
+def test_a_file_importing_a_registered_class_and_defining_none_may_list_classes():
     from lint_plugin.project.prefilter import Signals
     from lint_plugin.resolve.selection import _lists_classes
 
     registered = frozenset({"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM"})
 
-    def signals(imported, bases=(), builds=()):
-        return Signals(False, False, frozenset(), imported=frozenset(imported), bases=frozenset(bases),
-                       builds=frozenset(builds))
+    def signals(imported, classes=()):
+        return Signals(False, False, frozenset(), imported=frozenset(imported), classes=frozenset(classes))
 
-    assert _lists_classes(signals({"LlamaForCausalLM", "torch"}), registered)  # a processor's `models = [...]`
-    # a model file subclassing one, or building one whole, writes no list of them
-    assert not _lists_classes(signals({"LlamaForCausalLM"}, bases={"MistralForCausalLM:LlamaForCausalLM:0:9"}),
-                              registered)
-    assert not _lists_classes(signals({"Qwen2ForCausalLM"}, builds={"LlavaQwenForCausalLM:Qwen2ForCausalLM:40"}),
-                              registered)
-    assert _lists_classes(signals({"LlamaForCausalLM", "Qwen2ForCausalLM"},
-                                  bases={"MistralForCausalLM:LlamaForCausalLM:0:9"}), registered)
+    # a processor's `models = [LlamaForCausalLM]`: its own classes are no model the registry serves
+    assert _lists_classes(signals({"LlamaForCausalLM", "torch"}, {"LlamaImageProcessor"}), registered)
+    # a model file imports another's class to build its own models
+    assert not _lists_classes(signals({"LlamaForCausalLM"}, {"MistralForCausalLM", "MistralMLP"}), registered)
     assert not _lists_classes(signals({"AutoModel"}), registered)

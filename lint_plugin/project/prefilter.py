@@ -78,11 +78,6 @@ class Signals:
     runs: FrozenSet[str] = frozenset()
 
 
-def class_edge_targets(signals: Signals) -> FrozenSet[str]:
-    """The classes a file's column-0 model classes subclass or build whole (`Signals.bases`, `Signals.builds`)."""
-    return frozenset(edge.split(":")[1] for edge in signals.bases | signals.builds)
-
-
 def stored_signals(signals: Signals) -> List[Any]:
     """Signals as the cache stores them (and the result cache keys them): sets as sorted lists."""
     return [signals.guarded, signals.registers, sorted(signals.quoted), sorted(signals.imports),

@@ -20,7 +20,7 @@ from ..config import Config
 from ..extract.bindings import Reachers
 from ..extract.facts import FileFacts, Literal, Part, Pattern, PatternRef, Ref
 from ..project.index import ProjectIndex
-from ..project.prefilter import Signals, class_edge_targets
+from ..project.prefilter import Signals
 
 Read = Tuple[Tuple[str, Optional[FileFacts]], ...]  # (module, the facts the choice read of it), in order
 PathsRead = Tuple[str, str, FrozenSet[str]]  # (module, top package, the dotted paths it writes from it)
@@ -78,10 +78,10 @@ def replay(last: Optional[Choice], index: ProjectIndex, universe: FrozenSet[str]
 
 
 def signal_view(signals: Signals) -> Tuple[object, ...]:
-    """What the choice reads of a file's signals (its model classes' names and what they subclass or build, not
-    the lines of those edges, which move; the names it imports, for the lists of classes it may write)."""
+    """What the choice reads of a file's signals (its model classes' names, not their edges, whose lines move; the
+    names it imports, for the lists of classes it may write)."""
     return signals.guarded, signals.registers, signals.quoted, signals.shape_tests, signals.imports, \
-        signals.model_types, signals.classes, signals.imported, class_edge_targets(signals)
+        signals.model_types, signals.classes, signals.imported
 
 
 def facts_view(facts: FileFacts) -> Tuple[object, ...]:

@@ -33,7 +33,7 @@ from ..extract.facts import (
 )
 from ..extract.spelling import names_test
 from ..project.index import ProjectIndex
-from ..project.prefilter import Signals, class_edge_targets
+from ..project.prefilter import Signals
 from .memory import ResolveMemory
 from .memory_choice import Choice, PathsRead, Read, replay
 from .references import Resolver
@@ -119,11 +119,11 @@ def choose_files(index: ProjectIndex, memory: Optional[ResolveMemory] = None,
 
 
 def _lists_classes(signals: Signals, universe: AbstractSet[str]) -> bool:
-    """May a file list model classes: does it import a class defined with a registered name, for other than a base
-    of a model class of its own or the model one builds whole (`class MistralForCausalLM(LlamaForCausalLM)`,
-    `self.language_model = Qwen2ForCausalLM(...)`)?"""
-    imported = signals.imported & universe
-    return bool(imported) and bool(imported - class_edge_targets(signals))
+    """May a file list model classes: does it import a class defined with a registered name, and define none? A
+    model file imports another's class to build its own models (`class MistralForCausalLM(LlamaForCausalLM)`,
+    `self.language_model = Qwen2ForCausalLM(...)`, a mixin); a processor, a runner or a loader to name the models
+    it handles."""
+    return signals.classes.isdisjoint(universe) and not signals.imported.isdisjoint(universe)
 
 
 class _PieceTest:
