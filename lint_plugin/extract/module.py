@@ -40,7 +40,7 @@ from .shapes import GROWTH_METHODS
 from .spelling import mostly_architectures
 from .subjects import ScopeSubjects
 from .types import read_class, read_type_predicate
-from .values import collection_parts, operand
+from .values import collection_parts, filtered, operand
 from .walk import acted_on
 
 _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
@@ -159,7 +159,9 @@ class ModuleReader:
             self.anonymous.append(CollectionFact(name, stmt.lineno, self.ctx.column(stmt), parts, CLASS))
 
     def _imported_classes(self, value: ast.expr) -> bool:
-        """Is `value` a list of names in the shape of classes, each imported from another module?"""
+        """Is `value` a list of names in the shape of classes, each imported from another module (or a comprehension
+        keeping some of them: `[m for m in [A, B] if m is not None]`)?"""
+        value = filtered(value) or value
         if not isinstance(value, (ast.List, ast.Tuple, ast.Set)) or not value.elts:
             return False
         for element in value.elts:

@@ -44,6 +44,7 @@ SHAPES: Tuple[Shape, ...] = (
     Shape("union method", 'ARCHS = frozenset({"AlphaForCausalLM"}).union({"BetaForCausalLM"})\n'),
     Shape("keys method", 'ARCHS = {"AlphaForCausalLM": "alpha"}.keys()\n'),
     Shape("copy method", 'ARCHS = {"AlphaForCausalLM"}.copy()\n'),
+    Shape("filtered comprehension", 'ARCHS = [a for a in ["AlphaForCausalLM", "BetaForCausalLM"] if a]\n'),
     Shape("dict literal", 'ARCHS = {"AlphaForCausalLM": "alpha", "BetaForCausalLM": "beta"}\n'),
     Shape("dict call", 'ARCHS = dict(AlphaForCausalLM="alpha")\n'),
     Shape("dict unpacking", 'BASE = {"BetaForCausalLM": "beta"}\nARCHS = {**BASE, "AlphaForCausalLM": "alpha"}\n'),

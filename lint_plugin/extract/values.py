@@ -33,6 +33,9 @@ def collection_parts(ctx: ModuleContext, node: ast.expr, local: Dict[str, ast.ex
         if left is None and right is None:
             return None
         return or_unknown(left, node.left) + or_unknown(right, node.right)
+    kept = filtered(node)
+    if kept is not None:  # `[m for m in [A, B] if m is not None]`: what the literal it filters holds, at most
+        return collection_parts(ctx, kept, local, depth + 1)
     if isinstance(node, _COMPREHENSIONS):
         return (Unknown("built by a comprehension", node.lineno),)
     if isinstance(node, ast.Name) and node.id in local:
@@ -41,6 +44,18 @@ def collection_parts(ctx: ModuleContext, node: ast.expr, local: Dict[str, ast.ex
         ref = ctx.ref(node)
         return (ref,) if ref is not None else None
     return None
+
+
+def filtered(node: ast.expr) -> Optional[ast.expr]:
+    """The literal a comprehension keeps some of its elements of, as they are (`[m for m in [A, B] if m is not
+    None]`, optional imports), or None: one loop over a literal, whose element is its target."""
+    if not isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)) or len(node.generators) != 1:
+        return None
+    loop = node.generators[0]
+    if loop.is_async or not isinstance(loop.target, ast.Name) or not isinstance(node.elt, ast.Name) \
+            or node.elt.id != loop.target.id or not isinstance(loop.iter, (ast.List, ast.Tuple, ast.Set)):
+        return None
+    return loop.iter
 
 
 def operand(ctx: ModuleContext, node: ast.expr, local: Dict[str, ast.expr], depth: int) -> Tuple[Part, ...]:

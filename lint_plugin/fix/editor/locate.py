@@ -187,6 +187,9 @@ def _leaves(doc: Document, node: cst.BaseExpression, label: str) -> List[cst.CST
     if isinstance(node, (cst.Set, cst.List, cst.Tuple, cst.Dict)):
         return [node]
     if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        kept = _filtered(node)
+        if kept is not None and isinstance(kept, (cst.Set, cst.List, cst.Tuple)):
+            return [kept]  # `[m for m in [A, B] if m is not None]`: the literal it filters
         raise Refuse(f"{label} is built by a comprehension, not a literal archsync can edit")
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitOr, cst.Add)):
         return _editable_parts(doc, [node.left, node.right], node, label)
@@ -199,11 +202,11 @@ def _leaves(doc: Document, node: cst.BaseExpression, label: str) -> List[cst.CST
                     raise Refuse(f"{label} is built by a call to sorted() with no argument")
                 return [node]
             arg = node.args[0].value
-            if isinstance(arg, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-                raise Refuse(f"{label} is built by a comprehension, not a literal archsync can edit")
             try:
                 return _leaves(doc, arg, label)
-            except Refuse:
+            except Refuse as refused:
+                if isinstance(arg, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                    raise refused from None
                 raise Refuse(f"{label} is built by a call to {fname}() of `{_short(doc, arg)}`, "
                               "not a literal archsync can edit") from None
         first = node.args[0] if node.args else None
@@ -223,6 +226,17 @@ def _leaves(doc: Document, node: cst.BaseExpression, label: str) -> List[cst.CST
         where = f"it is imported from {origin}" if origin else "this file assigns it nothing before"
         raise Refuse(f"{label} is bound to `{dotted}` and {where}; add the name where `{dotted}` is defined")
     raise Refuse(f"{label} is built by `{_short(doc, node)}`, not a literal archsync can edit")
+
+
+def _filtered(node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """As `extract.values.filtered`: what a one-loop comprehension keeps its own elements of (a literal there)."""
+    if not isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        return None
+    loop = node.for_in
+    if loop.inner_for_in is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name) \
+            or not isinstance(node.elt, cst.Name) or node.elt.value != loop.target.value:
+        return None
+    return loop.iter
 
 
 def _editable_parts(doc: Document, parts: Sequence[cst.BaseExpression], whole: cst.CSTNode,
