@@ -28,7 +28,7 @@ from .config_classes import ConfigClasses, type_family
 from .consumers import class_name_keyed, unread
 from .engine_tables import engine_tables
 from .foreign import foreign_registries, modules_registered_into
-from .handlers import handles, with_handlers
+from .handlers import with_handlers
 from .host_scope import host_only, host_scoped, registered_into, serving
 from .imports import imported
 from .kinship import (
@@ -125,15 +125,12 @@ class Model:
         return {path: frozenset(names) for path, names in found.items()}
 
     @functools.cached_property
-    def tables_by_directory(self) -> Dict[str, Tuple[Tuple[str, str, FrozenSet[str], bool, str], ...]]:
-        """By directory, the (path, subject, names, keyed by class name, the attribute it is a handler's list
-        under or "": `handlers.py`) of each list there holding two registered names or more."""
-        found: Dict[str, List[Tuple[str, str, FrozenSet[str], bool, str]]] = {}
+    def tables_by_directory(self) -> Dict[str, Tuple[Collection, ...]]:
+        """By directory, the lists there looked up with a class name holding two registered names or more."""
+        found: Dict[str, List[Collection]] = {}
         for c in self.collections:
-            if len(c.members.names & self.registered.keys()) > 1:
-                found.setdefault(c.path.rpartition("/")[0], []).append(
-                    (c.path, c.subject, c.members.names, c.keyed == CLASS_NAME,
-                     c.subject.rpartition(".")[2] if handles(c) else ""))
+            if c.keyed == CLASS_NAME and len(c.members.names & self.registered.keys()) > 1:
+                found.setdefault(c.path.rpartition("/")[0], []).append(c)
         return {directory: tuple(tables) for directory, tables in found.items()}
 
 
@@ -222,8 +219,10 @@ def _class_modules(index: ProjectIndex, registrations: Iterable[Registration], c
     known = frozenset(modules.values())
     found: Dict[str, str] = {}
     for registration in registrations:
-        module, _, cls = registration.implementation.rpartition(":") if registration.implementation else \
-            (modules.get(registration.where.path, ""), ":", registration.name)
+        if registration.implementation:
+            module, _, cls = registration.implementation.rpartition(":")
+        else:  # `EntryClass = [KiloForCausalLM]`: the class of the name, where it is registered
+            module, cls = modules.get(registration.where.path, ""), registration.name
         if module in known:  # not a module named relative to a models package (`("llama", "LlamaForCausalLM")`)
             found.setdefault(cls, module)
     return found

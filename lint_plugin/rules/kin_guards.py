@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import AbstractSet, Callable, FrozenSet, List, Sequence, Tuple
 
 from ..resolve import Collection, Model
-from ..resolve.handlers import handles
+from ..resolve.handlers import alternatives
 from ..resolve.host_scope import out_of_sight
 from ..resolve.kinship import Evidence, spells_experts, variant
 from ..resolve.lineage import first_word
@@ -78,10 +78,9 @@ def own_registry(model: Model, collection: Collection) -> FrozenSet[str]:
 def own_tables(model: Model, collection: Collection) -> Tuple[FrozenSet[str], ...]:
     """What the other lists of the subject's directory looked up with a class name hold, other handlers' lists of
     the subject's attribute aside: which handler serves a model is a choice among them (`resolve/handlers.py`)."""
-    mine = collection.subject.rpartition(".")[2] if handles(collection) else ""
-    return tuple(names for path, subject, names, keyed, handler in model.tables_by_directory.get(
-        collection.path.rpartition("/")[0], ()) if keyed and (path, subject) != (collection.path, collection.subject)
-        and not (mine and handler == mine))
+    return tuple(table.members.names for table in model.tables_by_directory.get(collection.path.rpartition("/")[0], ())
+                 if (table.path, table.subject) != (collection.path, collection.subject)
+                 and not alternatives(collection, table))
 
 
 def _held(a: Asked) -> str:

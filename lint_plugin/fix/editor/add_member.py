@@ -6,12 +6,12 @@ from __future__ import annotations
 import ast
 import bisect
 import keyword
-from typing import List, Optional, Sequence, Set, Tuple
+from typing import Callable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from ...diagnostics import FixRequest
-from .containers import Container, container_of
+from .containers import Container, Item, container_of
 from .document import Document
 from .edits import NEWLINE, Edit
 from .equality import membership_of
@@ -35,14 +35,8 @@ def plan_add(doc: Document, request: FixRequest, offset: int, added: Set[Tuple[s
         name.encode(doc.encoding)
     except UnicodeError:
         raise Refuse(f"{name!r} cannot be written in this file's encoding ({doc.encoding})") from None
-    container, anchor = containers[-1], None
-    for peer in request.peers:
-        hits = [(c, i) for c in containers for i, item in enumerate(c.items) if item.key == peer]
-        if hits:
-            container, anchor = hits[0]
-            while anchor + 1 < len(container.items) and (label, container.items[anchor + 1].key) in added:
-                anchor += 1  # after the names added before this one, not between them and the peer
-            break
+    container, anchor = _after_peer(containers, request.peers, lambda item: item.key, label, added) \
+        or (containers[-1], None)
     element = _element_text(doc.text, container, anchor, name, label, containers)
     if anchor is not None:
         return insert_after(doc.text, container, anchor, element)
@@ -64,6 +58,20 @@ def plan_add(doc: Document, request: FixRequest, offset: int, added: Set[Tuple[s
     return insert_empty(container, element)
 
 
+def _after_peer(containers: Sequence[Container], peers: Sequence[str], key: Callable[[Item], Optional[str]],
+                label: str, added: Set[Tuple[str, str]]) -> Optional[Tuple[Container, Optional[int]]]:
+    """The container and the index of the first peer found (by `key`), past the names added after it before this
+    one (not between them and the peer); None when no peer is there."""
+    for peer in peers:
+        hits = [(c, i) for c in containers for i, item in enumerate(c.items) if key(item) == peer]
+        if hits:
+            container, anchor = hits[0]
+            while anchor + 1 < len(container.items) and (label, key(container.items[anchor + 1])) in added:
+                anchor += 1
+            return container, anchor
+    return None
+
+
 def _plan_class(doc: Document, request: FixRequest, containers: Sequence[Container],
                 added: Set[Tuple[str, str]]) -> List[Edit]:
     """Add a class to a literal of classes: its name after its peer (or last), and an import of it from the
@@ -80,16 +88,8 @@ def _plan_class(doc: Document, request: FixRequest, containers: Sequence[Contain
         raise Refuse(f"{name} is bound below {label} in {request.path} (line {bound}): the list cannot name it "
                      f"before it exists; move one of them, then add the class")
     imported = [] if bound is not None else [_import(doc, module, name, request)]
-    anchor = None
-    for peer in request.peers:
-        hits = [i for i, item in enumerate(container.items) if item.reference == peer]
-        if hits:
-            anchor = hits[0]
-            while anchor + 1 < len(container.items) and (label, container.items[anchor + 1].reference or "") in added:
-                anchor += 1
-            break
-    if anchor is None and container.items:
-        anchor = len(container.items) - 1
+    found = _after_peer([container], request.peers, lambda item: item.reference, label, added)
+    anchor = found[1] if found else len(container.items) - 1 if container.items else None
     edits = insert_after(doc.text, container, anchor, name) if anchor is not None else insert_empty(container, name)
     return imported + edits
 
