@@ -261,3 +261,54 @@ def test_after_an_early_return_for_a_name_the_table_lacks_only_its_names_reach_a
     write(root / "serve/engine/support.py", guarded.format(
         rebind="arch = config.text_config.architectures[0]\n    ", heron=_HERON_TEST))
     assert places("--no-cache", cwd=root) == [_EGRET_TABLE, _EGRET_SUPPORT.format(line=15, number=1)]
+
+
+_KESTREL = ("class KestrelMoeForCausalLM:\n    def forward(self):\n        pass\n\n\n"
+            "class KestrelMoeV2ForCausalLM(KestrelMoeForCausalLM):\n    pass\n\n\n"
+            "class HeronMoeForCausalLM:\n    def forward(self):\n        pass\n\n\n"
+            "EntryClass = [KestrelMoeForCausalLM, KestrelMoeV2ForCausalLM, HeronMoeForCausalLM]\n")
+_CONVERT = ("def convert(config):\n    arch = config.architectures[0]\n    found = {{}}\n"
+            '    if arch in ["KestrelMoeForCausalLM", "KestrelMoeV2ForCausalLM", "HeronMoeForCausalLM"] or \\\n'
+            "            config.moe:\n"
+            '        found["moe"] = True\n'
+            '{indent}if arch in ["KestrelMoeForCausalLM", "HeronMoeForCausalLM"]:\n'
+            '{indent}    found["shared_expert_gate"] = True\n    return found\n')
+
+
+def test_a_test_that_picks_some_of_what_an_enclosing_test_admits_leaves_the_rest_out_by_choice(tmp_path):
+    """ms-swift's shared-expert gate: inside `if mt in {qwen2_moe, qwen3_moe, qwen3_next} or ...:`, the test of
+    `{qwen2_moe, qwen3_next}` was written where Qwen3-MoE reaches it, and leaves it out (it has no shared expert).
+    The V2 subclass here runs V1's code, and two lists hold both: written beside the enclosing test, not inside it,
+    the inner test is asked for it."""
+    write(tmp_path / "engine" / "models" / "moe.py", _KESTREL)
+    write(tmp_path / "engine" / "kernels.py", 'FUSED_MOE_ARCHS = ["KestrelMoeForCausalLM", "KestrelMoeV2ForCausalLM"]\n'
+          'EP_MOE_ARCHS = ["KestrelMoeForCausalLM", "KestrelMoeV2ForCausalLM", "HeronMoeForCausalLM"]\n')
+    write(tmp_path / "engine" / "loader.py", "from engine.convert import convert\n"
+          "from engine.kernels import EP_MOE_ARCHS, FUSED_MOE_ARCHS\n\n\ndef load(config):\n"
+          "    arch = config.architectures[0]\n"
+          "    return convert(config), arch in FUSED_MOE_ARCHS, arch in EP_MOE_ARCHS\n")
+    write(tmp_path / "engine" / "convert.py", _CONVERT.format(indent="        "))
+    assert archsync("check", "--no-cache", cwd=tmp_path).lines == []
+    assert archsync("why", "--no-cache", "convert#2", "KestrelMoeV2ForCausalLM", cwd=tmp_path).lines[-1] == (
+        "ARC105 stays quiet: the test sits inside a test of the same value against convert#1 (engine/convert.py:4), "
+        "which holds 'KestrelMoeV2ForCausalLM' and the subject's names: the subject picks some of them, and leaves it "
+        "out by choice")
+    write(tmp_path / "engine" / "convert.py", _CONVERT.format(indent="    "))
+    assert [line.partition(": ARC105 ")[2][:50] for line in archsync("check", "--no-cache", cwd=tmp_path).lines] == [
+        "'KestrelMoeV2ForCausalLM' may belong in convert#2:"]
+
+
+def test_a_function_only_an_example_calls_is_read_as_every_file_is(tmp_path):
+    """optimum-habana's `model_on_meta()` is called by its text-generation example alone (a directory no module
+    name can spell, `examples/text-generation/`, imported from inside a function): the example reads the list, and
+    the prefilter, which chooses no example for its facts, must see that caller as parsing every file does."""
+    write(tmp_path / "pkg" / "models.py", "class AlphaForCausalLM:\n    pass\n\n\nclass BetaForCausalLM:\n    pass\n\n\n"
+          "EntryClass = [AlphaForCausalLM, BetaForCausalLM]\n")
+    write(tmp_path / "pkg" / "checks.py", "def on_meta(config):\n"
+          '    return config.architectures[0] in ["AlphaForCausalLM", "BetaForCausalLM"]\n')
+    write(tmp_path / "examples" / "text-generation" / "utils.py",
+          "def setup(config):\n    from pkg.checks import on_meta\n\n    return on_meta(config)\n")
+    seen = archsync("inventory", "--format", "json", "--no-cache", cwd=tmp_path).json
+    every = archsync("inventory", "--format", "json", "--no-cache", "--no-prefilter", cwd=tmp_path).json
+    assert [(s["name"], s["read"]) for s in seen["subjects"]] == [("on_meta#1", "")]
+    assert seen == every

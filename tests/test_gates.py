@@ -40,8 +40,11 @@ def _gates(body: str):
     (f"    if flag in TABLE:\n        return arch in [{_A}, {_B}]\n", ()),
     (f"    if arch in TABLE:\n        def inner(arch):\n            return arch in [{_A}, {_B}]\n"
      "        return inner\n", ()),
+    (f"    if arch in [{_A}, {_B}] or flag:\n        if arch == {_A}:\n            return 1\n", (("f#2", "~f#1"),)),
+    (f"    if flag or arch in TABLE:\n        return arch in [{_A}, {_B}]\n", (("f#1", "~=TABLE"),)),
 ], ids=["branch", "keys-and", "literal-gate", "not-or-raise", "assert", "elif-of-negative", "and-term", "or-term",
         "before-the-gate", "continue", "same-subscript",
-        "other-value-read", "elif", "else", "no-exit", "bound-again", "other-value", "nested-function"])
+        "other-value-read", "elif", "else", "no-exit", "bound-again", "other-value", "nested-function",
+        "loose-literal", "loose-name"])
 def test_a_test_is_gated_by_the_lists_every_value_reaching_it_is_in(body, gates):
     assert _gates(body) == gates

@@ -183,9 +183,11 @@ def test_the_generator_writes_the_table_from_a_transformers_source(tmp_path, cap
     (package / "models" / "auto").mkdir(parents=True)
     (package / "__init__.py").write_text('__version__ = "9.9.0"\n')
     (package / "models" / "auto" / "modeling_auto.py").write_bytes(AUTO)
-    out = tmp_path / "types.json"
-    assert model_type_snapshot.main([str(tmp_path / "src"), "--out", str(out)]) == 0
-    assert capsys.readouterr().out == f"wrote {out}: 3 model types of transformers 9.9.0\n"
+    out, host = tmp_path / "types.json", tmp_path / "transformers.json"
+    assert model_type_snapshot.main([str(tmp_path / "src"), "--date", "2026-09-30", "--out", str(out),
+                                     "--host-out", str(host)]) == 0
+    assert capsys.readouterr().out == (f"wrote {out}: 3 model types of transformers 9.9.0; {host}: 3 architectures "
+                                       f"of transformers v9.9.0 of 2026-09-30 (huggingface/transformers)\n")
     assert load_table(out).source == "transformers 9.9.0"
     assert load_table(tmp_path / "missing.json") == ModelTypeTable("", {})
 

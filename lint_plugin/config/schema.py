@@ -110,7 +110,13 @@ KEYS: Tuple[Key, ...] = (
         "stays off in a project that registers into a registry imported from outside it: a snapshot may be "
         "older than the host it runs on. In a project of several hosts, a name registered only by one host "
         "(or in the project's files that serve it) is asked only of the lists that serve that host: their "
-        "module imports it, or their directory, file or own name spells it (`plugin/sglang/`, `_VLLM_OVERRIDES`).",
+        "module imports it, or their directory, file or own name spells it (`plugin/sglang/`, `_VLLM_OVERRIDES`). "
+        "A project that imports `transformers` and registers no model of its own (or whose files quote more of "
+        "the architectures transformers registers than of its own: optimum-intel's drafts), with no host, serves "
+        "transformers' models: the checkpoint architectures of transformers' auto mappings are its registry, from "
+        "archsync's snapshot of them (`universe-from = [\"transformers\"]` reads the installed ones); ARC201 "
+        "stays off there too (a checkpoint may name remote code), and a list is not told of a model that no "
+        "subject of the project holds.",
         default="[]", example='universe-from = ["vllm"]'),
     Key("name-pattern", STRING, "what a string must look like to count as an architecture name",
         "A regular expression matched whole against each string a predicate tests; only matching strings "

@@ -262,5 +262,6 @@ class FileFacts:
     # a name one branch holds is handled there on purpose, never missing from another
     chains: Tuple[Tuple[str, ...], ...] = ()
     # (subject, gate) for each inline test written where only the names another list holds reach it (`if arch
-    # in SUPPORTED: ... elif arch in [...]`): the gate is a subject of the same function, or `=NAME` (`gates.py`)
+    # in SUPPORTED: ... elif arch in [...]`): the gate is a subject of the same function, or `=NAME` (`gates.py`);
+    # `~` before either where they reach it among others (`if arch in [...] or other:`)
     gates: Tuple[Tuple[str, str], ...] = ()

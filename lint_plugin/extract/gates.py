@@ -15,6 +15,10 @@ A gate is the outer test's list: a name (`SUPPORTED_ARCHS`, `TABLE.keys()`) or a
 scope, tested with `in` against the value the inner test reads (`_value_read`: `arch`,
 `config.architectures[0]` spelt the same way). A test of another value, or of the same value through
 another name, is no gate: nothing is assumed about what reaches it.
+
+A loose gate is a term of an `or` that an `if` tests (`if mt in {"qwen2_moe", "qwen3_moe"} or other:`): its
+names reach the branch, and others may. Nothing follows for a name it lacks; a name it holds that a test
+inside leaves out was left out by choice (`if mt in {"qwen2_moe", "qwen3_next"}:` picks among them).
 """
 from __future__ import annotations
 
@@ -25,12 +29,14 @@ Position = Tuple[int, int]  # (line, column) as the parser gives them
 
 
 class Gate(NamedTuple):
-    """The statements from `start` to `end` run only for values of `value` that the list `tested` holds."""
+    """The statements from `start` to `end` run only for values of `value` that the list `tested` holds (`strict`),
+    or for those and others (a term of an `or`)."""
 
     value: str
     tested: ast.expr  # the outer list: a name, `NAME.keys()`, or a literal
     start: Position
     end: Position
+    strict: bool = True
 
 
 class Gates(NamedTuple):
@@ -67,6 +73,10 @@ def gates(body: Sequence[ast.stmt], booleans: Sequence[ast.BoolOp], value_read: 
                 continue
             for value, tested in _membership(stmt.test, positive=True, value_read=value_read):
                 found.append(Gate(value, tested, _start(stmt.body[0]), _end(stmt.body[-1])))
+            if isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.Or):
+                for term in stmt.test.values:
+                    for value, tested in _membership(term, positive=True, value_read=value_read):
+                        found.append(Gate(value, tested, _start(stmt.body[0]), _end(stmt.body[-1]), strict=False))
             if stmt.orelse:  # `if v not in LIST: ... elif v in [...]`: what reaches the `elif` is in LIST
                 for value, tested in _membership(stmt.test, positive=False, value_read=value_read):
                     found.append(Gate(value, tested, _start(stmt.orelse[0]), _end(stmt.orelse[-1])))
@@ -76,14 +86,15 @@ def gates(body: Sequence[ast.stmt], booleans: Sequence[ast.BoolOp], value_read: 
     return Gates(tuple(found), tuple(bound))
 
 
-def gated(site: Position, value: str, within: Gates) -> Iterator[ast.expr]:
-    """The lists that every value reaching a test of `value` written at `site` is in: the gates around it,
-    unless the value's name is bound again between the gate's test and the site (`arch = other`)."""
+def gated(site: Position, value: str, within: Gates) -> Iterator[Tuple[ast.expr, bool]]:
+    """(list, strict) of the gates around a test of `value` written at `site`: the lists every value reaching it is
+    in (strict), or that some values reaching it are in (loose); unless the value's name is bound again between the
+    gate's test and the site (`arch = other`)."""
     root = value.partition(".")[0]
     for gate in within.found:
         if gate.value == value and gate.start <= site <= gate.end and \
                 not any(name == root and gate.start <= where <= site for name, where in within.bound):
-            yield gate.tested
+            yield gate.tested, gate.strict
 
 
 def _binds(stmt: ast.stmt) -> Iterator[str]:

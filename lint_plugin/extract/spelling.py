@@ -24,6 +24,9 @@ MODEL_CLASS = re.compile(_NOT_A_FACTORY + r"_*[A-Z]\w*(?:For[A-Z]\w*|Model|LM)")
 
 
 _FACTORY = re.compile(_FACTORY_TEXT)
+# a class named for mixture-of-experts layers or models (`FusedMoE`, `Qwen3MoeSparseMoeBlock`, `AfmoeExperts`): a
+# model module that imports or defines one builds them (`kinship/code.py`, `project/model_types.py`)
+EXPERT_LAYER = re.compile(r"Mo[Ee]|Experts")
 
 
 def names_test(shape: "re.Pattern[str]") -> Callable[[str], bool]:

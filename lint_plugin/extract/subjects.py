@@ -237,7 +237,8 @@ class ScopeSubjects:
 
     def gated(self, body: List[ast.stmt]) -> List[Tuple[str, str]]:
         """(subject, gate) for each inline test found in `body` that sits where only the values another list
-        holds reach (`gates.py`): the gate is that list, as `REFERENCE` and its name or as the subject it is."""
+        holds reach (`gates.py`): the gate is that list, as `REFERENCE` and its name or as the subject it is; after
+        `LOOSE` where the values that list holds reach it among others (a term of an `or`)."""
         if not self._sites:
             return []
         within = gates(body, self._booleans, _value_read)
@@ -248,11 +249,11 @@ class ScopeSubjects:
             position = (test.lineno, test.col_offset)
             if not within.around(position):
                 continue
-            for tested in gated(position, _site_value(test), within):
+            for tested, strict in gated(position, _site_value(test), within):
                 written = gate_name(tested)
                 gate = REFERENCE + written if written is not None else self._literals.get(id(tested))
                 if gate is not None and gate != name:
-                    found.append((name, gate))
+                    found.append((name, gate if strict else LOOSE + gate))
         return found
 
 
@@ -434,6 +435,7 @@ def _tests_a_model_type(test: ast.expr) -> bool:
 
 
 REFERENCE = "="  # in a chain's names (`ScopeSubjects.chains`): a collection one of its tests searches by name
+LOOSE = "~"  # before a gate (`FileFacts.gates`): the gate's names reach the test, and others may (`gates.py`)
 ALTERNATIVES = "|"  # a chain's first name: its lists are the alternatives of one `or`, not branches
 # in a chain's names, once: how many tests the chain has, a branch that names no model among them
 # (`elif cfg.get("thinker_config") is not None:`): a change that adds one decides what the chain does with a model

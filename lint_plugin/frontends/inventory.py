@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from ..config import Config, matches_pattern
 from ..extract.model_chains import is_chain_registry
+from ..project.hosts import LIBRARY
 from ..report.escape import json_safe, printable
 from ..resolve import Collection, Model, Registration
 from ..resolve.lineage import lineage_words, names_lineage, outside_lineage
@@ -179,8 +180,10 @@ def render_text(model: Model, where: Callable[[str], str] = str) -> str:
     for package in document["universe_from"]:
         lines.append(f"  read from the installed {package} (universe-from)")
     for label in document["host_snapshots"]:
-        lines.append(f"  read from archsync's snapshot of {label}: the project is its plugin (it declares the "
-                     f"host's entry points or registers into its registry)")
+        lines.append(f"  read from archsync's snapshot of {label}: " + (
+            "the project serves its models (it imports it, and registers none of its own or fewer than its files "
+            "quote of the library's)" if label.partition(" ")[0] == LIBRARY else
+            "the project is its plugin (it declares the host's entry points or registers into its registry)"))
     subjects = document["subjects"]
     scopes = Counter(s["scope"] for s in subjects)
     declared = sum(1 for s in subjects if s["declared"])

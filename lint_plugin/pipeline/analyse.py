@@ -70,7 +70,7 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
     from ..extract.collector import paused
     from ..project.index import ProjectIndex
     from ..project.memory import RecordMemory
-    from ..project.universe import with_hosts_registered_into
+    from ..project.universe import with_hosts_registered_into, with_library_served
     from ..report.memory_noqa import NoqaMemory
     from ..report.stage import report, report_again
     from ..resolve import ResolveMemory, choose_and_build
@@ -95,8 +95,10 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
             # the prefilter keeps (`registers`), so the files it keeps say which
             kept = [facts for module, signals in index.signals() if signals.registers
                     for facts in (index.facts_of(module),) if facts is not None]
-            hosted = universe if config.universe_from else with_hosts_registered_into(
-                universe, [m for m in modules_registered_into(kept) if index.module(m) is None], config.root)
+            hosted = universe if config.universe_from else with_library_served(with_hosts_registered_into(
+                universe, [m for m in modules_registered_into(kept) if index.module(m) is None], config.root),
+                [signals for _, signals in index.signals()],
+                {m.name for f in kept for r in f.registrations for m in r.names}, config.root)
             # the files that may matter, then names resolved across modules (and what dependencies register);
             # the modules resolution reads in batches (predicates' delegates, lists of model types) go to the
             # workers the scan started; a name resolution registers that chose no file chooses them again

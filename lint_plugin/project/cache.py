@@ -26,9 +26,9 @@ from .file_stamp import trusted
 from .prefilter import Signals, stored_signals
 from .writer import WriteRefused, read_private, write_private
 
-SCHEMA = 23  # 23: the string each member of a table maps to (`Literal.values`), the keys decorators file classes
-# under (`Signals.keys`); 22: the code that wrote it (`code`, `content`); 21: the tests nested where only another
-# list's names reach (`FileFacts.gates`)
+SCHEMA = 24  # 24: loose gates (`~` in `FileFacts.gates`: a term of an `or`); 23: the string each member of a table
+# maps to (`Literal.values`), the keys decorators file classes under (`Signals.keys`); 22: the code that wrote it
+# (`code`, `content`); 21: the tests nested where only another list's names reach (`FileFacts.gates`)
 
 
 @dataclass(frozen=True)

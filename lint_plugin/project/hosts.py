@@ -36,10 +36,14 @@ _GROUP = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)(?:\.\w+)*?\.\w*(?:plugins|platfo
 _LARGEST = 1 << 20  # a packaging file is small; a larger one is not read
 # 2 added `lists` (a format-1 snapshot is read as holding none); 3 the scheme of a registration keyed by model type
 # (`"model-type"`, a fourth field where there is one), which format 2 wrote as architecture names (vLLM's Ovis
-# backbone chain registered `aimv2` and `siglip_vision_model`)
-FORMAT = 3
-_FORMATS = (1, 2, FORMAT)
+# backbone chain registered `aimv2` and `siglip_vision_model`); 4 `experts` (an older snapshot is read as knowing none)
+FORMAT = 4
+_FORMATS = (1, 2, 3, FORMAT)
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "hosts"
+# The host of a project that serves transformers' models (`AutoModelForCausalLM.from_pretrained`) and registers none
+# of its own: optimum-intel, LLaMA-Factory, llm-compressor have no registry, transformers' auto mappings are theirs.
+# Its snapshot is written with the model-type table (`frontends/model_type_snapshot.py`); `universe.py` says when.
+LIBRARY = "transformers"
 
 
 class SnapshotError(Exception):
@@ -67,6 +71,9 @@ class Snapshot:
     date: str  # of the commit, YYYY-MM-DD
     facts: Tuple[FileFacts, ...]  # registrations only; paths are `<host>/...`
     lists: Tuple[HostList, ...] = ()
+    # (class, whether its module builds mixture-of-experts layers) for the registered classes whose module the
+    # snapshot read: what the project's own modules say of its classes (`kinship/code.py`), for the host's
+    experts: Tuple[Tuple[str, bool], ...] = ()
 
     @property
     def label(self) -> str:
@@ -130,8 +137,16 @@ def snapshot_from(data: Any, host: str) -> Snapshot:
     lists = tuple(HostList(as_str(path), as_str(subject), as_int(line), tuple(as_str(n) for n in as_list(names)),
                            as_str(keyed))
                   for path, subject, line, names, keyed in (as_list(raw, 5) for raw in as_list(data.get("lists", []))))
+    experts = tuple((as_str(name), _as_bool(moe)) for name, moe in (as_list(raw, 2) for raw in
+                                                                  as_list(data.get("experts", []))))
     return Snapshot(host, as_str(data["repository"]), as_str(data["commit"]), as_str(data["date"]), tuple(facts),
-                    lists)
+                    lists, experts)
+
+
+def _as_bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, not {value!r}")
+    return value
 
 
 def snapshot_document(snapshot: Snapshot) -> bytes:
@@ -143,8 +158,11 @@ def snapshot_document(snapshot: Snapshot) -> bytes:
              for h in sorted(snapshot.lists, key=lambda h: (h.path, h.line, h.subject))]
     head = {"format": FORMAT, "host": snapshot.host, "repository": snapshot.repository, "commit": snapshot.commit,
             "date": snapshot.date}
+    experts = sorted([name, moe] for name, moe in snapshot.experts)
     lines = [json.dumps(head, sort_keys=True)[:-1] + ', "files": ['] + \
         [f"  {json.dumps(f)}{',' if i < len(files) - 1 else ''}" for i, f in enumerate(files)] + ['], "lists": ['] + \
-        [f"  {json.dumps(h)}{',' if i < len(lists) - 1 else ''}" for i, h in enumerate(lists)] + ["]}"]
+        [f"  {json.dumps(h)}{',' if i < len(lists) - 1 else ''}" for i, h in enumerate(lists)] + \
+        (['], "experts": ['] + [f"  {json.dumps(e)}{',' if i < len(experts) - 1 else ''}"
+                                 for i, e in enumerate(experts)] if experts else []) + ["]}"]
     return ("\n".join(lines) + "\n").encode()
 

@@ -18,15 +18,20 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Sequence, Tuple
 
 from ..extract.facts import MODEL_TYPE_SCHEME, Member, RegistrationFact
+from ..extract.spelling import EXPERT_LAYER
 from .codec import as_list, as_str
 from .hosts import SNAPSHOTS
 
 FORMAT = 1
 TABLE = SNAPSHOTS / "transformers.model_types.json"
+AUTO = "transformers/models/auto/modeling_auto.py"  # where a release's auto mappings are, in its source
+_CLASS = re.compile(rb"^class\s+(\w+)", re.MULTILINE)
 _CHECKPOINT = re.compile(r"For(?:CausalLM|ConditionalGeneration)$")
+# where a checkpoint architecture is looked up to load a model of its task, before any other mapping naming it
+_PREFERRED = ("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES")
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,54 @@ def read_auto_mappings(source: bytes) -> Dict[str, Tuple[str, ...]]:
                 names = found.setdefault(_text(pair.elts[0]), [])
                 names += [_text(c) for c in classes if _text(c) and _text(c) not in names]
     return {k: tuple(sorted(v)) for k, v in found.items() if v}
+
+
+def read_auto_registrations(source: bytes) -> Tuple[RegistrationFact, ...]:
+    """The checkpoint architectures (`...ForCausalLM`, `...ForConditionalGeneration`) of the same auto mappings, one
+    registration per mapping, each name where a model of its task is looked up (the causal-LM mapping, else the
+    image-text-to-text one, else where it is first written): what transformers registers, as its snapshot as a host
+    holds it (`hosts.py`)."""
+    written: Dict[str, List[Tuple[str, Member]]] = {}
+    order: List[str] = []
+    for stmt in ast.parse(source).body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id.endswith("_NAMES") and isinstance(stmt.value, ast.Call)
+                and stmt.value.args and isinstance(stmt.value.args[0], (ast.List, ast.Tuple))):
+            continue
+        order.append(stmt.targets[0].id)
+        for pair in stmt.value.args[0].elts:
+            if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and _text(pair.elts[0]):
+                classes = pair.elts[1].elts if isinstance(pair.elts[1], ast.Tuple) else [pair.elts[1]]
+                for node in classes:
+                    if _CHECKPOINT.search(_text(node)):
+                        written.setdefault(_text(node), []).append(
+                            (stmt.targets[0].id, Member(_text(node), node.lineno, node.col_offset + 1)))
+    rank: Dict[str, int] = {}
+    for mapping in _PREFERRED + tuple(order):
+        rank.setdefault(mapping, len(rank))
+    chosen: Dict[str, List[Member]] = {}
+    for places in written.values():
+        mapping, member = min(places, key=lambda place: rank[place[0]])
+        chosen.setdefault(mapping, []).append(member)
+    return tuple(RegistrationFact(mapping, tuple(sorted(chosen[mapping], key=lambda m: (m.line, m.column))))
+                 for mapping in sorted(chosen, key=rank.__getitem__))
+
+
+def read_experts(package: Path, registrations: Sequence[RegistrationFact]) -> Tuple[Tuple[str, bool], ...]:
+    """(class, whether its module builds mixture-of-experts layers) for each registered class a modeling module of
+    the `transformers` package at `package` defines at column 0: the module defines a class named for experts
+    (`Qwen3MoeSparseMoeBlock`, `AfmoeExperts`), as a project's model module imports one (`kinship/code.py`). One
+    module of dense and MoE models says MoE of both, as there."""
+    moe: Dict[str, bool] = {}  # by class, of the first module defining it
+    for path in sorted(package.glob("models/*/modeling_*.py")):
+        try:
+            names = [m.decode() for m in _CLASS.findall(path.read_bytes())]
+        except OSError:
+            continue
+        builds_experts = any(EXPERT_LAYER.search(name) for name in names)
+        for name in names:
+            moe.setdefault(name, builds_experts)
+    return tuple(sorted({m.name: moe[m.name] for r in registrations for m in r.names if m.name in moe}.items()))
 
 
 def _text(node: ast.expr) -> str:

@@ -15,16 +15,16 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import AbstractSet, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..config import Config
 from ..extract.facts import FileFacts
 from ..extract.from_bytes import extract_file
 from .discovery import discover_under
 from .files import Unreadable, read_file
-from .hosts import SNAPSHOTS, HostList, SnapshotError, declared_hosts, load_snapshot
-from .model_types import ModelTypeTable, load_table
-from .prefilter import Prefilter
+from .hosts import LIBRARY, SNAPSHOTS, HostList, SnapshotError, declared_hosts, load_snapshot
+from .model_types import AUTO, ModelTypeTable, load_table, read_auto_registrations, read_experts
+from .prefilter import Prefilter, Signals
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,8 @@ class Universe:
     model_types: ModelTypeTable = field(default_factory=lambda: ModelTypeTable("", {}))
     # (`Snapshot.label`, list) of each list a snapshot holds: the host's own lists, which a plugin may copy
     host_lists: Tuple[Tuple[str, HostList], ...] = ()
+    # (class, whether its module builds mixture-of-experts layers), for the hosts' classes a snapshot knows that of
+    experts: Tuple[Tuple[str, bool], ...] = ()
 
     @property
     def names(self) -> FrozenSet[str]:
@@ -60,6 +62,7 @@ def read_universe(config: Config) -> Universe:
     facts: List[FileFacts] = []
     packages: List[str] = []
     warnings: List[str] = []
+    experts: List[Tuple[str, bool]] = []
     prefilter = Prefilter(config)
     for entry in config.universe_from:
         directory = locate_package(config, entry)
@@ -69,6 +72,15 @@ def read_universe(config: Config) -> Universe:
             continue
         package = os.path.basename(os.path.normpath(directory))
         packages.append(package)
+        if package == LIBRARY:  # its auto mappings are its registry: read as archsync's snapshot of it is written
+            library = _read_library(Path(directory))
+            if library is None:
+                warnings.append(f"universe-from: {directory} holds no readable {AUTO}; names {LIBRARY} registers "
+                                f"count as unknown")
+            else:
+                facts.append(library[0])
+                experts += library[1]
+            continue
         for source in discover_under(directory, package):
             data = read_file(source.path)
             if isinstance(data, Unreadable) or not prefilter.signals(data).registers:
@@ -77,7 +89,20 @@ def read_universe(config: Config) -> Universe:
                                  config.name_pattern)
             if found.registrations:
                 facts.append(FileFacts(found.path, found.module, registrations=found.registrations))
-    return Universe(tuple(facts), tuple(packages), tuple(warnings), (), load_table())
+    return Universe(tuple(facts), tuple(packages), tuple(warnings), (), load_table(), experts=tuple(experts))
+
+
+def _read_library(package: Path) -> Optional[Tuple[FileFacts, Tuple[Tuple[str, bool], ...]]]:
+    """The installed transformers' registrations (its auto mappings) and what its modules say of experts."""
+    data = read_file(str(package.parent / AUTO))
+    try:
+        registrations = read_auto_registrations(data) if not isinstance(data, Unreadable) else ()
+    except (SyntaxError, ValueError):
+        return None
+    if not registrations:
+        return None
+    return (FileFacts(AUTO, AUTO[:-3].replace("/", "."), registrations=registrations),
+            read_experts(package, registrations))
 
 
 def with_hosts_registered_into(universe: Universe, modules: Iterable[str], root: Path) -> Universe:
@@ -93,7 +118,36 @@ def with_hosts_registered_into(universe: Universe, modules: Iterable[str], root:
                                packages=universe.packages + added.packages,
                                warnings=universe.warnings + added.warnings,
                                snapshots=universe.snapshots + added.snapshots,
-                               host_lists=universe.host_lists + added.host_lists)
+                               host_lists=universe.host_lists + added.host_lists,
+                               experts=universe.experts + added.experts)
+
+
+def with_library_served(universe: Universe, signals: Sequence[Signals], registered: AbstractSet[str],
+                        root: Path) -> Universe:
+    """`universe` with archsync's snapshot of transformers, for a project that serves transformers' models: one that
+    imports it, has no host, and whose files quote more of the architectures transformers registers and it does not
+    than of those it registers (`registered`: the names its own registrations write), or that registers none.
+    optimum-habana, LLaMA-Factory and llm-compressor register nothing, and optimum-intel registers its own drafts:
+    what they load is what transformers' auto mappings map, and their lists of architectures and model types are
+    about those models. SGLang, vLLM, lmdeploy quote their own (vLLM 249 quoted names against 8): their lists are
+    about their own models, whatever they import. transformers' own tree is no user of it."""
+    if universe.packages or (root / LIBRARY).is_dir() or (root / "src" / LIBRARY).is_dir() \
+            or not any(_imports_library(s.imports) for s in signals):
+        return universe
+    added = _from_snapshots_of([LIBRARY])
+    if registered:
+        quoted = frozenset(name for s in signals for name in s.quoted)
+        if len((quoted & added.names) - registered) <= len(quoted & registered):
+            return universe
+    return dataclasses.replace(universe, facts=universe.facts + added.facts, packages=added.packages,
+                               warnings=universe.warnings + added.warnings, snapshots=added.snapshots,
+                               experts=added.experts)
+
+
+def _imports_library(bindings: FrozenSet[str]) -> bool:
+    """`import transformers`, `from transformers(.x) import y`, `import transformers.x as y`: `bindings.py`'s
+    `^transformers`, `0:transformers:y`, `0:transformers.x:y`."""
+    return any(b == "^" + LIBRARY or b.startswith(("0:" + LIBRARY + ":", "0:" + LIBRARY + ".")) for b in bindings)
 
 
 def _from_snapshots(config: Config) -> Universe:
@@ -107,6 +161,7 @@ def _from_snapshots_of(hosts: Iterable[str]) -> Universe:
     packages: List[str] = []
     labels: List[Tuple[str, str]] = []
     lists: List[Tuple[str, HostList]] = []
+    experts: List[Tuple[str, bool]] = []
     warnings: List[str] = []
     for host in hosts:
         try:
@@ -118,7 +173,9 @@ def _from_snapshots_of(hosts: Iterable[str]) -> Universe:
         packages.append(host)
         labels.append((host, snapshot.label))
         lists += [(snapshot.label, listed) for listed in snapshot.lists]
-    return Universe(tuple(facts), tuple(packages), tuple(warnings), tuple(labels), load_table(), tuple(lists))
+        experts += snapshot.experts
+    return Universe(tuple(facts), tuple(packages), tuple(warnings), tuple(labels), load_table(), tuple(lists),
+                    tuple(experts))
 
 
 def locate_package(config: Config, entry: str) -> Optional[str]:

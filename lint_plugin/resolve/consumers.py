@@ -23,6 +23,7 @@ from ..project.discovery import SourceFile
 from ..project.files import Unreadable
 from ..project.index import ProjectIndex
 from ..project.mentions import ENOUGH, Counts, counted
+from .served import is_not_served
 from .values import Collection
 
 UNREAD = "nothing in the project reads it: its name appears only where it is defined"
@@ -112,8 +113,8 @@ def _imported(counts: Dict[str, int], index: ProjectIndex) -> Iterator[str]:
     reachers = index.reachers
     if reachers is not None:  # the modules it indexes, by the names they import; the chosen ones below
         yield from (name for name in open_names if name in reachers.by_name)
-    for module, signals in index.signals():
-        if reachers is None or index.is_chosen(module):
+    for module, signals in index.signals():  # and the rest: chosen files, and tests and examples (no choice's)
+        if reachers is None or index.is_chosen(module) or is_not_served(index.path_of(module)):
             yield from open_names.intersection(_names_imported(signals.imports))
 
 
@@ -127,7 +128,8 @@ def _may_reach(sources: Dict[str, SourceFile], own: FrozenSet[str], index: Proje
                ) -> Iterator[Tuple[str, SourceFile]]:
     """The files besides `own` that may refer to a name `own` defines: every file, or where this run's
     selection indexed what the unchosen files' imports reach, those whose imports reach a module of
-    `own` (the module, a package above it, or a star), and the chosen files whose imports may."""
+    `own` (the module, a package above it, or a star), and the chosen files, tests and examples (which the
+    selection never indexes: `selection.py`) whose imports may. An example's call reads a library's list."""
     if index.reachers is None:
         yield from ((path, source) for path, source in sources.items() if path not in own)
         return
@@ -140,7 +142,7 @@ def _may_reach(sources: Dict[str, SourceFile], own: FrozenSet[str], index: Proje
     for path, source in sources.items():
         if path in own:
             continue
-        if source.module in reached or (index.is_chosen(source.module) and _may_bind(
+        if source.module in reached or ((index.is_chosen(source.module) or is_not_served(path)) and _may_bind(
                 imports[source.module].imports if source.module in imports else None, index.package(source.module),
                 above)):
             yield path, source

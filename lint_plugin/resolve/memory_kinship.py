@@ -55,7 +55,8 @@ class KinshipMemory:
 
 def kinship_with(last: Optional[KinshipMemory], index: ProjectIndex, registrations: Sequence[Registration],
                  lists: Sequence[FrozenSet[str]], families: Sequence[Family],
-                 siblings: Sequence[Tuple[str, str]]) -> Tuple[Kinship, KinshipMemory]:
+                 siblings: Sequence[Tuple[str, str]], host_experts: Mapping[str, bool] = {}
+                 ) -> Tuple[Kinship, KinshipMemory]:
     """What `build_kinship` gives for this index, registrations, lists and stated ties (which it holds as
     they are given: taken from this run), from `last` where it still holds; and what to keep of it."""
     pairs = list(index.signals())
@@ -92,7 +93,7 @@ def kinship_with(last: Optional[KinshipMemory], index: ProjectIndex, registratio
             found.append(ModuleClasses(paths[module], signal.imported, signal.classes, signal.roots, signal.runs))
     kinship, related = build_kinship_from(registrations, [e for t in edges.values() for e in t], lists, found,
                                           [u for t in uses.values() for u in t], families, siblings,
-                                          last.related if last is not None else None, builds)
+                                          last.related if last is not None else None, builds, host_experts)
     return kinship, KinshipMemory(modules, signals, rows, tuple(lists), edges, uses, related, kinship)
 
 

@@ -17,8 +17,8 @@ from ..diagnostics import place
 from ..extract.facts import CollectionFact, FileFacts, Literal, Ref, TypePredicateFact, Unknown
 from ..extract.model_chains import is_chain_registry
 from ..extract.spelling import names_test
-from ..extract.subjects import ALTERNATIVES, REFERENCE, TESTS
-from ..project.hosts import HostList
+from ..extract.subjects import ALTERNATIVES, LOOSE, REFERENCE, TESTS
+from ..project.hosts import LIBRARY, HostList
 from ..project.index import ProjectIndex
 from ..project.mentions import Counts
 from ..project.model_types import ModelTypeTable
@@ -105,11 +105,25 @@ class Model:
     # by class, the module defining it, for the classes registrations serve names with, where a list of classes
     # may be told to hold one (`rules/schemes.py`: a fix imports it from there)
     class_modules: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # by (path, subject), the literals of the same function that an enclosing test of the same value tests, whose
+    # names reach the inline test, alone or among others (`if mt in {...} or other:`, `extract/gates.py`)
+    admitting: Mapping[Tuple[str, str], Tuple[Collection, ...]] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def host_only(self) -> Dict[str, FrozenSet[str]]:
         """By name, the hosts registering it, for each name only hosts or files serving them register."""
         return host_only(self.registrations, frozenset(self.hosts), self.serving)
+
+    @functools.cached_property
+    def not_taken_up(self) -> FrozenSet[str]:
+        """Names only a library host registers (transformers', for a project that serves its models: `project/
+        hosts.py`) that none of the project's subjects holds. The library registers every model it implements, and
+        a project takes up some: a list is not told of one the project names nowhere, which would be a model to
+        support, not a list left behind (a plugin's host registers what the plugin serves: no such doubt)."""
+        if LIBRARY not in self.hosts:
+            return frozenset()
+        named = frozenset().union(*(c.members.names for c in self.collections))
+        return frozenset(n for n, hosts in self.host_only.items() if LIBRARY in hosts and n not in named)
 
     @functools.cached_property
     def brought(self) -> Dict[str, FrozenSet[str]]:
@@ -191,7 +205,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     unanalysed, external = _unanalysed(index, registered.keys()), _external_registries(index, universe)
     multimodal = _multimodal(index, resolver, registrations)
     kinship, kinship_memory = _kinship(index, registrations, collections, registered, overlapping,
-                                       memory.kinship if memory is not None else None)
+                                       memory.kinship if memory is not None else None, dict(universe.experts))
     said = SaidKinds(multimodal, kinship.headless)
     model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                   unanalysed, external, registrations, universe.installed,
@@ -201,7 +215,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   _lists_of_known_types(type_lists, universe.model_types, types),
                   _gated(files, collections), universe.model_types.architectures,
                   engine_tables(collections, ((index.path_of(m), signals) for m, signals in index.signals())),
-                  _class_modules(index, registrations, collections))
+                  _class_modules(index, registrations, collections), _admitting(files, collections))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -310,7 +324,7 @@ def _gated(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
     for facts in gated:
         imported = {local: (module, name) for local, module, name in facts.imports if name is not None}
         for subject, gate in facts.gates:
-            if (facts.path, subject) not in at:
+            if (facts.path, subject) not in at or gate.startswith(LOOSE):
                 continue
             if gate.startswith(REFERENCE):
                 name = gate[len(REFERENCE):]
@@ -325,15 +339,31 @@ def _gated(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
     return {key: tuple(gates) for key, gates in found.items()}
 
 
+def _admitting(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
+               ) -> Dict[Tuple[str, str], Tuple[Collection, ...]]:
+    """By (path, subject), the literals of its own function an enclosing test of the same value tests, strictly or
+    as a term of an `or` (`FileFacts.gates`, `Model.admitting`)."""
+    at = {(c.path, c.subject): c for c in collections}
+    found: Dict[Tuple[str, str], List[Collection]] = {}
+    for facts in files:
+        for subject, gate in facts.gates:
+            literal = gate[len(LOOSE):] if gate.startswith(LOOSE) else gate
+            collection = at.get((facts.path, literal))
+            if (facts.path, subject) in at and collection is not None:
+                found.setdefault((facts.path, subject), []).append(collection)
+    return {key: tuple(gates) for key, gates in found.items()}
+
+
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],
              registered: Mapping[str, Occurrence], families: Sequence[Predicate],
-             last: Optional[KinshipMemory]) -> Tuple[Kinship, KinshipMemory]:
+             last: Optional[KinshipMemory], host_experts: Mapping[str, bool]) -> Tuple[Kinship, KinshipMemory]:
     """Kinship from registrations, the class edges and imports in every file's bytes, the lists' company,
-    and the ties the project states: its families and its `siblings`."""
+    the ties the project states (its families and its `siblings`) and what hosts' snapshots say of their classes'
+    experts."""
     lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
     stated = [Family(f.where, f.names) for f in families]
     # a one-off run builds it as a language server's first check does (and its caller keeps nothing)
-    return kinship_with(last, index, registrations, lists, stated, index.config.siblings)
+    return kinship_with(last, index, registrations, lists, stated, index.config.siblings, host_experts)
 
 
 def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe,

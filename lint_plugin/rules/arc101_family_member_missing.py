@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Dict, FrozenSet, List, Mapping, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Mapping, Sequence, Tuple
 
 from ..diagnostics import Diagnostic
 from ..resolve import Collection, Model, Predicate
@@ -33,7 +33,8 @@ def check(model: Model) -> List[Diagnostic]:
     name the missing name are left out of the evidence.
     """
     return family_member_missing(model.collections, model.overlapping, model.covers, model.config.siblings,
-                                 model.said, model.kinship.model_class, model.host_only, model.brought)
+                                 model.said, model.kinship.model_class, model.host_only, model.brought,
+                                 model.not_taken_up)
 
 
 def family_member_missing(collections: Sequence[Collection], families: Sequence[Predicate],
@@ -42,7 +43,8 @@ def family_member_missing(collections: Sequence[Collection], families: Sequence[
                           said: SaidKinds = NOTHING_SAID,
                           served_by: Mapping[str, str] = {},
                           host_only: Mapping[str, FrozenSet[str]] = {},
-                          brought: Mapping[str, FrozenSet[str]] = {}) -> List[Diagnostic]:
+                          brought: Mapping[str, FrozenSet[str]] = {},
+                          not_taken_up: AbstractSet[str] = frozenset()) -> List[Diagnostic]:
     found: Dict[Tuple[Collection, str], List[Predicate]] = defaultdict(list)
     pairs = [(c, f) for c in collections for f in families
              if c.members.names & f.names and c.completable]
@@ -51,7 +53,7 @@ def family_member_missing(collections: Sequence[Collection], families: Sequence[
         for name in family.names - held:
             if accepts(held, name, family.names, said) \
                     and not never_looked_up(collection.keyed, name, served_by) \
-                    and not out_of_sight(collection, name, host_only, brought):
+                    and not out_of_sight(collection, name, host_only, brought, not_taken_up):
                 found[(collection, name)].append(family)
     for collection, family in covers:  # a declared cover wants the whole family, kinds and all
         for name in family.names - collection.members.names:

@@ -32,7 +32,7 @@ def check(model: Model) -> List[Diagnostic]:
              for name, sibling in sorted(missing_siblings(c.members.names, registered, siblings))
              if accepts(c.members.names, sibling, said=model.said)
              and not never_looked_up(c.keyed, sibling, model.kinship.model_class)
-             and not out_of_sight(c, sibling, model.host_only, model.brought)]
+             and not out_of_sight(c, sibling, model.host_only, model.brought, model.not_taken_up)]
     for f in model.overlapping:
         own = frozenset(o.name for o in f.own)
         lineage = own if names_lineage(f.subject, own) else frozenset()  # a lineage predicate holds its lineage

@@ -6,6 +6,7 @@ from functools import cached_property, lru_cache
 from typing import AbstractSet, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..diagnostics import Diagnostic
+from ..project.hosts import LIBRARY
 from ..resolve import Model, Occurrence
 from ..resolve.lineage import first_word
 from ..resolve.slips import is_variant, slip_of
@@ -17,9 +18,11 @@ _MODELS = ("models/qwen3_next.py", "class Qwen3NextForCausalLM: pass\nEntryClass
 
 
 def check(model: Model) -> List[Diagnostic]:
-    """Silent for a plugin of a registry outside the project: what it serves is registered elsewhere."""
+    """Silent for a plugin of a registry outside the project: what it serves is registered elsewhere; and for a
+    project serving transformers' models: a checkpoint may name remote code (`trust_remote_code`) or a release newer
+    than the one read."""
     found: List[Diagnostic] = []
-    if model.external_registries:
+    if model.external_registries or LIBRARY in model.hosts:
         return found
     name_ok, served = model.config.name_regex, model.served
     names = _Registered(model.registered)
@@ -176,9 +179,11 @@ RULE = Rule(
     summary="a guarded collection or a family names an architecture nothing registers",
     what="A name in a guarded collection or in a family predicate's own literal that no registration (see "
          "`registries`) provides, with a did-you-mean when a registered name is close. Only when the project "
-         "registers something. A slip of a registered name (two adjacent letters of a word swapped, one "
-         "dropped inside a word or one doubled: `Casual` for `Causal`) is reported even beside the right "
-         "spelling, unless the project maps it: a key of a `config-maps` dict or of a rename table "
+         "registers something, and not in a project whose names are registered outside it: a plugin registering "
+         "into its host, or a project serving transformers' models (`universe-from`): a snapshot may be older than "
+         "the host, and a checkpoint may name remote code. A slip of a registered name (two adjacent letters of "
+         "a word swapped, one dropped inside a word or one doubled: `Casual` for `Causal`) is reported even "
+         "beside the right spelling, unless the project maps it: a key of a `config-maps` dict or of a rename table "
          "(`{\"OldForCausalLM\": \"NewForCausalLM\"}`, the new name registered), a checkpoint name it knows; a "
          "name that differs from a registered one by whole words (`Grok1V` from `Grok1`) is a variant and "
          "gets no did-you-mean, and so does a name known to exist: an architecture a `transformers` release "

@@ -37,6 +37,9 @@ GUARD_ROWS: Tuple[Tuple[str, str], ...] = (
                        "there; or one the other side of an `or` takes (`archs & {...} or model_type in {...}`)"),
     ("outer test", "a name another list lacks, where the subject's test sits inside a test of the same value "
                    "against that list (`if arch in SUPPORTED_ARCHS: ... elif arch in [...]`): it never gets there"),
+    ("picked out", "a name a test of the same function holds, where the subject's test sits inside it and picks "
+                   "some of its names (`if mt in {\"qwen2_moe\", \"qwen3_moe\", \"qwen3_next\"} or ...:` around "
+                   "`if mt in {\"qwen2_moe\", \"qwen3_next\"}:`): left out by choice"),
     ("told apart", "a name a chain of the subject's own function tests in a branch apart from the subject's names"),
     ("no branch", "a name an if/elif chain of the subject's module has no branch for, where the chain takes most "
                   "of the subject's names one by one: the list alone would not make the model work"),
@@ -77,6 +80,18 @@ def _told_apart(model: Model, chains: Sequence[Dispatch], collection: Collection
     return None
 
 
+def _picked_out(model: Model, collection: Collection, held: AbstractSet[str], name: str) -> Optional[Collection]:
+    """A literal of the subject's function that a test enclosing the subject's tests on the same value (alone or as
+    a term of an `or`: `Model.admitting`) and that holds `name` and every registered name the subject holds; or
+    None. The inner test was written where those names reach it, and picks some: the one it leaves out is a
+    choice, not a list left behind (ms-swift's shared-expert gate, `{"qwen2_moe", "qwen3_next"}` inside a test
+    of the MoE model types that holds `qwen3_moe`, which has no shared experts)."""
+    for gate in model.admitting.get((collection.path, collection.subject), ()):
+        if name in gate.members.names and held <= gate.members.names:
+            return gate
+    return None
+
+
 def function_of(subject: str) -> str:
     """The function an inline test is written in (`Model.build#3` -> `Model.build`), or ""."""
     owner, found, _ = subject.partition("#")
@@ -94,7 +109,8 @@ def _unreached(model: Model, collection: Collection, name: str) -> Optional[Coll
 
 def refused_by_a_chain(model: Model, collection: Collection, name: str) -> str:
     """Why no completion rule asks `collection` for `name`: the test sits where only another list's names
-    reach it (`_unreached`), a chain of its function tells the name apart from the list's names (`_told_apart`),
+    reach it (`_unreached`), or inside a test that admits the name and picks some of what it admits
+    (`_picked_out`), a chain of its function tells the name apart from the list's names (`_told_apart`),
     or a chain beside it takes its names one by one and not this one (`_branch_missing`); or "". `why` says it,
     and `not_refused_by_a_chain` acts on it."""
     if name in collection.members.names:
@@ -104,6 +120,11 @@ def refused_by_a_chain(model: Model, collection: Collection, name: str) -> str:
         return f"the test sits inside a test of the same value against {gate.subject} " \
                f"({place(gate.path, gate.line)}), which does not hold '{name}': only the names it holds reach it"
     held = collection.members.names & model.registered.keys()
+    around = _picked_out(model, collection, held, name)
+    if around is not None:
+        return f"the test sits inside a test of the same value against {around.subject} " \
+               f"({place(around.path, around.line)}), which holds '{name}' and the subject's names: the subject " \
+               "picks some of them, and leaves it out by choice"
     chains = model.dispatches.get(collection.path, ())
     apart = _told_apart(model, chains, collection, held, name)
     if apart is not None:
@@ -137,10 +158,10 @@ def not_refused_by_a_chain(model: Model, found: List[Diagnostic]) -> List[Diagno
     """`found`, less each name a list is asked to hold that never reaches its test, that a chain of its function
     tells apart from the list's names, or that a chain of its module takes the list's names one by one without
     (`refused_by_a_chain`)."""
-    if not model.dispatches and not model.gates:
+    if not model.dispatches and not model.gates and not model.admitting:
         return found
     at = {(c.path, c.subject): c for c in model.collections
-          if c.path in model.dispatches or (c.path, c.subject) in model.gates}
+          if c.path in model.dispatches or (c.path, c.subject) in model.gates or (c.path, c.subject) in model.admitting}
     kept = []
     for diagnostic in found:
         collection = at.get((diagnostic.path, diagnostic.subject or ""))

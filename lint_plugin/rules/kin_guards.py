@@ -101,7 +101,7 @@ def _spelling(a: Asked) -> str:
 
 
 def _host(a: Asked) -> str:
-    return out_of_sight(a.collection, a.name, a.model.host_only, a.model.brought)
+    return out_of_sight(a.collection, a.name, a.model.host_only, a.model.brought, a.model.not_taken_up)
 
 
 def _class_keyed(a: Asked) -> str:
@@ -207,7 +207,9 @@ GUARDS: Tuple[Guard, ...] = (
           "Llama's, another model reusing the code. Nor a class, for the code it shares with a held spelling of it",
           _spelling),
     Guard("host", "in a plugin's list, a name only hosts the list does not serve register; or, where the plugin "
-          "registers models of its own into its host, a name not among them: its lists are about those", _host),
+          "registers models of its own into its host, a name not among them: its lists are about those. In a "
+          "project serving transformers' models, a name only transformers registers that no subject of the project "
+          "holds: a model the project has not taken up (transformers registers every model it has)", _host),
     Guard("class keyed", "in a subject looked up with a class name (`MAP[type(model).__name__]`), a name the "
           "registry serves with another's class", _class_keyed),
     Guard("kind", "a name of a kind fewer than a fifth of the subject's names are: a multimodal model in a list of "

@@ -29,7 +29,8 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
                        lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
                        configs: Iterable[ConfigUse] = (), families: Sequence[Family] = (),
                        siblings: Sequence[Tuple[str, str]] = (), earlier: Optional[Related] = None,
-                       builds: Iterable[Wrapping] = ()) -> Tuple[Kinship, Related]:
+                       builds: Iterable[Wrapping] = (), host_experts: Mapping[str, bool] = {}
+                       ) -> Tuple[Kinship, Related]:
     """`build_kinship`, with which names are related taken from `earlier` (a run's, kept for the next) when
     what they are read from is the same: a language server's check after an edit that moved lines or
     changed a list of no registered name asks again with the same inputs. Returns what to keep, too."""
@@ -49,7 +50,8 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
     for at, held in enumerate(lists):
         for name in held:
             holding.setdefault(name, set()).add(at)
-    moe = experts(set().union(*serving.values()), classes, modules)  # every class a registration names
+    # every class a registration names; a host's class, from what its snapshot read of its module
+    moe = {**host_experts, **experts(set().union(*serving.values()), classes, modules)}
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
                       registered_class, {n: frozenset(at) for n, at in holding.items()},
                       backbones=backbones(set(registered_class.values()), classes, modules),

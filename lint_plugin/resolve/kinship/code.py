@@ -5,6 +5,7 @@ import functools
 import re
 from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Sequence, Set, Tuple
 
+from ...extract.spelling import EXPERT_LAYER
 from .evidence import MAX_CONFIG_USERS, Backbone, ClassEdge, ConfigUse, ModuleClasses, Wrapping
 from .names import SPELT_TASK, TASK
 
@@ -37,7 +38,6 @@ def shared_configs(served: AbstractSet[str], uses: Iterable[ConfigUse]) -> Dict[
     return found
 
 
-_EXPERT_LAYER = re.compile(r"Mo[Ee]|Experts")
 
 
 def experts(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdge]],
@@ -52,7 +52,7 @@ def experts(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdge]]
     """
     homes = {e.path for edges in classes.values() for e in edges}  # only where a class is defined matters
     imports = [m for m in modules if m.path in homes]
-    moe_paths = {m.path for m in imports if any(_expert_layer(name) for name in m.imported)}
+    moe_paths = {m.path for m in imports if any(expert_layer(name) for name in m.imported)}
     moe: Dict[str, bool] = {}
     for _ in range(3):  # a model composing a model that composes a MoE model: rare deeper
         moe = {}
@@ -67,8 +67,9 @@ def experts(served: AbstractSet[str], classes: Mapping[str, Sequence[ClassEdge]]
 
 
 @functools.lru_cache(maxsize=1 << 14)  # the same imported names, module after module
-def _expert_layer(name: str) -> bool:
-    return bool(_EXPERT_LAYER.search(name))
+def expert_layer(name: str) -> bool:
+    """Does a class name say it is a mixture-of-experts layer or model (`FusedMoE`, `Qwen3MoeSparseMoeBlock`)?"""
+    return bool(EXPERT_LAYER.search(name))
 
 
 def _is_moe(cls: str, classes: Mapping[str, Sequence[ClassEdge]], moe_paths: AbstractSet[str],
