@@ -302,8 +302,8 @@ def test_a_function_only_an_example_calls_is_read_as_every_file_is(tmp_path):
     """optimum-habana's `model_on_meta()` is called by its text-generation example alone (a directory no module
     name can spell, `examples/text-generation/`, imported from inside a function): the example reads the list, and
     the prefilter, which chooses no example for its facts, must see that caller as parsing every file does."""
-    write(tmp_path / "pkg" / "models.py", "class AlphaForCausalLM:\n    pass\n\n\nclass BetaForCausalLM:\n    pass\n\n\n"
-          "EntryClass = [AlphaForCausalLM, BetaForCausalLM]\n")
+    write(tmp_path / "pkg" / "models.py", "class AlphaForCausalLM:\n    pass\n\n\n"
+          "class BetaForCausalLM:\n    pass\n\n\nEntryClass = [AlphaForCausalLM, BetaForCausalLM]\n")
     write(tmp_path / "pkg" / "checks.py", "def on_meta(config):\n"
           '    return config.architectures[0] in ["AlphaForCausalLM", "BetaForCausalLM"]\n')
     write(tmp_path / "examples" / "text-generation" / "utils.py",
