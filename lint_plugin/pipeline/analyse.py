@@ -68,9 +68,10 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
     changed (the language server's check of an edited buffer), so they are not read again."""
     from .. import rules
     from ..extract.collector import paused
+    from ..project.hosts import LIBRARY
     from ..project.index import ProjectIndex
     from ..project.memory import RecordMemory
-    from ..project.universe import with_hosts_registered_into, with_library_served
+    from ..project.universe import with_hosts_registered_into, with_library
     from ..report.memory_noqa import NoqaMemory
     from ..report.stage import report, report_again
     from ..resolve import ResolveMemory, choose_and_build
@@ -95,15 +96,18 @@ def analyse(inputs: Inputs, memory: Optional[RunMemory] = None, disk: OnDisk = O
             # the prefilter keeps (`registers`), so the files it keeps say which
             kept = [facts for module, signals in index.signals() if signals.registers
                     for facts in (index.facts_of(module),) if facts is not None]
-            hosted = universe if config.universe_from else with_library_served(with_hosts_registered_into(
-                universe, [m for m in modules_registered_into(kept) if index.module(m) is None], config.root),
-                [signals for _, signals in index.signals()],
-                {m.name for f in kept for r in f.registrations for m in r.names}, config.root)
+            hosted = universe if config.universe_from else with_hosts_registered_into(
+                universe, [m for m in modules_registered_into(kept) if index.module(m) is None], config.root)
+            # a project that imports transformers and has no host may serve transformers' models: the model says
+            library = None if config.universe_from else with_library(
+                hosted, (signals for _, signals in index.signals()), config.root)
             # the files that may matter, then names resolved across modules (and what dependencies register);
             # the modules resolution reads in batches (predicates' delegates, lists of model types) go to the
             # workers the scan started; a name resolution registers that chose no file chooses them again
             model, resolve = choose_and_build(
-                index, hosted, (memory.resolve or ResolveMemory()) if memory is not None else None)
+                index, hosted, (memory.resolve or ResolveMemory()) if memory is not None else None, library)
+            if library is not None and LIBRARY in model.hosts:
+                hosted = library
         if memory is None:
             found = rules.check(model)
             diagnostics, noqa = report(found, config, overrides, inputs.noqa), None

@@ -15,7 +15,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import AbstractSet, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..config import Config
 from ..extract.facts import FileFacts
@@ -122,23 +122,17 @@ def with_hosts_registered_into(universe: Universe, modules: Iterable[str], root:
                                experts=universe.experts + added.experts)
 
 
-def with_library_served(universe: Universe, signals: Sequence[Signals], registered: AbstractSet[str],
-                        root: Path) -> Universe:
-    """`universe` with archsync's snapshot of transformers, for a project that serves transformers' models: one that
-    imports it, has no host, and whose files quote more of the architectures transformers registers and it does not
-    than of those it registers (`registered`: the names its own registrations write), or that registers none.
-    optimum-habana, LLaMA-Factory and llm-compressor register nothing, and optimum-intel registers its own drafts:
-    what they load is what transformers' auto mappings map, and their lists of architectures and model types are
-    about those models. SGLang, vLLM, lmdeploy quote their own (vLLM 249 quoted names against 8): their lists are
-    about their own models, whatever they import. transformers' own tree is no user of it."""
+def with_library(universe: Universe, signals: Iterable[Signals], root: Path) -> Optional[Universe]:
+    """`universe` with archsync's snapshot of transformers, for a project that may serve transformers' models: it
+    imports it and has no host (transformers' own tree is no user of it); else None. Whether it does is asked of
+    what it registers (`resolve/chosen.py`): optimum-habana, LLaMA-Factory and llm-compressor register nothing, and
+    optimum-intel only its own drafts, so what they load is what transformers' auto mappings map, and their lists
+    of architectures and model types are about those models; SGLang and vLLM import transformers too, and their
+    lists are about the models they register."""
     if universe.packages or (root / LIBRARY).is_dir() or (root / "src" / LIBRARY).is_dir() \
             or not any(_imports_library(s.imports) for s in signals):
-        return universe
+        return None
     added = _from_snapshots_of([LIBRARY])
-    if registered:
-        quoted = frozenset(name for s in signals for name in s.quoted)
-        if len((quoted & added.names) - registered) <= len(quoted & registered):
-            return universe
     return dataclasses.replace(universe, facts=universe.facts + added.facts, packages=added.packages,
                                warnings=universe.warnings + added.warnings, snapshots=added.snapshots,
                                experts=added.experts)

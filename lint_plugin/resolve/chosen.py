@@ -13,7 +13,7 @@ changes a result.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import AbstractSet, Iterable, Optional, Tuple
 
 from ..project.index import ProjectIndex
 from ..project.universe import Universe
@@ -24,10 +24,32 @@ from .selection import choice_universe, choose_files
 _ROUNDS = 3  # each round chooses every file a name registered so far quotes: a third has never been needed
 
 
-def choose_and_build(index: ProjectIndex, universe: Universe, memory: Optional[ResolveMemory] = None
-                     ) -> Tuple[Model, Optional[ResolveMemory]]:
+def choose_and_build(index: ProjectIndex, universe: Universe, memory: Optional[ResolveMemory] = None,
+                     library: Optional[Universe] = None) -> Tuple[Model, Optional[ResolveMemory]]:
     """The model of the files chosen, each name it registers having chosen the files that quote it. `memory`:
-    what the last run left (`ResolveMemory`); given one, the memory this run leaves is returned with the model."""
+    what the last run left (`ResolveMemory`); given one, the memory this run leaves is returned with the model.
+    `library`: `universe` with transformers' registrations, for a project that may serve its models
+    (`universe.with_library`); the model is built with it where the project does (`serves_library`)."""
+    model, memory = _chosen_and_built(index, universe, memory)
+    if library is not None and serves_library(model, frozenset(library.names) - frozenset(universe.names),
+                                              (signals.quoted for _, signals in index.signals())):
+        model, memory = _chosen_and_built(index, library, memory)
+    return model, memory
+
+
+def serves_library(model: Model, library: AbstractSet[str], quoted: Iterable[AbstractSet[str]]) -> bool:
+    """Does the project serve the library's models (`library`: the names only it registers)? It registers none
+    of its own, or its files quote more of the library's names than of its own: optimum-intel registers three
+    drafts and quotes Qwen-VL's names; SGLang, vLLM, lmdeploy (its support tables, before it had a registry)
+    quote their own (vLLM 249 quoted names against 8)."""
+    if not model.registered:
+        return True
+    written = frozenset().union(*quoted)
+    return len((written & library) - model.registered.keys()) > len(written & model.registered.keys())
+
+
+def _chosen_and_built(index: ProjectIndex, universe: Universe, memory: Optional[ResolveMemory]
+                      ) -> Tuple[Model, Optional[ResolveMemory]]:
     names = choice_universe(index, universe.names)
     resolve = choose_files(index, memory, names)
     model, resolve = build_model(index, universe, resolve)

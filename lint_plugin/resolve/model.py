@@ -528,8 +528,10 @@ def _label(config: Config) -> str:
 
 
 def _packages(index: ProjectIndex, universe: Universe) -> FrozenSet[str]:
-    """The top-level packages the project holds (and `src/pkg` layouts' `pkg`), and those `universe-from` reads."""
-    found = set(universe.packages)
+    """The top-level packages the project holds (and `src/pkg` layouts' `pkg`), and its hosts' (`universe-from`, a
+    snapshot's): a plugin's table of its host's classes is its registry. Not transformers, whose registrations a
+    project serving its models reads: the transformers classes a script picks among are still transformers'."""
+    found = {package for package in universe.packages if package != LIBRARY}
     for module in index.module_by_path().values():
         found.update(module.split(".")[:2])
     return frozenset(found)
