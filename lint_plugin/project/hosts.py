@@ -14,7 +14,11 @@ host, exactly).
 
 A snapshot also holds the host's own lists of three names or more (`HostList`): a plugin that keeps
 a copy of one (vllm-ascend's image-token list in its speculative-decoding proposer) is told what the
-host's copy holds and its own lacks (ARC106).
+host's copy holds and its own lacks (ARC106), and may say which of the host's classes build
+mixture-of-experts layers (`Snapshot.experts`).
+
+transformers is a host of another kind (`LIBRARY`): nothing registers into it, a project loads what its
+auto mappings map. Its snapshot is written with the model-type table (`frontends/model_type_snapshot.py`).
 """
 from __future__ import annotations
 

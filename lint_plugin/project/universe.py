@@ -6,7 +6,9 @@ from its files, wherever it is installed, without importing it: the package dire
 up on this interpreter's `sys.path`, in the project's own virtual environment (`.venv/`, `venv/`,
 `$VIRTUAL_ENV`), or taken as a path relative to the project root. Without it, a project whose
 packaging declares a host's plugin entry points gets the snapshot of that host archsync ships
-(`hosts.py`).
+(`hosts.py`), and a project that imports transformers and has no host may get transformers'
+(`with_library`: the model built says whether it serves transformers' models, `resolve/chosen.py`).
+`universe-from = ["transformers"]` reads an installed transformers' auto mappings, as that snapshot is written.
 """
 from __future__ import annotations
 
