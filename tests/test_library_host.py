@@ -56,13 +56,21 @@ def test_a_project_that_does_not_import_transformers_has_nothing_registered(tmp_
     assert _registered(tmp_path) == {"snapshots": [], "registered": 0}
 
 
-def test_a_model_no_subject_names_is_not_asked_of_a_list_until_one_does(tmp_path):
+@pytest.mark.parametrize("taken_up", ["subject", "port"])
+def test_a_model_the_project_names_nowhere_is_not_asked_of_a_list_until_it_does(tmp_path, taken_up):
+    """Named in a subject (a model type the loader tests), or written in any file: optimum-habana ports the models
+    it serves by subclassing transformers' classes, and names them in no list."""
     root = copy_tree(SERVED, tmp_path / "served")
     assert archsync("why", "SLIDING_WINDOW_ARCHS", "Gemma3ForCausalLM", "--no-cache", cwd=root).lines[-1] == (
-        "ARC105 stays quiet: only transformers registers it, and no subject of the project holds it: a model the "
-        "project has not taken up")
-    loader = root / "quantkit" / "loader.py"
-    loader.write_text(loader.read_text().replace('("llama4_text", "qwen3")', '("llama4_text", "qwen3", "gemma3_text")'))
+        "ARC105 stays quiet: only transformers registers it, and the project names it nowhere: a model the project "
+        "has not taken up")
+    if taken_up == "subject":
+        loader = root / "quantkit" / "loader.py"
+        loader.write_text(loader.read_text().replace('("llama4_text", "qwen3")',
+                                                     '("llama4_text", "qwen3", "gemma3_text")'))
+    else:
+        write(root / "quantkit" / "ports" / "gemma3.py", "from transformers import Gemma3ForCausalLM\n\n\n"
+              "class FusedGemma3ForCausalLM(Gemma3ForCausalLM):\n    pass\n")
     assert archsync("check", "--no-cache", cwd=root).lines[1:] == [
         "quantkit/sliding.py:1:1: ARC104 'Gemma3ForCausalLM' is missing from SLIDING_WINDOW_ARCHS, which holds its "
         "sibling 'Gemma3ForConditionalGeneration' ('Gemma3ForCausalLM' is registered by transformers at "

@@ -115,8 +115,8 @@ KEYS: Tuple[Key, ...] = (
         "the architectures transformers registers than of its own: optimum-intel's drafts), with no host, serves "
         "transformers' models: the checkpoint architectures of transformers' auto mappings are its registry, from "
         "archsync's snapshot of them (`universe-from = [\"transformers\"]` reads the installed ones); ARC201 "
-        "stays off there too (a checkpoint may name remote code), and a list is not told of a model that no "
-        "subject of the project holds.",
+        "stays off there too (a checkpoint may name remote code), and a list is not told of a model the project "
+        "names nowhere.",
         default="[]", example='universe-from = ["vllm"]'),
     Key("name-pattern", STRING, "what a string must look like to count as an architecture name",
         "A regular expression matched whole against each string a predicate tests; only matching strings "

@@ -80,12 +80,12 @@ def registered_into(registrations: Iterable[Registration], served: Mapping[str, 
 def out_of_sight(collection: Collection, name: str, only: Mapping[str, FrozenSet[str]],
                  brought: Mapping[str, FrozenSet[str]] = {}, not_taken_up: AbstractSet[str] = frozenset()) -> str:
     """Why the collection is not told of `name`, or "": only a library the project serves models of registers it,
-    and no subject of the project holds it (`Model.not_taken_up`); only hosts it does not serve register the name;
+    and the project names it nowhere (`Model.not_taken_up`); only hosts it does not serve register the name;
     or the plugin's part for the hosts it serves registers models of its own into them, none of them `name`
     (its lists are about those models: a model the host serves without the plugin is not theirs to hold)."""
     if name in not_taken_up:
-        return f"only {' and '.join(sorted(only.get(name, ())))} registers it, and no subject of the project holds " \
-               f"it: a model the project has not taken up"
+        return f"only {' and '.join(sorted(only.get(name, ())))} registers it, and the project names it " \
+               f"nowhere: a model the project has not taken up"
     if collection.hosts is None:
         return ""
     hosts = only.get(name)

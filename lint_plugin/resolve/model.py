@@ -108,6 +108,9 @@ class Model:
     # by (path, subject), the literals of the same function that an enclosing test of the same value tests, whose
     # names reach the inline test, alone or among others (`if mt in {...} or other:`, `extract/gates.py`)
     admitting: Mapping[Tuple[str, str], Tuple[Collection, ...]] = dataclasses.field(default_factory=dict)
+    # where the project serves a library's models: the names its files write anywhere, quoted, imported, defined or
+    # subclassed (optimum-habana's port of Qwen2.5-VL subclasses transformers' class), read from their bytes
+    written: FrozenSet[str] = frozenset()
 
     @functools.cached_property
     def host_only(self) -> Dict[str, FrozenSet[str]]:
@@ -117,12 +120,13 @@ class Model:
     @functools.cached_property
     def not_taken_up(self) -> FrozenSet[str]:
         """Names only a library host registers (transformers', for a project that serves its models: `project/
-        hosts.py`) that none of the project's subjects holds. The library registers every model it implements, and
-        a project takes up some: a list is not told of one the project names nowhere, which would be a model to
-        support, not a list left behind (a plugin's host registers what the plugin serves: no such doubt)."""
+        hosts.py`) that the project names nowhere: no subject holds it (as a name or a model type), no file writes
+        it (`written`). The library registers every model it implements, and a project takes up some: a list is not
+        told of one the project never names, which would be a model to support, not a list left behind (a plugin's
+        host registers what the plugin serves: no such doubt)."""
         if LIBRARY not in self.hosts:
             return frozenset()
-        named = frozenset().union(*(c.members.names for c in self.collections))
+        named = self.written.union(*(c.members.names for c in self.collections))
         return frozenset(n for n, hosts in self.host_only.items() if LIBRARY in hosts and n not in named)
 
     @functools.cached_property
@@ -215,7 +219,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   _lists_of_known_types(type_lists, universe.model_types, types),
                   _gated(files, collections), universe.model_types.architectures,
                   engine_tables(collections, ((index.path_of(m), signals) for m, signals in index.signals())),
-                  _class_modules(index, registrations, collections), _admitting(files, collections))
+                  _class_modules(index, registrations, collections), _admitting(files, collections),
+                  _written(index) if LIBRARY in universe.packages else frozenset())
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -337,6 +342,15 @@ def _gated(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
             if collection is not None:
                 found.setdefault((facts.path, subject), []).append(collection)
     return {key: tuple(gates) for key, gates in found.items()}
+
+
+def _written(index: ProjectIndex) -> FrozenSet[str]:
+    """The names the project's files write, from their bytes: quoted, imported, defined, or a base of a class."""
+    found: Set[str] = set()
+    for _, signals in index.signals():
+        found |= signals.quoted | signals.imported | signals.classes
+        found.update(text.split(":", 2)[1] for text in signals.bases)
+    return frozenset(found)
 
 
 def _admitting(files: Sequence[FileFacts], collections: Tuple[Collection, ...]

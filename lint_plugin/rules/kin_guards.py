@@ -208,8 +208,9 @@ GUARDS: Tuple[Guard, ...] = (
           _spelling),
     Guard("host", "in a plugin's list, a name only hosts the list does not serve register; or, where the plugin "
           "registers models of its own into its host, a name not among them: its lists are about those. In a "
-          "project serving transformers' models, a name only transformers registers that no subject of the project "
-          "holds: a model the project has not taken up (transformers registers every model it has)", _host),
+          "project serving transformers' models, a name only transformers registers that the project names nowhere (no "
+          "subject holds it, no file writes it): a model it has not taken up (transformers registers every model it "
+          "has)", _host),
     Guard("class keyed", "in a subject looked up with a class name (`MAP[type(model).__name__]`), a name the "
           "registry serves with another's class", _class_keyed),
     Guard("kind", "a name of a kind fewer than a fifth of the subject's names are: a multimodal model in a list of "
