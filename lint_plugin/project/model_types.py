@@ -112,6 +112,14 @@ def read_auto_mappings(source: bytes) -> Dict[str, Tuple[str, ...]]:
     """Model type -> class names, from every `*_MAPPING_NAMES = OrderedDict([(type, class), ...])` of a
     `transformers/models/auto/modeling_auto.py` (a class may be a tuple of names), read without importing."""
     found: Dict[str, List[str]] = {}
+    for _, model_type, classes in _auto_pairs(source):
+        names = found.setdefault(model_type, [])
+        names += [_text(c) for c in classes if _text(c) and _text(c) not in names]
+    return {k: tuple(sorted(v)) for k, v in found.items() if v}
+
+
+def _auto_pairs(source: bytes) -> Iterator[Tuple[str, str, List[ast.expr]]]:
+    """(mapping, model type, class nodes) of each pair of every `*_MAPPING_NAMES = OrderedDict([...])`, in order."""
     for stmt in ast.parse(source).body:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                 and stmt.targets[0].id.endswith("_NAMES") and isinstance(stmt.value, ast.Call)
@@ -120,9 +128,7 @@ def read_auto_mappings(source: bytes) -> Dict[str, Tuple[str, ...]]:
         for pair in stmt.value.args[0].elts:
             if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and _text(pair.elts[0]):
                 classes = pair.elts[1].elts if isinstance(pair.elts[1], ast.Tuple) else [pair.elts[1]]
-                names = found.setdefault(_text(pair.elts[0]), [])
-                names += [_text(c) for c in classes if _text(c) and _text(c) not in names]
-    return {k: tuple(sorted(v)) for k, v in found.items() if v}
+                yield stmt.targets[0].id, _text(pair.elts[0]), list(classes)
 
 
 def read_auto_registrations(source: bytes) -> Tuple[RegistrationFact, ...]:
@@ -131,23 +137,13 @@ def read_auto_registrations(source: bytes) -> Tuple[RegistrationFact, ...]:
     image-text-to-text one, else where it is first written): what transformers registers, as its snapshot as a host
     holds it (`hosts.py`)."""
     written: Dict[str, List[Tuple[str, Member]]] = {}
-    order: List[str] = []
-    for stmt in ast.parse(source).body:
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                and stmt.targets[0].id.endswith("_NAMES") and isinstance(stmt.value, ast.Call)
-                and stmt.value.args and isinstance(stmt.value.args[0], (ast.List, ast.Tuple))):
-            continue
-        order.append(stmt.targets[0].id)
-        for pair in stmt.value.args[0].elts:
-            if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and _text(pair.elts[0]):
-                classes = pair.elts[1].elts if isinstance(pair.elts[1], ast.Tuple) else [pair.elts[1]]
-                for node in classes:
-                    if _CHECKPOINT.search(_text(node)):
-                        written.setdefault(_text(node), []).append(
-                            (stmt.targets[0].id, Member(_text(node), node.lineno, node.col_offset + 1)))
-    rank: Dict[str, int] = {}
-    for mapping in _PREFERRED + tuple(order):
+    rank = {mapping: at for at, mapping in enumerate(_PREFERRED)}
+    for mapping, _, classes in _auto_pairs(source):
         rank.setdefault(mapping, len(rank))
+        for node in classes:
+            if _CHECKPOINT.search(_text(node)):
+                written.setdefault(_text(node), []).append(
+                    (mapping, Member(_text(node), node.lineno, node.col_offset + 1)))
     chosen: Dict[str, List[Member]] = {}
     for places in written.values():
         mapping, member = min(places, key=lambda place: rank[place[0]])
