@@ -18,15 +18,13 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from ..extract.facts import FileFacts
 from ..project.hosts import LIBRARY, SNAPSHOTS, Snapshot, snapshot_document
 from ..project.model_types import (
     AUTO,
     TABLE,
     ModelTypeTable,
+    library_facts,
     read_auto_mappings,
-    read_auto_registrations,
-    read_experts,
     table_document,
 )
 
@@ -48,23 +46,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     package = args.source / "transformers"
     try:
         source = (args.source / AUTO).read_bytes()
-        mappings, registrations = read_auto_mappings(source), read_auto_registrations(source)
+        mappings, (facts, experts) = read_auto_mappings(source), library_facts(source, package)
         version = _VERSION.search((package / "__init__.py").read_bytes())
     except (OSError, SyntaxError, ValueError) as error:
         parser.error(f"cannot read transformers' auto mappings under {package}: {error}")
-    if not mappings or not registrations or version is None:
+    if not mappings or not facts.registrations or version is None:
         parser.error(f"no auto mapping or no version under {package}")
     release = version.group(1).decode()
     table = ModelTypeTable(f"transformers {release}", mappings)
-    facts = FileFacts(AUTO, AUTO[:-3].replace("/", "."), registrations=registrations)
-    snapshot = Snapshot(LIBRARY, "huggingface/transformers", f"v{release}", args.date, (facts,),
-                        experts=read_experts(package, registrations))
+    snapshot = Snapshot(LIBRARY, "huggingface/transformers", f"v{release}", args.date, (facts,), experts=experts)
     for out, document in ((args.out, table_document(table)), (args.host_out, snapshot_document(snapshot))):
         try:
             out.write_bytes(document)
         except OSError as error:
             parser.exit(2, f"{parser.prog}: error: cannot write {out}: {error.strerror or error}\n")
-    names = sum(len(r.names) for r in registrations)
+    names = sum(len(r.names) for r in facts.registrations)
     print(f"wrote {args.out}: {len(mappings)} model types of {table.label}; {args.host_out}: {names} architectures "
           f"of {snapshot.label}")
     return 0

@@ -22,6 +22,7 @@ auto mappings map. Its snapshot is written with the model-type table (`frontends
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -110,6 +111,17 @@ def _holds(root: Path, package: str) -> bool:
 
 
 def load_snapshot(host: str, directory: Path = SNAPSHOTS) -> Snapshot:
+    """A snapshot archsync ships (read once a process: data of this version, asked by every run of an editor's
+    session, and by every project that imports transformers), or one in `directory`."""
+    return _shipped(host) if directory == SNAPSHOTS else _read(host, directory)
+
+
+@functools.lru_cache(maxsize=8)
+def _shipped(host: str) -> Snapshot:
+    return _read(host, SNAPSHOTS)
+
+
+def _read(host: str, directory: Path) -> Snapshot:
     path = directory / f"{host}.json"
     try:
         data = json.loads(path.read_bytes())

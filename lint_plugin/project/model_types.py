@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Sequence, Tuple
 
-from ..extract.facts import MODEL_TYPE_SCHEME, Member, RegistrationFact
+from ..extract.facts import MODEL_TYPE_SCHEME, FileFacts, Member, RegistrationFact
 from ..extract.spelling import EXPERT_LAYER
 from .codec import as_list, as_str
 from .hosts import SNAPSHOTS
@@ -150,6 +150,15 @@ def read_auto_registrations(source: bytes) -> Tuple[RegistrationFact, ...]:
         chosen.setdefault(mapping, []).append(member)
     return tuple(RegistrationFact(mapping, tuple(sorted(chosen[mapping], key=lambda m: (m.line, m.column))))
                  for mapping in sorted(chosen, key=rank.__getitem__))
+
+
+def library_facts(source: bytes, package: Path) -> Tuple[FileFacts, Tuple[Tuple[str, bool], ...]]:
+    """What transformers registers, as a host: the facts of its auto mappings (`source`, the bytes of `AUTO`) and
+    what the modeling modules of the package at `package` say of experts (`read_experts`). No registration: empty
+    facts. `SyntaxError` or `ValueError` on source that does not parse."""
+    registrations = read_auto_registrations(source)
+    return FileFacts(AUTO, AUTO[:-3].replace("/", "."), registrations=registrations), \
+        read_experts(package, registrations) if registrations else ()
 
 
 def read_experts(package: Path, registrations: Sequence[RegistrationFact]) -> Tuple[Tuple[str, bool], ...]:

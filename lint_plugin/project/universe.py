@@ -25,7 +25,7 @@ from ..extract.from_bytes import extract_file
 from .discovery import discover_under
 from .files import Unreadable, read_file
 from .hosts import LIBRARY, SNAPSHOTS, HostList, SnapshotError, declared_hosts, load_snapshot
-from .model_types import AUTO, ModelTypeTable, load_table, read_auto_registrations, read_experts
+from .model_types import AUTO, ModelTypeTable, library_facts, load_table
 from .prefilter import Prefilter, Signals
 
 
@@ -98,13 +98,10 @@ def _read_library(package: Path) -> Optional[Tuple[FileFacts, Tuple[Tuple[str, b
     """The installed transformers' registrations (its auto mappings) and what its modules say of experts."""
     data = read_file(str(package.parent / AUTO))
     try:
-        registrations = read_auto_registrations(data) if not isinstance(data, Unreadable) else ()
+        found = library_facts(data, package) if not isinstance(data, Unreadable) else None
     except (SyntaxError, ValueError):
         return None
-    if not registrations:
-        return None
-    return (FileFacts(AUTO, AUTO[:-3].replace("/", "."), registrations=registrations),
-            read_experts(package, registrations))
+    return found if found is not None and found[0].registrations else None
 
 
 def with_hosts_registered_into(universe: Universe, modules: Iterable[str], root: Path) -> Universe:
@@ -115,7 +112,11 @@ def with_hosts_registered_into(universe: Universe, modules: Iterable[str], root:
     hosts = [h for h in hosts if (SNAPSHOTS / f"{h}.json").is_file() and not (root / h).is_dir()]
     if not hosts:
         return universe
-    added = _from_snapshots_of(hosts)
+    return _merged(universe, _from_snapshots_of(hosts))
+
+
+def _merged(universe: Universe, added: Universe) -> Universe:
+    """`universe` with the hosts' snapshots `added` holds (`_from_snapshots_of`)."""
     return dataclasses.replace(universe, facts=universe.facts + added.facts,
                                packages=universe.packages + added.packages,
                                warnings=universe.warnings + added.warnings,
@@ -134,10 +135,7 @@ def with_library(universe: Universe, signals: Iterable[Signals], root: Path) -> 
     if universe.packages or (root / LIBRARY).is_dir() or (root / "src" / LIBRARY).is_dir() \
             or not any(_imports_library(s.imports) for s in signals):
         return None
-    added = _from_snapshots_of([LIBRARY])
-    return dataclasses.replace(universe, facts=universe.facts + added.facts, packages=added.packages,
-                               warnings=universe.warnings + added.warnings, snapshots=added.snapshots,
-                               experts=added.experts)
+    return _merged(universe, _from_snapshots_of([LIBRARY]))
 
 
 def _imports_library(bindings: FrozenSet[str]) -> bool:
