@@ -27,7 +27,8 @@ def _registered(root) -> dict:
 def test_inventory_says_the_project_serves_transformers_models():
     lines = archsync("inventory", "--no-cache", cwd=SERVED).lines
     assert f"  read from archsync's snapshot of {load_snapshot(LIBRARY).label}: the project serves its models (it " \
-           "imports it, and registers none of its own or fewer than its files quote of the library's)" in lines
+           "imports it, and registers none of its own or fewer than its files write of the library's, quoted or " \
+           "as the model types they test)" in lines
 
 
 def test_a_project_that_registers_the_models_its_lists_name_is_not_served_by_transformers(tmp_path):
@@ -44,6 +45,22 @@ def test_a_project_that_registers_the_models_its_lists_name_is_not_served_by_tra
           'SLIDING_WINDOW_ARCHS = ["KestrelForCausalLM", "MistralForCausalLM", "Gemma3ForCausalLM",\n'
           '                        "Gemma2ForCausalLM", "Qwen3ForCausalLM"]\n')
     served = _registered(tmp_path)
+    assert served["snapshots"] == [load_snapshot(LIBRARY).label] and served["registered"] > 200
+
+
+def test_the_model_types_a_project_tests_vote_as_the_architectures_they_name(tmp_path):
+    """ipex-llm registers LangChain wrappers by shape (`"LlamaLLM": LlamaLLM`) and quotes no architecture: what its
+    files write is transformers' model types, which the vote counts as the architectures they name."""
+    write(tmp_path / "speedup" / "wrappers.py",
+          "from transformers import AutoModelForCausalLM\n\n\nclass LlamaLLM:\n    pass\n\n\nclass BloomLLM:\n"
+          "    pass\n\n\nWRAPPERS = {\"LlamaLLM\": LlamaLLM, \"BloomLLM\": BloomLLM}\n")
+    write(tmp_path / "speedup" / "convert.py",
+          "def optimize(model):\n    if model.config.model_type in (\"qwen2\", \"qwen2_moe\"):\n        fuse(model)\n")
+    assert _registered(tmp_path) == {"snapshots": [], "registered": 2}
+    convert = tmp_path / "speedup" / "convert.py"
+    convert.write_text(convert.read_text()
+                       + "    if model.config.model_type == \"gemma3_text\":\n        scale(model)\n")
+    served = _registered(tmp_path)  # three of transformers' architectures against two of its own
     assert served["snapshots"] == [load_snapshot(LIBRARY).label] and served["registered"] > 200
 
 

@@ -182,7 +182,7 @@ def render_text(model: Model, where: Callable[[str], str] = str) -> str:
     for label in document["host_snapshots"]:
         lines.append(f"  read from archsync's snapshot of {label}: " + (
             "the project serves its models (it imports it, and registers none of its own or fewer than its files "
-            "quote of the library's)" if label.partition(" ")[0] == LIBRARY else
+            "write of the library's, quoted or as the model types they test)" if label.partition(" ")[0] == LIBRARY else
             "the project is its plugin (it declares the host's entry points or registers into its registry)"))
     subjects = document["subjects"]
     scopes = Counter(s["scope"] for s in subjects)

@@ -13,12 +13,14 @@ changes a result.
 """
 from __future__ import annotations
 
-from typing import AbstractSet, Iterable, Optional, Tuple
+from typing import AbstractSet, Iterable, Iterator, Optional, Tuple
 
+from ..extract.facts import Literal
 from ..project.index import ProjectIndex
 from ..project.universe import Universe
 from .memory import ResolveMemory
 from .model import Model, build_model
+from .model_types import typed_lists
 from .selection import choice_universe, choose_files
 
 _ROUNDS = 3  # each round chooses every file a name registered so far quotes: a third has never been needed
@@ -32,20 +34,33 @@ def choose_and_build(index: ProjectIndex, universe: Universe, memory: Optional[R
     (`universe.with_library`); the model is built with it where the project does (`serves_library`)."""
     model, memory = _chosen_and_built(index, universe, memory)
     if library is not None and serves_library(model, frozenset(library.names) - frozenset(universe.names),
-                                              (signals.quoted for _, signals in index.signals())):
+                                              _written(index, library)):
         model, memory = _chosen_and_built(index, library, memory)
     return model, memory
 
 
 def serves_library(model: Model, library: AbstractSet[str], quoted: Iterable[AbstractSet[str]]) -> bool:
     """Does the project serve the library's models (`library`: the names only it registers)? It registers none
-    of its own, or its files quote more of the library's names than of its own: optimum-intel registers three
-    drafts and quotes Qwen-VL's names; SGLang, vLLM, lmdeploy (its support tables, before it had a registry)
-    quote their own (vLLM 249 quoted names against 8)."""
+    of its own, or its files write more of the library's names than of its own (`_written`): optimum-intel
+    registers three drafts and quotes Qwen-VL's names; ipex-llm registers seven LangChain wrappers
+    (`"LlamaLLM": LlamaLLM`) and tests 29 of transformers' model types; SGLang, vLLM, lmdeploy (its support
+    tables, before it had a registry) write their own (vLLM 249 quoted names against 8)."""
     if not model.registered:
         return True
     written = frozenset().union(*quoted)
     return len((written & library) - model.registered.keys()) > len(written & model.registered.keys())
+
+
+def _written(index: ProjectIndex, library: Universe) -> Iterator[AbstractSet[str]]:
+    """The architectures each file writes: the names it quotes, and those the library's table pairs with the model
+    types its lists of model types hold (`model_types.typed_lists`): `model_type == "qwen2"` names Qwen2's
+    architectures as `"Qwen2ForCausalLM"` would."""
+    for _, signals in index.signals():
+        yield signals.quoted
+    table = library.model_types
+    for _, fact in typed_lists(index):
+        yield frozenset(name for part in fact.parts if isinstance(part, Literal) for member in part.members
+                        for name in table.checkpoints(member.name))
 
 
 def _chosen_and_built(index: ProjectIndex, universe: Universe, memory: Optional[ResolveMemory]

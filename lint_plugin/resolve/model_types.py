@@ -46,6 +46,7 @@ class ModelTypes:
     names: Mapping[str, FrozenSet[str]] = field(default_factory=dict)  # model type -> registered architectures
     of: Mapping[str, str] = field(default_factory=dict)  # registered architecture -> its model type, if one
     source: str = ""  # the table's release (`transformers 5.18.0`), or ""
+    known: FrozenSet[str] = frozenset()  # every model type the table knows, whatever it names
 
     def written_as(self, name: str) -> Optional[str]:
         """How a list of model types writes an architecture, or None when no one model type names it."""
@@ -85,7 +86,7 @@ def model_types(table: ModelTypeTable, registered: Iterable[str], written: Itera
     # its heads (`LlamaForSequenceClassification`, `LlamaModel`) where a checkpoint class is registered, nor a
     # second spelling (`LLaMAForCausalLM`, a checkpoint alias of `llama`)
     names = {t: frozenset(checkpoints.get(t) or by_table.get(t) or spelt[t]) for t in by_table.keys() | spelt.keys()}
-    return ModelTypes(names, of, table.source)
+    return ModelTypes(names, of, table.source, frozenset(table.types))
 
 
 def squashed(name: str) -> str:

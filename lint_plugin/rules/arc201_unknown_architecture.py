@@ -9,19 +9,28 @@ from ..diagnostics import Diagnostic
 from ..project.hosts import LIBRARY
 from ..resolve import Model, Occurrence
 from ..resolve.lineage import first_word
+from ..resolve.model_type_slips import ModelTypeSlip, model_type_slips
 from ..resolve.slips import is_variant, slip_of
 from ..resolve.values import CLASS_NAME
 from .kinds import served_classes
 from .rule import Example, Rule
 
 _MODELS = ("models/qwen3_next.py", "class Qwen3NextForCausalLM: pass\nEntryClass = Qwen3NextForCausalLM\n")
+_SERVED = ("models/registry.py", "class LlamaForCausalLM: pass\nclass MistralForCausalLM: pass\n"
+                                 "class Qwen3MoeForCausalLM: pass\nclass DeepseekV2ForCausalLM: pass\n"
+                                 "EntryClass = [LlamaForCausalLM, MistralForCausalLM, Qwen3MoeForCausalLM, "
+                                 "DeepseekV2ForCausalLM]\n")
+_KERNELS = ("def mlp_kernel(config):\n    if config.model_type == \"llama\":\n        return \"swiglu\"\n"
+            "    elif config.model_type == \"mistral\":\n        return \"swiglu\"\n"
+            "    elif config.model_type == \"{}\":\n        return \"swiglu\"\n"
+            "    raise NotImplementedError(config.model_type)\n")
 
 
 def check(model: Model) -> List[Diagnostic]:
     """Silent for a plugin of a registry outside the project: what it serves is registered elsewhere; and for a
     project serving transformers' models: a checkpoint may name remote code (`trust_remote_code`) or a release newer
-    than the one read."""
-    found: List[Diagnostic] = []
+    than the one read. A slip of a known model type is one anywhere (`model_type_slips.py`)."""
+    found = [_slip(s) for s in model_type_slips(model.collections, model.model_types.known)]
     if model.external_registries or LIBRARY in model.hosts:
         return found
     name_ok, served = model.config.name_regex, model.served
@@ -164,6 +173,14 @@ def _typo_of(name: str, registered: str) -> bool:
     return stem == other or difflib.SequenceMatcher(None, stem, other).ratio() >= 0.8
 
 
+def _slip(slip: ModelTypeSlip) -> Diagnostic:
+    written, c = slip.written, slip.collection
+    return Diagnostic(written.path, written.line, written.column, RULE.code,
+                      f"'{written.name}' in {c.label} is not a model type; did you mean '{slip.meant}'? (the model "
+                      "types tested beside it are spelt as transformers spells them)",
+                      subject=c.subject, member=written.name)
+
+
 def diagnostic(subject: str, label: str, occurrence: Occurrence, close: Optional[str],
                defined: bool = False) -> Diagnostic:
     hint = " (its class is defined beside a registration that leaves it out)" if defined else ""
@@ -196,7 +213,13 @@ RULE = Rule(
          "`SUPPORTED_ARCHS`, `_SUPPORTED_MODELS` or `SUPPORTED_ARCHITECTURES` that holds a registered name) is a "
          "name a second engine serves, whatever the registry of the first says. In a table looked up with a "
          "class name (`TABLE[type(model).__name__]`), a class the registry builds or the project defines is a "
-         "key as it should be, not an unknown name (ARC203 checks such tables).",
+         "key as it should be, not an unknown name (ARC203 checks such tables). In a list a model type is tested "
+         "against, a model type transformers knows but for its separators (`qwen3moe`, `deepseek-v2`) is a slip "
+         "in every project, a plugin's or one serving transformers' models too: where the other model types its "
+         "function tests (or the list, at module level) are at least twice as many of transformers' as not, two at "
+         "least, and the spelling it varies is not among them (a function that tests `\"minimax_m2\"` and then "
+         "`\"minimax-m2\"` renames one to the other). A project whose model types are its own scheme "
+         "(ms-swift's `'deepseek-v2'` beside `'yi'` and `'openbuddy'`) is not checked so.",
     why="A typo (`Qwen3NextForCasualLM`) silently disables the branch it guards.",
     fix_doc="Correct the name, register the model, or exempt names that are deliberately unregistered (checkpoint "
             "aliases rewritten at load time).",
@@ -212,6 +235,19 @@ RULE = Rule(
         Example("the name as registered", (
             _MODELS,
             ("arg_groups/overrides.py", "_HYBRID_ARCHS = {\n    \"Qwen3NextForCausalLM\",\n}\n"),
+        )),
+        Example("a model type written without its separator, in a chain whose other model types are spelt as "
+                "transformers spells them: the branch never runs", (
+            _SERVED,
+            ("lora/kernels.py", _KERNELS.format("qwen3moe")),
+        ), ("lora/kernels.py:6:31: ARC201 'qwen3moe' in mlp_kernel#3 is not a model type; did you mean 'qwen3_moe'? "
+            "(the model types tested beside it are spelt as transformers spells them)",), corrected=(
+            ("lora/kernels.py", _KERNELS.format("qwen3_moe")),
+        )),
+        Example("model types of the project's own scheme, most of them none of transformers' (ms-swift's)", (
+            _SERVED,
+            ("tuners/layers.py", "LAYER_INDEXED = (\"llama\", \"deepseek-v2\", \"yi\", \"openbuddy\")\n\n\n"
+                                 "def indexed(config):\n    return config.model_type in LAYER_INDEXED\n"),
         )),
     ),
     check=check,
