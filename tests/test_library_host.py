@@ -64,6 +64,22 @@ def test_the_model_types_a_project_tests_vote_as_the_architectures_they_name(tmp
     assert served["snapshots"] == [load_snapshot(LIBRARY).label] and served["registered"] > 200
 
 
+def test_a_hosts_registry_is_named_as_the_host_names_it_from_above_the_project(tmp_path):
+    """Run from above a project (LoRAX's `server/`), its files are shown from there; transformers' mappings are no
+    file of it, and stay `transformers/...` (they read `server/transformers/...`, a path that does not exist)."""
+    write(tmp_path / "server" / "pyproject.toml", "[project]\nname = \"server\"\n")
+    write(tmp_path / "server" / "serve" / "load.py",
+          "import transformers\n\nSLIDING = [\"Gemma3ForCausalLM\", \"MistralForCausalLM\"]\n")
+    write(tmp_path / "client" / "pyproject.toml", "[project]\nname = \"client\"\n")
+    lines = archsync("inventory", "--no-cache", cwd=tmp_path).lines
+    assert "Project server:" in lines
+    mapping = [line for line in lines if "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES" in line]
+    assert len(mapping) == 1 and mapping[0].startswith("  transformers/models/auto/modeling_auto.py: "), mapping
+    projects = archsync("inventory", "--format", "json", "--no-cache", cwd=tmp_path).json["projects"]
+    served = next(p for p in projects if p["root"].endswith("server"))
+    assert {r["path"] for r in served["registries"]} == {"transformers/models/auto/modeling_auto.py"}
+
+
 def test_a_project_that_does_not_import_transformers_has_nothing_registered(tmp_path):
     write(tmp_path / "tool" / "lists.py", 'SLIDING_WINDOW_ARCHS = ["Gemma3ForCausalLM", "MistralForCausalLM"]\n')
     assert _registered(tmp_path) == {"snapshots": [], "registered": 0}

@@ -162,6 +162,13 @@ def hints(model: Model, where: Callable[[str], str] = str) -> List[str]:
     return found
 
 
+def _project_files(model: Model, where: Callable[[str], str]) -> Callable[[str], str]:
+    """`where` for the project's files; a host's path (`transformers/models/auto/modeling_auto.py`, from a snapshot or
+    `universe-from`) is no file of the project, and stays as the host names it wherever the project's root is."""
+    hosts = frozenset(model.hosts) | frozenset(model.universe_packages)
+    return lambda path: path if path.partition("/")[0] in hosts else where(path)
+
+
 def seen(document: Dict[str, Any], where: Callable[[str], str]) -> Dict[str, Any]:
     """The document with each entry's path mapped by `where` (`paths.from_here`: as the user reads it)."""
     return {key: [dict(entry, path=where(entry["path"])) if isinstance(entry, dict) and "path" in entry else entry
@@ -170,6 +177,7 @@ def seen(document: Dict[str, Any], where: Callable[[str], str]) -> Dict[str, Any
 
 
 def render_text(model: Model, where: Callable[[str], str] = str) -> str:
+    where = _project_files(model, where)
     document = _escaped(seen(inventory(model, where), where))  # a newline in a file name must not forge a line
     lines = [f"Registered architectures: {len(document['registered'])}"]
     for entry in document["registries"]:
@@ -229,8 +237,8 @@ def _names(count: int) -> str:
 
 
 def render_json(model: Model, root: Path, where: Callable[[str], str] = str) -> str:
-    """`--format json` (version 2: each `path` mapped by `where`, from where the command runs, beside the
-    project's absolute `root`; 1: project-relative paths, no `root`)."""
+    """`--format json` (version 2: each `path` of the project's mapped by `where`, from where the command runs,
+    beside the project's absolute `root`, a host's as the host names it; 1: project-relative paths, no `root`)."""
     return json.dumps(json_safe(_document(model, root, where)), indent=2) + "\n"
 
 
@@ -242,4 +250,5 @@ def render_projects_json(projects: Sequence[Tuple[Model, Path, Callable[[str], s
 
 
 def _document(model: Model, root: Path, where: Callable[[str], str]) -> Dict[str, Any]:
+    where = _project_files(model, where)
     return {"version": 2, "root": str(root.resolve()), **seen(inventory(model, where), where)}
