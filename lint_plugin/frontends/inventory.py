@@ -162,11 +162,16 @@ def hints(model: Model, where: Callable[[str], str] = str) -> List[str]:
     return found
 
 
-def _project_files(model: Model, where: Callable[[str], str]) -> Callable[[str], str]:
-    """`where` for the project's files; a host's path (`transformers/models/auto/modeling_auto.py`, from a snapshot or
-    `universe-from`) is no file of the project, and stays as the host names it wherever the project's root is."""
-    hosts = frozenset(model.hosts) | frozenset(model.universe_packages)
-    return lambda path: path if path.partition("/")[0] in hosts else where(path)
+def _shown(model: Model, where: Callable[[str], str]) -> Dict[str, Any]:
+    """The inventory with the project's paths mapped by `where` (`seen`); a host's path
+    (`transformers/models/auto/modeling_auto.py`, from a snapshot or `universe-from`) is no file of the project, and
+    stays as the host names it wherever the project's root is."""
+    hosts = frozenset(model.hosts)
+
+    def mapped(path: str) -> str:
+        return path if path.partition("/")[0] in hosts else where(path)
+
+    return seen(inventory(model, mapped), mapped)
 
 
 def seen(document: Dict[str, Any], where: Callable[[str], str]) -> Dict[str, Any]:
@@ -177,8 +182,7 @@ def seen(document: Dict[str, Any], where: Callable[[str], str]) -> Dict[str, Any
 
 
 def render_text(model: Model, where: Callable[[str], str] = str) -> str:
-    where = _project_files(model, where)
-    document = _escaped(seen(inventory(model, where), where))  # a newline in a file name must not forge a line
+    document = _escaped(_shown(model, where))  # a newline in a file name must not forge a line
     lines = [f"Registered architectures: {len(document['registered'])}"]
     for entry in document["registries"]:
         lines.append(f"  {entry['path']}: {entry['name']} ({entry['shape']}, {entry['names']} "
@@ -250,5 +254,4 @@ def render_projects_json(projects: Sequence[Tuple[Model, Path, Callable[[str], s
 
 
 def _document(model: Model, root: Path, where: Callable[[str], str]) -> Dict[str, Any]:
-    where = _project_files(model, where)
-    return {"version": 2, "root": str(root.resolve()), **seen(inventory(model, where), where)}
+    return {"version": 2, "root": str(root.resolve()), **_shown(model, where)}

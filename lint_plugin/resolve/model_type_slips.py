@@ -14,13 +14,12 @@ their separators, so the one meant is never in doubt. ms-swift's own model types
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import AbstractSet, Dict, Iterable, List, Set, Tuple
 
+from .model_types import squashed
 from .values import MODEL_TYPE, Collection, Occurrence
 
-_SEPARATORS = re.compile(r"[_\-.]")
 MIN_KNOWN = 2  # the other model types the code writes as the table does, at least
 
 
@@ -33,15 +32,11 @@ class ModelTypeSlip:
     meant: str  # the model type of the table it varies
 
 
-def _unseparated(model_type: str) -> str:
-    return _SEPARATORS.sub("", model_type)
-
-
 def model_type_slips(collections: Iterable[Collection], known: AbstractSet[str]) -> List[ModelTypeSlip]:
     """Each model type a list of model types writes that is a slip of one `known` (the module docstring)."""
     by_words: Dict[str, Set[str]] = {}
     for model_type in known:
-        by_words.setdefault(_unseparated(model_type), set()).add(model_type)
+        by_words.setdefault(squashed(model_type), set()).add(model_type)
     groups: Dict[Tuple[str, str], List[Collection]] = {}
     for c in collections:
         if c.keyed == MODEL_TYPE:
@@ -59,9 +54,9 @@ def model_type_slips(collections: Iterable[Collection], known: AbstractSet[str])
 
 
 def _meant(name: str, written: AbstractSet[str], known: AbstractSet[str], by_words: Dict[str, Set[str]]) -> str:
-    if name in known:
+    if name in known or name != name.lower():  # a config's own word in capitals (`AXK1`) is chosen, not slipped
         return ""
-    meant = by_words.get(_unseparated(name), set())
+    meant = by_words.get(squashed(name), set())
     if len(meant) != 1 or not meant.isdisjoint(written):
         return ""
     others = written - {name}
