@@ -14,7 +14,7 @@ import pytest
 from conftest import FIXTURES, archsync, copy_tree, write
 from lint_plugin.extract.facts import FileFacts, Member, RegistrationFact
 from lint_plugin.frontends import model_type_snapshot
-from lint_plugin.project.hosts import LIBRARY, Snapshot, SnapshotError, load_snapshot, snapshot_document
+from lint_plugin.project.hosts import LIBRARY, Lineage, Snapshot, SnapshotError, load_snapshot, snapshot_document
 
 SERVED = FIXTURES / "hosts" / "transformers_served"
 
@@ -133,22 +133,28 @@ def test_arc201_is_off_where_transformers_is_the_registry(tmp_path):
         ["ARC201"]
 
 
-def test_a_snapshot_keeps_what_its_modules_say_of_experts(tmp_path):
+def test_a_snapshot_keeps_what_its_modules_say_of_experts_and_lineage(tmp_path):
     facts = FileFacts("enginex/registry.py", "enginex.registry",
                       registrations=(RegistrationFact("_MODELS", (Member("AlphaForCausalLM", 2, 5),)),))
     snapshot = Snapshot("enginex", "example/enginex", "0123abc", "2026-01-02", (facts,),
-                        experts=(("AlphaForCausalLM", True), ("BetaForCausalLM", False)))
+                        experts=(("AlphaForCausalLM", True), ("BetaForCausalLM", False)),
+                        lineage=(Lineage("BetaForCausalLM", "AlphaForCausalLM", "enginex/beta.py", 7),))
     write(tmp_path / "enginex.json", snapshot_document(snapshot).decode())
     assert load_snapshot("enginex", tmp_path) == snapshot
     older = json.loads(snapshot_document(snapshot))
+    del older["lineage"]
+    older["format"] = 4
+    write(tmp_path / "enginex.json", json.dumps(older))
+    assert load_snapshot("enginex", tmp_path).lineage == ()  # a format-4 snapshot knows none
     del older["experts"]
     older["format"] = 3
     write(tmp_path / "enginex.json", json.dumps(older))
     assert load_snapshot("enginex", tmp_path).experts == ()  # a format-3 snapshot knows none
-    older.update(format=4, experts=[["AlphaForCausalLM", "yes"]])
-    write(tmp_path / "enginex.json", json.dumps(older))
-    with pytest.raises(SnapshotError):
-        load_snapshot("enginex", tmp_path)
+    for bad in ({"format": 4, "experts": [["AlphaForCausalLM", "yes"]]},
+                {"format": 5, "lineage": [["BetaForCausalLM", "AlphaForCausalLM", "enginex/beta.py"]]}):
+        write(tmp_path / "enginex.json", json.dumps({**older, **bad}))
+        with pytest.raises(SnapshotError):
+            load_snapshot("enginex", tmp_path)
 
 
 AUTO = b'''from collections import OrderedDict
@@ -165,13 +171,18 @@ MODEL_FOR_CAUSAL_LM_MAPPING_NAMES = OrderedDict(
 
 
 def _transformers(root):
-    """A transformers source: its version, auto mappings, and two modeling modules (one of experts)."""
+    """A transformers source: its version, auto mappings, two modeling modules (one of experts) and a modular file
+    deriving one model from the other."""
     package = root / "transformers"
     write(package / "__init__.py", '__version__ = "9.9.0"\n')
     write(package / "models" / "auto" / "modeling_auto.py", AUTO.decode())
     write(package / "models" / "alpha" / "modeling_alpha.py",
           "class AlphaSparseMoeBlock:\n    pass\n\n\nclass AlphaForCausalLM:\n    pass\n")
     write(package / "models" / "beta" / "modeling_beta.py", "class BetaForCausalLM:\n    pass\n")
+    write(package / "models" / "beta" / "modular_beta.py",
+          "from ..alpha import modeling_alpha\nfrom ..alpha.modeling_alpha import AlphaModel\n\n\n"
+          "class BetaModel(AlphaModel):\n    pass\n\n\nclass BetaForCausalLM(\n    modeling_alpha.AlphaForCausalLM,"
+          " GenerationMixin\n):\n    pass\n")
     return package
 
 
@@ -186,6 +197,9 @@ def test_the_generator_writes_where_each_architecture_is_looked_up_and_which_bui
         ("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", [("AlphaForCausalLM", 7), ("BetaForCausalLM", 8)]),
         ("MODEL_MAPPING_NAMES", [("GammaForConditionalGeneration", 3)])]
     assert snapshot.experts == (("AlphaForCausalLM", True), ("BetaForCausalLM", False))
+    # registered classes only (`AlphaModel` is no checkpoint's), a base written through its module too
+    assert snapshot.lineage == (
+        Lineage("BetaForCausalLM", "AlphaForCausalLM", "transformers/models/beta/modular_beta.py", 9),)
     assert snapshot.label == "transformers v9.9.0 of 2026-09-30 (huggingface/transformers)"
     capsys.readouterr()
     with pytest.raises(SystemExit):
@@ -203,6 +217,20 @@ def test_universe_from_reads_an_installed_transformers_as_the_snapshot_is_writte
     assert sorted(r["name"] for r in document["registered"]) == [
         "AlphaForCausalLM", "BetaForCausalLM", "GammaForConditionalGeneration"]
     assert document["universe_from"] == ["transformers"]
+    # its lineage too, read as the host's where the project does not hold the source (inside, its edges are its
+    # own), where the names say the two are one model's versions: Beta's code is copied from Alpha's, no more
+    auto = tmp_path / "vendor" / "transformers" / "models" / "auto" / "modeling_auto.py"
+    auto.write_text(auto.read_text() + 'MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES = OrderedDict([("alpha2", '
+                    '"Alpha2ForCausalLM")])\n')
+    write(tmp_path / "vendor" / "transformers" / "models" / "alpha2" / "modular_alpha2.py",
+          "from ..alpha.modeling_alpha import AlphaForCausalLM\n\n\nclass Alpha2ForCausalLM(AlphaForCausalLM):\n"
+          "    pass\n")
+    write(tmp_path / "outside" / "pyproject.toml", '[tool.archsync]\nuniverse-from = ["../vendor/transformers"]\n')
+    write(tmp_path / "outside" / "fuse.py", 'def fused(config):\n    return config.model_type in ("alpha", "gamma")\n')
+    evidence = [line for name in ("Alpha2ForCausalLM", "BetaForCausalLM") for line in archsync(
+        "why", "fused#1", name, "--no-cache", cwd=tmp_path / "outside").lines if "0.60  subclass" in line]
+    assert evidence == ["  0.60  subclass        subclasses 'AlphaForCausalLM' (`class Alpha2ForCausalLM("
+                        "AlphaForCausalLM)` at transformers/models/alpha2/modular_alpha2.py:4)"]
     (tmp_path / "vendor" / "transformers" / "models" / "auto" / "modeling_auto.py").write_text("x = (")
     result = archsync("check", "--no-cache", cwd=tmp_path)
     assert "universe-from: " in result.stderr and "holds no readable transformers/models/auto/modeling_auto.py" \

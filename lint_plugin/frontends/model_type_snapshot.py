@@ -8,6 +8,8 @@ from `transformers/__init__.py`, and writes which architectures each model type 
 (`lint_plugin/hosts/transformers.model_types.json`) and, from the same mappings, where each
 checkpoint architecture is registered (`lint_plugin/hosts/transformers.json`): the host of a
 project that serves transformers' models and registers none of its own (`project/universe.py`).
+Beside them it writes which of those classes build mixture-of-experts layers (their modeling
+modules) and which subclasses which (the modular files each model's module is generated from).
 `--date` is the release's.
 """
 from __future__ import annotations
@@ -46,21 +48,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     package = args.source / "transformers"
     try:
         source = (args.source / AUTO).read_bytes()
-        mappings, (facts, experts) = read_auto_mappings(source), library_facts(source, package)
+        mappings, library = read_auto_mappings(source), library_facts(source, package)
         version = _VERSION.search((package / "__init__.py").read_bytes())
     except (OSError, SyntaxError, ValueError) as error:
         parser.error(f"cannot read transformers' auto mappings under {package}: {error}")
-    if not mappings or not facts.registrations or version is None:
+    if not mappings or not library.facts.registrations or version is None:
         parser.error(f"no auto mapping or no version under {package}")
     release = version.group(1).decode()
     table = ModelTypeTable(f"transformers {release}", mappings)
-    snapshot = Snapshot(LIBRARY, "huggingface/transformers", f"v{release}", args.date, (facts,), experts=experts)
+    snapshot = Snapshot(LIBRARY, "huggingface/transformers", f"v{release}", args.date, (library.facts,),
+                        experts=library.experts, lineage=library.lineage)
     for out, document in ((args.out, table_document(table)), (args.host_out, snapshot_document(snapshot))):
         try:
             out.write_bytes(document)
         except OSError as error:
             parser.exit(2, f"{parser.prog}: error: cannot write {out}: {error.strerror or error}\n")
-    names = sum(len(r.names) for r in facts.registrations)
+    names = sum(len(r.names) for r in library.facts.registrations)
     print(f"wrote {args.out}: {len(mappings)} model types of {table.label}; {args.host_out}: {names} architectures "
           f"of {snapshot.label}")
     return 0

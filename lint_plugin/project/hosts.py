@@ -15,7 +15,7 @@ host, exactly).
 A snapshot also holds the host's own lists of three names or more (`HostList`): a plugin that keeps
 a copy of one (vllm-ascend's image-token list in its speculative-decoding proposer) is told what the
 host's copy holds and its own lacks (ARC106), and may say which of the host's classes build
-mixture-of-experts layers (`Snapshot.experts`).
+mixture-of-experts layers (`Snapshot.experts`) and which of them subclasses which (`Snapshot.lineage`).
 
 transformers is a host of another kind (`LIBRARY`): nothing registers into it, a project loads what its
 auto mappings map. Its snapshot is written with the model-type table (`frontends/model_type_snapshot.py`).
@@ -41,9 +41,10 @@ _GROUP = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)(?:\.\w+)*?\.\w*(?:plugins|platfo
 _LARGEST = 1 << 20  # a packaging file is small; a larger one is not read
 # 2 added `lists` (a format-1 snapshot is read as holding none); 3 the scheme of a registration keyed by model type
 # (`"model-type"`, a fourth field where there is one), which format 2 wrote as architecture names (vLLM's Ovis
-# backbone chain registered `aimv2` and `siglip_vision_model`); 4 `experts` (an older snapshot is read as knowing none)
-FORMAT = 4
-_FORMATS = (1, 2, 3, FORMAT)
+# backbone chain registered `aimv2` and `siglip_vision_model`); 4 `experts` (an older snapshot is read as knowing none);
+# 5 `lineage` (the same)
+FORMAT = 5
+_FORMATS = (1, 2, 3, 4, FORMAT)
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "hosts"
 # The host of a project that serves transformers' models (`AutoModelForCausalLM.from_pretrained`) and registers none
 # of its own: optimum-intel, LLaMA-Factory, llm-compressor have no registry, transformers' auto mappings are theirs.
@@ -67,6 +68,19 @@ class HostList:
 
 
 @dataclass(frozen=True)
+class Lineage:
+    """`class child(base, ...)` in the host's source at path:line, both classes the host registers: what a project's
+    own class edges say of its classes (`kinship/evidence.py::ClassEdge`), for the host's. transformers writes its
+    models as modular files (`modular_qwen3_vl_moe.py`: `class Qwen3VLMoeForConditionalGeneration(
+    Qwen3VLForConditionalGeneration)`), from which each model's module is generated whole."""
+
+    child: str
+    base: str
+    path: str  # `<host>/...`
+    line: int
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """One host's registrations, as its source said at one commit."""
 
@@ -79,6 +93,7 @@ class Snapshot:
     # (class, whether its module builds mixture-of-experts layers) for the registered classes whose module the
     # snapshot read: what the project's own modules say of its classes (`kinship/code.py`), for the host's
     experts: Tuple[Tuple[str, bool], ...] = ()
+    lineage: Tuple[Lineage, ...] = ()  # sorted
 
     @property
     def label(self) -> str:
@@ -155,8 +170,10 @@ def snapshot_from(data: Any, host: str) -> Snapshot:
                   for path, subject, line, names, keyed in (as_list(raw, 5) for raw in as_list(data.get("lists", []))))
     experts = tuple((as_str(name), _as_bool(moe)) for name, moe in (as_list(raw, 2) for raw in
                                                                   as_list(data.get("experts", []))))
+    lineage = tuple(Lineage(as_str(child), as_str(base), as_str(path), as_int(line)) for child, base, path, line in
+                    (as_list(raw, 4) for raw in as_list(data.get("lineage", []))))
     return Snapshot(host, as_str(data["repository"]), as_str(data["commit"]), as_str(data["date"]), tuple(facts),
-                    lists, experts)
+                    lists, experts, lineage)
 
 
 def _as_bool(value: Any) -> bool:
@@ -175,10 +192,14 @@ def snapshot_document(snapshot: Snapshot) -> bytes:
     head = {"format": FORMAT, "host": snapshot.host, "repository": snapshot.repository, "commit": snapshot.commit,
             "date": snapshot.date}
     experts = sorted([name, moe] for name, moe in snapshot.experts)
-    lines = [json.dumps(head, sort_keys=True)[:-1] + ', "files": ['] + \
-        [f"  {json.dumps(f)}{',' if i < len(files) - 1 else ''}" for i, f in enumerate(files)] + ['], "lists": ['] + \
-        [f"  {json.dumps(h)}{',' if i < len(lists) - 1 else ''}" for i, h in enumerate(lists)] + \
-        (['], "experts": ['] + [f"  {json.dumps(e)}{',' if i < len(experts) - 1 else ''}"
-                                 for i, e in enumerate(experts)] if experts else []) + ["]}"]
+    lineage = sorted([e.child, e.base, e.path, e.line] for e in snapshot.lineage)
+    lines = [json.dumps(head, sort_keys=True)[:-1] + ', "files": ['] + _rows(files) + ['], "lists": ['] + \
+        _rows(lists) + (['], "experts": ['] + _rows(experts) if experts else []) + \
+        (['], "lineage": ['] + _rows(lineage) if lineage else []) + ["]}"]
     return ("\n".join(lines) + "\n").encode()
+
+
+def _rows(rows: List[Any]) -> List[str]:
+    """One JSON value a line, comma-separated."""
+    return [f"  {json.dumps(row)}{',' if i < len(rows) - 1 else ''}" for i, row in enumerate(rows)]
 

@@ -23,12 +23,13 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Sequ
 from ..extract.facts import MODEL_TYPE_SCHEME, FileFacts, Member, RegistrationFact
 from ..extract.spelling import EXPERT_LAYER
 from .codec import as_list, as_str
-from .hosts import SNAPSHOTS
+from .hosts import SNAPSHOTS, Lineage
 
 FORMAT = 1
 TABLE = SNAPSHOTS / "transformers.model_types.json"
 AUTO = "transformers/models/auto/modeling_auto.py"  # where a release's auto mappings are, in its source
 _CLASS = re.compile(rb"^class\s+(\w+)", re.MULTILINE)
+_SUBCLASS = re.compile(rb"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)  # `class X(A, b.B):`, bases on any line
 _CHECKPOINT = re.compile(r"For(?:CausalLM|ConditionalGeneration)$")
 # where a checkpoint architecture is looked up to load a model of its task, before any other mapping naming it
 _PREFERRED = ("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES")
@@ -152,13 +153,48 @@ def read_auto_registrations(source: bytes) -> Tuple[RegistrationFact, ...]:
                  for mapping in sorted(chosen, key=rank.__getitem__))
 
 
-def library_facts(source: bytes, package: Path) -> Tuple[FileFacts, Tuple[Tuple[str, bool], ...]]:
+@dataclass(frozen=True)
+class Library:
+    """What transformers registers, as a host, and what its source says of the classes it registers."""
+
+    facts: FileFacts  # its auto mappings' registrations; none: empty
+    experts: Tuple[Tuple[str, bool], ...]  # `read_experts`
+    lineage: Tuple[Lineage, ...]  # `read_lineage`
+
+
+def library_facts(source: bytes, package: Path) -> Library:
     """What transformers registers, as a host: the facts of its auto mappings (`source`, the bytes of `AUTO`) and
-    what the modeling modules of the package at `package` say of experts (`read_experts`). No registration: empty
-    facts. `SyntaxError` or `ValueError` on source that does not parse."""
+    what the modules of the package at `package` say of experts and lineage. `SyntaxError` or `ValueError` on source
+    that does not parse."""
     registrations = read_auto_registrations(source)
-    return FileFacts(AUTO, AUTO[:-3].replace("/", "."), registrations=registrations), \
-        read_experts(package, registrations) if registrations else ()
+    facts = FileFacts(AUTO, AUTO[:-3].replace("/", "."), registrations=registrations)
+    if not registrations:
+        return Library(facts, (), ())
+    return Library(facts, read_experts(package, registrations), read_lineage(package, registrations))
+
+
+def read_lineage(package: Path, registrations: Sequence[RegistrationFact]) -> Tuple[Lineage, ...]:
+    """Each `class child(base)` of the modular files of the `transformers` package at `package`
+    (`models/*/modular_*.py`), where both are registered classes: how transformers writes a model that reuses
+    another's code, which it generates each model's module from. A model written before modular files were is in
+    none: its lineage is unknown, as a project's class with no base in view."""
+    registered = {m.name for r in registrations for m in r.names}
+    found = set()
+    for path in sorted(package.glob("models/*/modular_*.py")):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        where = str(path.relative_to(package.parent)).replace("\\", "/")
+        for match in _SUBCLASS.finditer(data):
+            child = match.group(1).decode()
+            if child not in registered:
+                continue
+            for written in match.group(2).decode(errors="replace").split(","):
+                base = written.strip().rpartition(".")[2]
+                if base in registered and base != child:
+                    found.add(Lineage(child, base, where, data.count(b"\n", 0, match.start()) + 1))
+    return tuple(sorted(found, key=lambda e: (e.child, e.base, e.path, e.line)))
 
 
 def read_experts(package: Path, registrations: Sequence[RegistrationFact]) -> Tuple[Tuple[str, bool], ...]:

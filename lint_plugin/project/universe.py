@@ -24,8 +24,8 @@ from ..extract.facts import FileFacts
 from ..extract.from_bytes import extract_file
 from .discovery import discover_under
 from .files import Unreadable, read_file
-from .hosts import LIBRARY, SNAPSHOTS, HostList, SnapshotError, declared_hosts, load_snapshot
-from .model_types import AUTO, ModelTypeTable, library_facts, load_table
+from .hosts import LIBRARY, SNAPSHOTS, HostList, Lineage, SnapshotError, declared_hosts, load_snapshot
+from .model_types import AUTO, Library, ModelTypeTable, library_facts, load_table
 from .prefilter import Prefilter, Signals
 
 
@@ -45,6 +45,7 @@ class Universe:
     host_lists: Tuple[Tuple[str, HostList], ...] = ()
     # (class, whether its module builds mixture-of-experts layers), for the hosts' classes a snapshot knows that of
     experts: Tuple[Tuple[str, bool], ...] = ()
+    lineage: Tuple[Lineage, ...] = ()  # which of the hosts' classes subclasses which, where a snapshot knows
 
     @property
     def names(self) -> FrozenSet[str]:
@@ -65,6 +66,7 @@ def read_universe(config: Config) -> Universe:
     packages: List[str] = []
     warnings: List[str] = []
     experts: List[Tuple[str, bool]] = []
+    lineage: List[Lineage] = []
     prefilter = Prefilter(config)
     for entry in config.universe_from:
         directory = locate_package(config, entry)
@@ -80,8 +82,9 @@ def read_universe(config: Config) -> Universe:
                 warnings.append(f"universe-from: {directory} holds no readable {AUTO}; names {LIBRARY} registers "
                                 f"count as unknown")
             else:
-                facts.append(library[0])
-                experts += library[1]
+                facts.append(library.facts)
+                experts += library.experts
+                lineage += library.lineage
             continue
         for source in discover_under(directory, package):
             data = read_file(source.path)
@@ -91,17 +94,18 @@ def read_universe(config: Config) -> Universe:
                                  config.name_pattern)
             if found.registrations:
                 facts.append(FileFacts(found.path, found.module, registrations=found.registrations))
-    return Universe(tuple(facts), tuple(packages), tuple(warnings), (), load_table(), experts=tuple(experts))
+    return Universe(tuple(facts), tuple(packages), tuple(warnings), (), load_table(), experts=tuple(experts),
+                    lineage=tuple(lineage))
 
 
-def _read_library(package: Path) -> Optional[Tuple[FileFacts, Tuple[Tuple[str, bool], ...]]]:
-    """The installed transformers' registrations (its auto mappings) and what its modules say of experts."""
+def _read_library(package: Path) -> Optional[Library]:
+    """The installed transformers' registrations (its auto mappings) and what its modules say of its classes."""
     data = read_file(str(package.parent / AUTO))
     try:
         found = library_facts(data, package) if not isinstance(data, Unreadable) else None
     except (SyntaxError, ValueError):
         return None
-    return found if found is not None and found[0].registrations else None
+    return found if found is not None and found.facts.registrations else None
 
 
 def with_hosts_registered_into(universe: Universe, modules: Iterable[str], root: Path) -> Universe:
@@ -122,7 +126,8 @@ def _merged(universe: Universe, added: Universe) -> Universe:
                                warnings=universe.warnings + added.warnings,
                                snapshots=universe.snapshots + added.snapshots,
                                host_lists=universe.host_lists + added.host_lists,
-                               experts=universe.experts + added.experts)
+                               experts=universe.experts + added.experts,
+                               lineage=universe.lineage + added.lineage)
 
 
 def with_library(universe: Universe, signals: Iterable[Signals], root: Path) -> Optional[Universe]:
@@ -156,6 +161,7 @@ def _from_snapshots_of(hosts: Iterable[str]) -> Universe:
     labels: List[Tuple[str, str]] = []
     lists: List[Tuple[str, HostList]] = []
     experts: List[Tuple[str, bool]] = []
+    lineage: List[Lineage] = []
     warnings: List[str] = []
     for host in hosts:
         try:
@@ -168,8 +174,9 @@ def _from_snapshots_of(hosts: Iterable[str]) -> Universe:
         labels.append((host, snapshot.label))
         lists += [(snapshot.label, listed) for listed in snapshot.lists]
         experts += snapshot.experts
+        lineage += snapshot.lineage
     return Universe(tuple(facts), tuple(packages), tuple(warnings), tuple(labels), load_table(), tuple(lists),
-                    tuple(experts))
+                    tuple(experts), tuple(lineage))
 
 
 def locate_package(config: Config, entry: str) -> Optional[str]:

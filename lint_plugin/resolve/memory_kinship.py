@@ -35,6 +35,7 @@ from .kinship import (
     parse_builds,
     parse_configs,
     parse_edges,
+    with_host_edges,
 )
 from .values import Registration
 
@@ -51,20 +52,24 @@ class KinshipMemory:
     uses: Mapping[str, Tuple[ConfigUse, ...]]  # by module, in order: the modules with config uses
     related: Related  # which names are related, and what that was read from
     kinship: Kinship
+    # what the hosts' snapshots said of their classes: experts, and edges (`build_kinship_from`)
+    hosts: Tuple[Tuple[Tuple[str, bool], ...], Tuple[ClassEdge, ...]] = ((), ())
 
 
 def kinship_with(last: Optional[KinshipMemory], index: ProjectIndex, registrations: Sequence[Registration],
                  lists: Sequence[FrozenSet[str]], families: Sequence[Family],
-                 siblings: Sequence[Tuple[str, str]], host_experts: Mapping[str, bool] = {}
-                 ) -> Tuple[Kinship, KinshipMemory]:
+                 siblings: Sequence[Tuple[str, str]], host_experts: Mapping[str, bool] = {},
+                 host_edges: Sequence[ClassEdge] = ()) -> Tuple[Kinship, KinshipMemory]:
     """What `build_kinship` gives for this index, registrations, lists and stated ties (which it holds as
     they are given: taken from this run), from `last` where it still holds; and what to keep of it."""
     pairs = list(index.signals())
     modules = tuple(module for module, _ in pairs)
     signals = tuple(s for _, s in pairs)
     rows = tuple((r.name, r.implementation) for r in registrations)
+    hosts = (tuple(host_experts.items()), tuple(host_edges))
     paths: Optional[Dict[str, str]] = None
-    if last is not None and last.modules == modules and last.registrations == rows and last.lists == tuple(lists):
+    if last is not None and last.modules == modules and last.registrations == rows and last.lists == tuple(lists) \
+            and last.hosts == hosts:
         changed = [i for i, (now, before) in enumerate(zip(signals, last.signals)) if now is not before]
         if all(_view(signals[i]) == _view(last.signals[i]) for i in changed):
             paths = {module: rel for rel, module in index.module_by_path().items()}
@@ -75,9 +80,9 @@ def kinship_with(last: Optional[KinshipMemory], index: ProjectIndex, registratio
                     edges[module] = parse_edges(path, signals[i].bases)
                 if module in uses:
                     uses[module] = parse_configs(path, signals[i].configs)
-            kinship = dataclasses.replace(_with_lines(last.kinship, edges, uses), families=tuple(families),
+            kinship = dataclasses.replace(_with_lines(last.kinship, edges, uses, host_edges), families=tuple(families),
                                           siblings=tuple(siblings))
-            return kinship, KinshipMemory(modules, signals, rows, last.lists, edges, uses, last.related, kinship)
+            return kinship, KinshipMemory(modules, signals, rows, last.lists, edges, uses, last.related, kinship, hosts)
     paths = paths or {module: rel for rel, module in index.module_by_path().items()}
     edges, uses = {}, {}
     found: List[ModuleClasses] = []
@@ -93,12 +98,13 @@ def kinship_with(last: Optional[KinshipMemory], index: ProjectIndex, registratio
             found.append(ModuleClasses(paths[module], signal.imported, signal.classes, signal.roots, signal.runs))
     kinship, related = build_kinship_from(registrations, [e for t in edges.values() for e in t], lists, found,
                                           [u for t in uses.values() for u in t], families, siblings,
-                                          last.related if last is not None else None, builds, host_experts)
-    return kinship, KinshipMemory(modules, signals, rows, tuple(lists), edges, uses, related, kinship)
+                                          last.related if last is not None else None, builds, host_experts,
+                                          host_edges)
+    return kinship, KinshipMemory(modules, signals, rows, tuple(lists), edges, uses, related, kinship, hosts)
 
 
 def _with_lines(kinship: Kinship, edges: Mapping[str, Tuple[ClassEdge, ...]],
-                uses: Mapping[str, Tuple[ConfigUse, ...]]) -> Kinship:
+                uses: Mapping[str, Tuple[ConfigUse, ...]], host_edges: Sequence[ClassEdge]) -> Kinship:
     """`kinship` with the edges and config uses of this run, as `build_kinship` orders and chooses them."""
     classes: Dict[str, List[ClassEdge]] = {}
     for found in edges.values():
@@ -110,7 +116,7 @@ def _with_lines(kinship: Kinship, edges: Mapping[str, Tuple[ClassEdge, ...]],
             if use.child in kinship.configs:
                 by_class.setdefault(use.child, []).append(use)
     return dataclasses.replace(
-        kinship, classes={c: tuple(e) for c, e in classes.items()},
+        kinship, classes={c: tuple(e) for c, e in with_host_edges(classes, host_edges).items()},
         configs={cls: min(found_uses, key=lambda u: (u.path, u.line)) for cls, found_uses in by_class.items()})
 
 

@@ -32,8 +32,10 @@ from .handlers import with_handlers
 from .host_scope import host_only, host_scoped, registered_into, serving
 from .imports import imported
 from .kinship import (
+    ClassEdge,
     Family,
     Kinship,
+    variant,
 )
 from .lineage import names_lineage
 from .memory import ResolveMemory
@@ -209,7 +211,8 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
     unanalysed, external = _unanalysed(index, registered.keys()), _external_registries(index, universe)
     multimodal = _multimodal(index, resolver, registrations)
     kinship, kinship_memory = _kinship(index, registrations, collections, registered, overlapping,
-                                       memory.kinship if memory is not None else None, dict(universe.experts))
+                                       memory.kinship if memory is not None else None, dict(universe.experts),
+                                       host_edges(universe))
     said = SaidKinds(multimodal, kinship.headless)
     model = Model(config, collections, families, predicates, registered, named, registries, covers, overlapping,
                   unanalysed, external, registrations, universe.installed,
@@ -370,14 +373,25 @@ def _admitting(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
 
 def _kinship(index: ProjectIndex, registrations: Sequence[Registration], collections: Sequence[Collection],
              registered: Mapping[str, Occurrence], families: Sequence[Predicate],
-             last: Optional[KinshipMemory], host_experts: Mapping[str, bool]) -> Tuple[Kinship, KinshipMemory]:
+             last: Optional[KinshipMemory], host_experts: Mapping[str, bool], host_edges: Sequence[ClassEdge]
+             ) -> Tuple[Kinship, KinshipMemory]:
     """Kinship from registrations, the class edges and imports in every file's bytes, the lists' company,
     the ties the project states (its families and its `siblings`) and what hosts' snapshots say of their classes'
     experts."""
     lists = [held for c in collections for held in (c.members.names & registered.keys(),) if len(held) > 1]
     stated = [Family(f.where, f.names) for f in families]
     # a one-off run builds it as a language server's first check does (and its caller keeps nothing)
-    return kinship_with(last, index, registrations, lists, stated, index.config.siblings, host_experts)
+    return kinship_with(last, index, registrations, lists, stated, index.config.siblings, host_experts, host_edges)
+
+
+def host_edges(universe: Universe) -> Tuple[ClassEdge, ...]:
+    """The hosts' lineage as class edges, where the names say the two are one model's versions (a generation, a
+    dense/MoE twin: `Qwen3VLMoeForConditionalGeneration(Qwen3VLForConditionalGeneration)`). A modular file's base is
+    where its code is copied from, and a few bases lend theirs to dozens of other models (34 subclass
+    `LlamaForCausalLM`, 13 `MixtralForCausalLM`): as a config class many models are built with, that ties nothing.
+    Each child is generated whole from its modular file, so it defines its own code (one method at least, as a
+    subclass that overrides): of its base's lineage, not a second name of its model."""
+    return tuple(ClassEdge(e.child, e.base, 1, e.path, e.line) for e in universe.lineage if variant(e.child, e.base))
 
 
 def _registrations(index: ProjectIndex, registries: Sequence[Collection], universe: Universe,

@@ -304,6 +304,11 @@ _WHAT = "\n\n".join((
     "A list a checkpoint's `model_type` is tested against (`config.model_type in (\"deepseek_v2\", "
     "\"glm4_moe\")`) is weighed as the registered architectures its model types name, and what it lacks is "
     "written as a model type (`archsync explain ARC101`).",
+    "A project serving transformers' models registers transformers' classes, whose lineage transformers writes in "
+    "its modular files (`class Qwen3VLMoeForConditionalGeneration(Qwen3VLForConditionalGeneration)`): archsync's "
+    "snapshot of transformers holds it, and it counts as a subclass that overrides, where the names say the two are "
+    "versions of one model (a modular base is otherwise only where the code was copied from: 34 models subclass "
+    "`LlamaForCausalLM`).",
     "Two ties the project states outright are rules of their own, with no threshold: a family (ARC101) and "
     "a sibling pair (ARC104).",
 ))

@@ -76,11 +76,15 @@ def own_registry(model: Model, collection: Collection) -> FrozenSet[str]:
 
 
 def own_tables(model: Model, collection: Collection) -> Tuple[FrozenSet[str], ...]:
-    """What the other lists of the subject's directory looked up with a class name hold, other handlers' lists of
-    the subject's attribute aside: which handler serves a model is a choice among them (`resolve/handlers.py`)."""
-    return tuple(table.members.names for table in model.tables_by_directory.get(collection.path.rpartition("/")[0], ())
-                 if (table.path, table.subject) != (collection.path, collection.subject)
-                 and not alternatives(collection, table))
+    """What the other lists looked up with a class name hold, of the subject's module where it keeps any, else of its
+    directory, other handlers' lists of the subject's attribute aside: which handler serves a model is a choice among
+    them (`resolve/handlers.py`). The nearest say most: lmdeploy's `smooth_quant.py` looks a model's class name up
+    in four tables, and one beside it (`auto_awq.py`) naming a model says nothing of the four."""
+    tables = [table for table in model.tables_by_directory.get(collection.path.rpartition("/")[0], ())
+              if (table.path, table.subject) != (collection.path, collection.subject)
+              and not alternatives(collection, table)]
+    mine = [table for table in tables if table.path == collection.path]
+    return tuple(table.members.names for table in mine or tables)
 
 
 def _held(a: Asked) -> str:
@@ -186,11 +190,14 @@ def _not_in_own_tables(a: Asked) -> str:
     """A table keyed by `type(model).__name__` holds what a subsystem needs for each model it handles (the
     layer and norm classes lmdeploy's `lite/` calibration reads): a model none of them names is one
     the subsystem does not handle, whatever code it shares with a model one of its lists holds, and
-    telling that list to hold it would half add support. Where no such table is kept, lists of one
-    directory are about different things, and one that lacks a name says nothing of another."""
+    telling that list to hold it would half add support. The subsystem is the subject's module where it keeps
+    other such tables (a step that looks the class name up in each), else its directory. Where no such table is
+    kept, lists of one directory are about different things, and one that lacks a name says nothing of another."""
     tables = own_tables(a.model, a.collection)
     if tables and not any(a.name in names for names in tables):
-        return "the subject's directory keeps tables looked up with a model's class name, and none names it: " \
+        where = "module" if any(t.path == a.collection.path for t in a.model.tables_by_directory.get(
+            a.collection.path.rpartition("/")[0], ()) if t.subject != a.collection.subject) else "directory"
+        return f"the subject's {where} keeps tables looked up with a model's class name, and none names it: " \
                "that subsystem does not handle the model, and one list is not where to start"
     return ""
 
@@ -229,8 +236,9 @@ GUARDS: Tuple[Guard, ...] = (
           "gates began with them", _passed_over),
     Guard("own registry", "a name the subject's module does not register, where it registers names of its own "
           "(ktransformers' `local_chat.py` builds its models from its `custom_models`)", _not_in_own_registry),
-    Guard("own tables", "a name none of the class-name tables of the subject's directory names: that subsystem "
-          "does not handle the model (lmdeploy's `lite/` calibration tables)", _not_in_own_tables),
+    Guard("own tables", "a name none of the class-name tables of the subject's module names (of its directory, where "
+          "the module keeps no other): that subsystem does not handle the model (lmdeploy's `lite/` calibration "
+          "tables)", _not_in_own_tables),
 )
 
 

@@ -48,7 +48,7 @@ project's own): `Kinship.no_models` names them, and the rules set aside what tho
 """
 from __future__ import annotations
 
-from .build import Related, RelatedInputs, build_kinship, build_kinship_from, related_inputs
+from .build import Related, RelatedInputs, build_kinship, build_kinship_from, related_inputs, with_host_edges
 from .evidence import (
     BACKBONE,
     CONFIG_CLASS,
@@ -92,5 +92,5 @@ __all__ = [
     "Wrapping",
     "build_kinship", "build_kinship_from", "confidence", "corroborated", "gaps", "missing_siblings", "of_one_line",
     "parse_builds", "parse_configs", "parse_edges", "related_inputs", "sibling_pair", "siblings_of", "slips",
-    "spells_experts", "variant",
+    "spells_experts", "variant", "with_host_edges",
 ]

@@ -29,11 +29,14 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
                        lists: Iterable[FrozenSet[str]], modules: Sequence[ModuleClasses] = (),
                        configs: Iterable[ConfigUse] = (), families: Sequence[Family] = (),
                        siblings: Sequence[Tuple[str, str]] = (), earlier: Optional[Related] = None,
-                       builds: Iterable[Wrapping] = (), host_experts: Mapping[str, bool] = {}
-                       ) -> Tuple[Kinship, Related]:
+                       builds: Iterable[Wrapping] = (), host_experts: Mapping[str, bool] = {},
+                       host_edges: Iterable[ClassEdge] = ()) -> Tuple[Kinship, Related]:
     """`build_kinship`, with which names are related taken from `earlier` (a run's, kept for the next) when
     what they are read from is the same: a language server's check after an edit that moved lines or
-    changed a list of no registered name asks again with the same inputs. Returns what to keep, too."""
+    changed a list of no registered name asks again with the same inputs. Returns what to keep, too.
+
+    `host_experts` and `host_edges` are what hosts' snapshots say of their classes (`project/hosts.py`): a class the
+    project defines itself is as its own code says."""
     implementations: Dict[str, str] = {}
     registered_class: Dict[str, str] = {}
     serving: Dict[str, Set[str]] = {}  # name -> the classes of all its registrations
@@ -52,6 +55,7 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
             holding.setdefault(name, set()).add(at)
     # every class a registration names; a host's class, from what its snapshot read of its module
     moe = {**host_experts, **experts(set().union(*serving.values()), classes, modules)}
+    classes = with_host_edges(classes, host_edges)
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
                       registered_class, {n: frozenset(at) for n, at in holding.items()},
                       backbones=backbones(set(registered_class.values()), classes, modules),
@@ -65,6 +69,16 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
     inputs = related_inputs(kinship)
     related = earlier[1] if earlier is not None and earlier[0] == inputs else related_of(kinship)
     return dataclasses.replace(kinship, related=related), (inputs, related)
+
+
+def with_host_edges(classes: Mapping[str, Sequence[ClassEdge]], host_edges: Iterable[ClassEdge]
+                    ) -> Dict[str, List[ClassEdge]]:
+    """The project's class edges, and a host's for each class the project defines no edge of."""
+    found = {cls: list(edges) for cls, edges in classes.items()}
+    for edge in host_edges:
+        if edge.child not in classes:
+            found.setdefault(edge.child, []).append(edge)
+    return found
 
 
 def related_inputs(kinship: Kinship) -> RelatedInputs:
