@@ -11,6 +11,7 @@ from lint_plugin.extract import model_type_keys
 from lint_plugin.extract.facts import MODEL_TYPE_SCHEME, FileFacts, Literal, Member, RegistrationFact
 from lint_plugin.extract.from_bytes import extract_file
 from lint_plugin.extract.model_chains import may_build_per_name
+from lint_plugin.extract.subjects import ALTERNATIVES, REFERENCE
 from lint_plugin.frontends import model_type_snapshot
 from lint_plugin.project.model_types import ModelTypeTable, load_table, read_auto_mappings, table_document, table_from
 from lint_plugin.resolve.model_types import model_types
@@ -105,6 +106,19 @@ def test_the_tests_of_one_if_elif_chain_are_grouped_and_a_branch_writing_a_model
     assert facts.chains == (("+2", "plan#1", "plan#2"),)  # how many tests the chain has, then its lists
     assert [(c.name, c.scope) for c in facts.collections] == [
         ("plan#1", "inline"), ("plan#2", "inline"), ("plan#3", "dispatch")]
+
+
+def test_the_lists_an_or_searches_by_name_are_its_alternatives_and_a_list_it_excludes_is_not():
+    """A name either side admits is taken (`rules/chains.py`); one a `not in` side keeps out is not admitted there."""
+    source = ('_TYPES = frozenset({"whisper", "musicgen"})\n'
+              '_ARCHS = frozenset({"WhisperForConditionalGeneration", "Blip2ForConditionalGeneration"})\n'
+              '_KEEP = ("LlamaForCausalLM", "Qwen2ForCausalLM")\n\n\n'
+              'def can_chat(config, names):\n'
+              '    normalized = config.get("model_type", "").lower()\n'
+              '    if normalized in _TYPES or any(n in _ARCHS for n in names) or names[0] not in _KEEP:\n'
+              '        return False\n'
+              '    return True\n')
+    assert _facts(source).chains == ((ALTERNATIVES, REFERENCE + "_TYPES", REFERENCE + "_ARCHS"),)
 
 
 # -- which architectures a model type names ----------------------------------------------------------

@@ -5,9 +5,11 @@
 a list of architectures does. The key is written with the word itself: an attribute or name
 `model_type` (or `text_model_type`, any `*_model_type`), `getattr(config, "model_type", None)`,
 `config["model_type"]`, `config.get("model_type")`, or a name assigned one of those. So a file
-that never spells `model_type` tests none, which is what the prefilter keeps (`MODEL_TYPE`): a
-name that holds a model type under another name (`mt = config.model_type`) is read where its own
-name says so (`model_type = ...`, `llm_model_type = ...`), and only there.
+that never spells `model_type` tests none, which is what the prefilter keeps (`MODEL_TYPE`). A
+table looked up in the statements around a line that spells it is keyed by whatever name those
+statements assign one to (`raw = config.get("model_type")`, then `norm = raw.lower() if raw else
+""`, then `norm in _TYPES`); an inline list is one of model types where the name tested says so
+(`model_type = ...`, `llm_model_type = ...`), and only there.
 
 A tested list counts as one of model types only when its strings are written as model types are:
 words without spaces, most of them in the lowercase shape the convention gives model types
@@ -79,6 +81,8 @@ def is_model_type(node: ast.AST, holders: Set[str]) -> bool:
         return _spells(node.attr)
     if isinstance(node, ast.Subscript):
         return _is_model_type_text(node.slice)
+    if isinstance(node, ast.IfExp):  # `mt.lower() if isinstance(mt, str) else ""`: one, or a default
+        return is_model_type(node.body, holders) and isinstance(node.orelse, ast.Constant)
     if isinstance(node, ast.Call) and normalised(node):  # `str(cfg.model_type).lower()`
         inner = node.func.value if isinstance(node.func, ast.Attribute) else node.args[0]
         return is_model_type(inner, holders)
@@ -128,7 +132,7 @@ def tables_keyed_by_model_type(tree: ast.Module, lines: Set[int], absolute: Opti
 
 
 def _key(node: ast.AST, holders: Set[str]) -> bool:
-    return is_model_type(node, {h for h in holders if _spells(h)})
+    return is_model_type(node, holders)
 
 
 def _spells(name: str) -> bool:

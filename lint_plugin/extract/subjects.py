@@ -91,10 +91,11 @@ class ScopeSubjects:
 
     def alternatives(self, node: ast.BoolOp) -> None:
         """Note an `or` of tests (`arch & {"A", "B"} or model_type in {"a", "c"}`): the lists found in it are
-        alternatives, a name either holds taken (`ALTERNATIVES`, read as a chain's are by `chains`)."""
+        alternatives, a name either holds taken (`ALTERNATIVES`, read as a chain's are by `chains`), and so are
+        the collections it searches by name (`model_type in _TYPES or any(a in _ARCHS for a in archs)`)."""
         if isinstance(node.op, ast.Or) and id(node) not in self._seen:
             number = len(self._chains)
-            self._chains[number] = [ALTERNATIVES]
+            self._chains[number] = [ALTERNATIVES] + [REFERENCE + name for name in _searched(node, (ast.In,))]
             self._chain_spans.append((_span(node), number))
 
     def chain(self, node: ast.BoolOp) -> None:
@@ -165,7 +166,8 @@ class ScopeSubjects:
         (`elif arch in HYBRID_ARCHS`) is there too, as `REFERENCE` and its name: that branch takes whatever
         the collection holds; and how many tests the chain has, as `TESTS` and the number."""
         return [tuple(names) for names in self._chains.values()
-                if sum(1 for n in names if n[:1] not in (REFERENCE, TESTS) and n != ALTERNATIVES) > 1]
+                if sum(1 for n in names if n[:1] not in (REFERENCE, TESTS) and n != ALTERNATIVES) > 1
+                or names[:1] == [ALTERNATIVES] and len(names) > 2]
 
     def _names(self, text: Optional[str], typed: bool) -> bool:
         return text is not None and (self.ctx.is_name(text) or (typed and model_types_only([text])))
@@ -442,13 +444,14 @@ ALTERNATIVES = "|"  # a chain's first name: its lists are the alternatives of on
 TESTS = "+"
 
 
-def _searched(test: ast.expr) -> List[str]:
-    """The collections `test` searches by name: `x in NAME`, `x in mod.NAME`, `any(a in NAME for a in ...)`."""
+def _searched(test: ast.expr, ops: Tuple[type, ...] = (ast.In, ast.NotIn)) -> List[str]:
+    """The collections `test` searches by name: `x in NAME`, `x in mod.NAME`, `any(a in NAME for a in ...)` (and
+    `x not in NAME`, unless `ops` leaves it out: an `or`'s alternatives are what it admits)."""
     found = []
     for node in ast.walk(test):
         if isinstance(node, ast.Compare):
             for op, right in zip(node.ops, node.comparators):
-                if isinstance(op, (ast.In, ast.NotIn)):
+                if isinstance(op, ops):
                     if isinstance(right, ast.Name):
                         found.append(right.id)
                     elif isinstance(right, ast.Attribute):

@@ -298,7 +298,11 @@ def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
     chains: Dict[str, List[Dispatch]] = {}
     for facts in files:
         for chain in facts.chains:
-            found = [at[(facts.path, name)] for name in chain if (facts.path, name) in at]
+            # an `or`'s lists are alternatives whether written in it or searched by name; a chain's searched ones
+            # are what their branches take
+            found = [at[(facts.path, name)] for name in chain if (facts.path, name) in at] + \
+                [at[(facts.path, name[len(REFERENCE):])] for name in chain if chain[0] == ALTERNATIVES
+                 and name.startswith(REFERENCE) and (facts.path, name[len(REFERENCE):]) in at]
             searched = frozenset().union(*(collections[at[(facts.path, name[len(REFERENCE):])]].members.names
                                            for name in chain if name.startswith(REFERENCE)
                                            and (facts.path, name[len(REFERENCE):]) in at))

@@ -4,7 +4,8 @@
 something else with its own. So no completion rule (ARC101, ARC102, ARC104, ARC105) asks one
 branch's list to hold a name another branch of its chain holds: the first branch that holds a name
 takes it, and adding it to an earlier one would change what the later one does. The lists of one `or`
-(`archs & {"A"} or model_type in {"a", "b"}`) are read the same way: a name either takes is taken.
+(`archs & {"A"} or model_type in {"a", "b"}`) are read the same way, written in it or searched by name
+(`model_type in _TYPES or any(a in _ARCHS for a in archs)`): a name either takes is taken.
 
 A chain of the list's own function that tests a name in a branch apart from the list's names tells
 them apart in that function: lmdeploy's Qwen3.5 vision builder loads its InternS2 checkpoints in a
@@ -34,7 +35,8 @@ from ..resolve.values import Dispatch
 # they are asked, as the rules' pages show them beside their own (`kin_guards.py`)
 GUARD_ROWS: Tuple[Tuple[str, str], ...] = (
     ("another branch", "a name another branch of the subject's if/elif chain tests (`elif arch in [...]`): handled "
-                       "there; or one the other side of an `or` takes (`archs & {...} or model_type in {...}`)"),
+                       "there; or one the other side of an `or` takes (`archs & {...} or model_type in {...}`, "
+                       "`model_type in _TYPES or any(a in _ARCHS for a in archs)`)"),
     ("outer test", "a name another list lacks, where the subject's test sits inside a test of the same value "
                    "against that list (`if arch in SUPPORTED_ARCHS: ... elif arch in [...]`): it never gets there"),
     ("picked out", "a name a test of the same function holds, where the subject's test sits inside it and picks "
