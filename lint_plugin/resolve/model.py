@@ -298,14 +298,13 @@ def _chained(files: Sequence[FileFacts], collections: Tuple[Collection, ...]
     chains: Dict[str, List[Dispatch]] = {}
     for facts in files:
         for chain in facts.chains:
+            referenced = [at[key] for name in chain if name.startswith(REFERENCE)
+                          for key in ((facts.path, name[len(REFERENCE):]),) if key in at]
             # an `or`'s lists are alternatives whether written in it or searched by name; a chain's searched ones
             # are what their branches take
             found = [at[(facts.path, name)] for name in chain if (facts.path, name) in at] + \
-                [at[(facts.path, name[len(REFERENCE):])] for name in chain if chain[0] == ALTERNATIVES
-                 and name.startswith(REFERENCE) and (facts.path, name[len(REFERENCE):]) in at]
-            searched = frozenset().union(*(collections[at[(facts.path, name[len(REFERENCE):])]].members.names
-                                           for name in chain if name.startswith(REFERENCE)
-                                           and (facts.path, name[len(REFERENCE):]) in at))
+                (referenced if chain[0] == ALTERNATIVES else [])
+            searched = frozenset().union(*(collections[i].members.names for i in referenced))
             for i in found:
                 others = frozenset().union(*(collections[j].members.names for j in found if j != i))
                 beside[i] = beside.get(i, frozenset()) | others | searched

@@ -80,11 +80,16 @@ def own_tables(model: Model, collection: Collection) -> Tuple[FrozenSet[str], ..
     directory, other handlers' lists of the subject's attribute aside: which handler serves a model is a choice among
     them (`resolve/handlers.py`). The nearest say most: lmdeploy's `smooth_quant.py` looks a model's class name up
     in four tables, and one beside it (`auto_awq.py`) naming a model says nothing of the four."""
+    return tuple(table.members.names for table in _nearest_tables(model, collection)[1])
+
+
+def _nearest_tables(model: Model, collection: Collection) -> Tuple[str, List[Collection]]:
+    """Where `own_tables` reads (`"module"` or `"directory"`), and the tables it reads there."""
     tables = [table for table in model.tables_by_directory.get(collection.path.rpartition("/")[0], ())
               if (table.path, table.subject) != (collection.path, collection.subject)
               and not alternatives(collection, table)]
     mine = [table for table in tables if table.path == collection.path]
-    return tuple(table.members.names for table in mine or tables)
+    return ("module", mine) if mine else ("directory", tables)
 
 
 def _held(a: Asked) -> str:
@@ -193,10 +198,8 @@ def _not_in_own_tables(a: Asked) -> str:
     telling that list to hold it would half add support. The subsystem is the subject's module where it keeps
     other such tables (a step that looks the class name up in each), else its directory. Where no such table is
     kept, lists of one directory are about different things, and one that lacks a name says nothing of another."""
-    tables = own_tables(a.model, a.collection)
-    if tables and not any(a.name in names for names in tables):
-        where = "module" if any(t.path == a.collection.path for t in a.model.tables_by_directory.get(
-            a.collection.path.rpartition("/")[0], ()) if t.subject != a.collection.subject) else "directory"
+    where, tables = _nearest_tables(a.model, a.collection)
+    if tables and not any(a.name in t.members.names for t in tables):
         return f"the subject's {where} keeps tables looked up with a model's class name, and none names it: " \
                "that subsystem does not handle the model, and one list is not where to start"
     return ""

@@ -53,7 +53,8 @@ def build_kinship_from(registrations: Sequence[Registration], edges: Iterable[Cl
     for at, held in enumerate(lists):
         for name in held:
             holding.setdefault(name, set()).add(at)
-    # every class a registration names; a host's class, from what its snapshot read of its module
+    # every class a registration names; a host's class, from what its snapshot read of its module (read before the
+    # host's edges join: the project's modules say nothing of a host's class, and must not say "dense" of it)
     moe = {**host_experts, **experts(set().union(*serving.values()), classes, modules)}
     classes = with_host_edges(classes, host_edges)
     kinship = Kinship({n: i for n, i in implementations.items() if i}, {c: tuple(e) for c, e in classes.items()},
