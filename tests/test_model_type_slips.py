@@ -39,3 +39,23 @@ def test_a_slip_is_reported_where_the_project_serves_transformers_models(tmp_pat
 def test_no_slip_where_the_code_does_not_say_how_it_spells_model_types(tmp_path, second, third):
     write(tmp_path / "kit" / "kernels.py", _CHAIN.format(second=second, third=third))
     assert _check(tmp_path) == []
+
+
+_LAYER_TABLES = ("from transformers import AutoModelForCausalLM\n\n"
+                 "KV_LAYERS = {\n    \"llama\": [\"*k_proj\", \"*v_proj\"],\n"
+                 "    \"qwen2moe\": [\"*k_proj\", \"*v_proj\"],\n"
+                 "    \"qwen2\": [\"*k_proj\", \"*v_proj\"],\n    \"mistral\": [\"*k_proj\", \"*v_proj\"],\n}\n"
+                 "{scheme}\n\n"
+                 "def kv_layers(model):\n    return KV_LAYERS[model.config.model_type]\n")
+
+
+def test_a_word_the_module_maps_class_names_to_is_its_own_scheme_not_a_slip(tmp_path):
+    """A quantizer's layer tables keyed by `qwen2moe`, a word its own table maps class names to (Olive's copy of
+    Quark: `MODEL_NAME_PATTERN_MAP = {"Qwen2Moe": "qwen2moe", ...}`): renaming the key would break the lookup."""
+    scheme = "NAME_PATTERNS = {\"Llama\": \"llama\", \"Qwen2Moe\": \"qwen2moe\", \"QWen2\": \"qwen2\"}\n"
+    write(tmp_path / "kit" / "layers.py", _LAYER_TABLES.replace("{scheme}", scheme))
+    assert _check(tmp_path) == []
+    write(tmp_path / "kit" / "layers.py", _LAYER_TABLES.replace("{scheme}", ""))  # nothing maps to it: a slip
+    assert _check(tmp_path) == [
+        "kit/layers.py:5:5: ARC201 'qwen2moe' in KV_LAYERS is not a model type; did you mean 'qwen2_moe'? (the model "
+        "types tested beside it are spelt as transformers spells them)"]

@@ -229,6 +229,9 @@ class MappingFact:
     line: int
     entries: Tuple[Tuple[str, Ref], ...]
     renames: Tuple[Tuple[str, str], ...] = ()
+    # the lower-case words its string values are (`{"Qwen2Moe": "qwen2moe"}`): what the module maps names to, a
+    # naming scheme of its own (`resolve/model_type_slips.py`)
+    words: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from .walk import acted_on
 _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
 REGISTER_MODEL = b"register_model"
 _REGISTER_MODEL = re.compile(r"(?:^|\.)register_model\w*$")  # `ModelRegistry.register_model`, vLLM's plugin API
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*$")  # a model type, or a word of a scheme like one
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TESTING = (ast.If, ast.While, ast.Assert, ast.Expr, ast.Return)  # module-level statements whose tests are read
 
@@ -234,7 +235,11 @@ class ModuleReader:
         architecture names to architecture names: a rename table, whose keys are checkpoint aliases."""
         entries: List[Tuple[str, Ref]] = []
         renames: List[Tuple[str, str]] = []
+        words: List[str] = []
         for key, item in zip(value.keys, value.values):
+            if key is not None and is_str(key) and isinstance(item, ast.Constant) and isinstance(item.value, str) \
+                    and _WORD.match(item.value):
+                words.append(item.value)
             if key is not None and is_str(key) and isinstance(item, (ast.Name, ast.Attribute)):
                 ref = self.ctx.ref(item)
                 if ref is not None:
@@ -242,8 +247,8 @@ class ModuleReader:
             elif isinstance(key, ast.Constant) and isinstance(item, ast.Constant) and isinstance(key.value, str) \
                     and isinstance(item.value, str) and self.ctx.is_name(key.value) and self.ctx.is_name(item.value):
                 renames.append((key.value, item.value))
-        if entries or renames:
-            self.mappings.append(MappingFact(name, line, tuple(entries), tuple(renames)))
+        if entries or renames or words:
+            self.mappings.append(MappingFact(name, line, tuple(entries), tuple(renames), tuple(dict.fromkeys(words))))
 
     def _registration(self, registry: str, value: ast.expr) -> None:
         """What a registry the configuration names holds: the keys of a dict, or the classes of `EntryClass`."""

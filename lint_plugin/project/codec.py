@@ -42,7 +42,7 @@ def encode_facts(facts: FileFacts) -> List[Any]:
           c.config_note, [_encode_part(w) for w in c.wrapped]] for c in facts.classes],
         [[t.name, t.line, t.column, [[_encode_part(x.target), x.condition, x.exclude] for x in t.tests]]
          for t in facts.type_predicates],
-        [[m.name, m.line, [[k, _encode_part(v)] for k, v in m.entries], [list(r) for r in m.renames]]
+        [[m.name, m.line, [[k, _encode_part(v)] for k, v in m.entries], [list(r) for r in m.renames], list(m.words)]
          for m in facts.mappings],
         list(facts.registers_into),
         list(facts.class_keyed),
@@ -94,8 +94,9 @@ def decode_facts(data: Any) -> FileFacts:
     mappings = tuple(
         MappingFact(as_str(m[0]), as_int(m[1]),
                     tuple((as_str(e[0]), _ref(e[1])) for e in (as_list(y, 2) for y in as_list(m[2]))),
-                    tuple((as_str(r[0]), as_str(r[1])) for r in (as_list(y, 2) for y in as_list(m[3]))))
-        for m in (as_list(x, 4) for x in as_list(items[11]))
+                    tuple((as_str(r[0]), as_str(r[1])) for r in (as_list(y, 2) for y in as_list(m[3]))),
+                    tuple(as_str(w) for w in as_list(m[4])))
+        for m in (as_list(x, 5) for x in as_list(items[11]))
     )
     return FileFacts(path=path, module=module, collections=collections, predicates=tuple(predicates),
                      registrations=registrations, imports=imports, constants=constants,

@@ -113,6 +113,9 @@ class Model:
     # where the project serves a library's models: the names its files write anywhere, quoted, imported, defined or
     # subclassed (optimum-habana's port of Qwen2.5-VL subclasses transformers' class), read from their bytes
     written: FrozenSet[str] = frozenset()
+    # (path, word) of each lower-case word a module's dict maps names to (`{"Qwen2Moe": "qwen2moe"}`): the module's
+    # own scheme, never a slip of a model type (`model_type_slips.py`)
+    own_words: FrozenSet[Tuple[str, str]] = frozenset()
 
     @functools.cached_property
     def host_only(self) -> Dict[str, FrozenSet[str]]:
@@ -223,7 +226,7 @@ def build_model(index: ProjectIndex, universe: Universe = _NO_UNIVERSE, memory: 
                   _gated(files, collections), universe.model_types.architectures,
                   engine_tables(collections, ((index.path_of(m), signals) for m, signals in index.signals())),
                   _class_modules(index, registrations, collections), _admitting(files, collections),
-                  _written(index) if LIBRARY in universe.packages else frozenset())
+                  _written(index) if LIBRARY in universe.packages else frozenset(), _own_words(index))
     if memory is None:
         return model, None
     return model, dataclasses.replace(memory, resolutions=remembered(resolver, resolved_against),
@@ -512,6 +515,12 @@ def _mapped(index: ProjectIndex, registered: Mapping[str, Occurrence]) -> Frozen
     renamed = (old for facts in _served_facts(index) for m in facts.mappings for old, new in m.renames
                if new in registered)
     return frozenset(_config_maps(index)).union(renamed)
+
+
+def _own_words(index: ProjectIndex) -> FrozenSet[Tuple[str, str]]:
+    """(path, word) for each word a module's dicts map names to: read where the slip is, so the prefilter, which
+    keeps every file that holds a list of model types, changes nothing."""
+    return frozenset((facts.path, word) for facts in index.facts for m in facts.mappings for word in m.words)
 
 
 def _served(support: Sequence[Registration], registered: Mapping[str, Occurrence]) -> FrozenSet[str]:

@@ -9,7 +9,9 @@ say the code follows the table's spelling, not a scheme of its own: the other mo
 if/elif chain, or the list alone at module level) are, twice over, model types the table knows, two at least;
 the spelling it varies is not among them (a function that tests `"minimax_m2"` and then `"minimax-m2"` renames
 one to the other on purpose: vLLM's GGUF loader); and no two model types of the table are one word but for
-their separators, so the one meant is never in doubt. ms-swift's own model types (`'deepseek-v2'`, `'yi'`,
+their separators, so the one meant is never in doubt. Nor is it a slip where a dict of the same module maps names
+to it (Olive's copy of AMD Quark: `MODEL_NAME_PATTERN_MAP = {"Qwen2Moe": "qwen2moe", ...}` turns class names into
+the keys its layer tables use): the module's own word. ms-swift's own model types (`'deepseek-v2'`, `'yi'`,
 `'openbuddy'`) are a scheme of its own, most of them no model type of the table: not checked.
 """
 from __future__ import annotations
@@ -32,8 +34,10 @@ class ModelTypeSlip:
     meant: str  # the model type of the table it varies
 
 
-def model_type_slips(collections: Iterable[Collection], known: AbstractSet[str]) -> List[ModelTypeSlip]:
-    """Each model type a list of model types writes that is a slip of one `known` (the module docstring)."""
+def model_type_slips(collections: Iterable[Collection], known: AbstractSet[str],
+                     own_words: AbstractSet[Tuple[str, str]] = frozenset()) -> List[ModelTypeSlip]:
+    """Each model type a list of model types writes that is a slip of one `known` (the module docstring), but for
+    a word its module maps names to (`own_words`: (path, word))."""
     by_words: Dict[str, Set[str]] = {}
     for model_type in known:
         by_words.setdefault(squashed(model_type), set()).add(model_type)
@@ -48,7 +52,7 @@ def model_type_slips(collections: Iterable[Collection], known: AbstractSet[str])
             for literal in c.literals:
                 for occurrence in literal:
                     meant = _meant(occurrence.name, written, known, by_words)
-                    if meant:
+                    if meant and (occurrence.path, occurrence.name) not in own_words:
                         found.append(ModelTypeSlip(c, occurrence, meant))
     return found
 

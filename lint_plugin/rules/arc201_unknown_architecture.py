@@ -30,7 +30,7 @@ def check(model: Model) -> List[Diagnostic]:
     """Silent for a plugin of a registry outside the project: what it serves is registered elsewhere; and for a
     project serving transformers' models: a checkpoint may name remote code (`trust_remote_code`) or a release newer
     than the one read. A slip of a known model type is one anywhere (`model_type_slips.py`)."""
-    found = [_slip(s) for s in model_type_slips(model.collections, model.model_types.known)]
+    found = [_slip(s) for s in model_type_slips(model.collections, model.model_types.known, model.own_words)]
     if model.external_registries or LIBRARY in model.hosts:
         return found
     name_ok, served = model.config.name_regex, model.served
@@ -218,7 +218,9 @@ RULE = Rule(
          "in every project, a plugin's or one serving transformers' models too: where the other model types its "
          "function tests (or the list, at module level) are at least twice as many of transformers' as not, two at "
          "least, and the spelling it varies is not among them (a function that tests `\"minimax_m2\"` and then "
-         "`\"minimax-m2\"` renames one to the other). A project whose model types are its own scheme "
+         "`\"minimax-m2\"` renames one to the other), nor is it a word a dict of the same module maps names to (a "
+         "quantizer's `{\"Qwen2Moe\": \"qwen2moe\"}` beside layer tables keyed `\"qwen2moe\"`: its own word, which "
+         "renaming the key would break). A project whose model types are its own scheme "
          "(ms-swift's `'deepseek-v2'` beside `'yi'` and `'openbuddy'`) is not checked so.",
     why="A typo (`Qwen3NextForCasualLM`) silently disables the branch it guards.",
     fix_doc="Correct the name, register the model, or exempt names that are deliberately unregistered (checkpoint "
