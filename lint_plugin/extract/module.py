@@ -24,6 +24,7 @@ from .facts import (
     TypePredicateFact,
     Unknown,
 )
+from .model_type_keys import MODEL_TYPE_SHAPE
 from .named_strings import named_strings
 from .predicates import read_predicate
 from .registrations import (
@@ -46,7 +47,6 @@ from .walk import acted_on
 _CONSTANT_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
 REGISTER_MODEL = b"register_model"
 _REGISTER_MODEL = re.compile(r"(?:^|\.)register_model\w*$")  # `ModelRegistry.register_model`, vLLM's plugin API
-_WORD = re.compile(r"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*$")  # a model type, or a word of a scheme like one
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TESTING = (ast.If, ast.While, ast.Assert, ast.Expr, ast.Return)  # module-level statements whose tests are read
 
@@ -238,7 +238,7 @@ class ModuleReader:
         words: List[str] = []
         for key, item in zip(value.keys, value.values):
             if key is not None and is_str(key) and isinstance(item, ast.Constant) and isinstance(item.value, str) \
-                    and _WORD.match(item.value):
+                    and MODEL_TYPE_SHAPE.fullmatch(item.value):
                 words.append(item.value)
             if key is not None and is_str(key) and isinstance(item, (ast.Name, ast.Attribute)):
                 ref = self.ctx.ref(item)
